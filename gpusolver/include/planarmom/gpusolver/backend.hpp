@@ -1,0 +1,164 @@
+// The backend interface the Krylov solvers are written against (Ginkgo's executor idea):
+// memory, sparse products and the few fused vector kernels of the BiCG family and BiCGSTAB.
+// Scalars stay in backend memory as 1 x k blocks so a device backend never has to round-trip
+// them through the host; the solver reads only the monitor blocks for its stopping test.
+#pragma once
+
+#include <cstring>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "planarmom/gpusolver/block.hpp"
+#include "planarmom/gpusolver/csr.hpp"
+
+namespace pmom {
+
+enum class Format { csr, hyb };
+enum class Transpose { none, conj_trans };
+
+// How the Aᴴ product is done: a stored conjugate transpose, or a transposed kernel on A.
+enum class AdjointMode { stored, transposed_kernel };
+
+struct OperatorOptions {
+  Format format = Format::csr;
+  AdjointMode adjoint = AdjointMode::stored;
+  bool need_adjoint = true;  // false lets a backend skip building Aᴴ (COCG, BiCGSTAB, CG)
+};
+
+// How the BiCG family's shadow (left) vectors relate to the primal ones. One kernel set thus
+// serves BiCG (explicit r̃, p̃), COCG (r̃ = conj(r) for Aᵀ = A) and CG (r̃ = r for Aᴴ = A).
+enum class Shadow { explicit_vectors, conjugate, same };
+
+// Per right-hand-side state the kernels set; the solver maps it to an outcome.
+enum RhsStatus : int { rhs_running = 0, rhs_stopped = 1, rhs_breakdown_rho = 2,
+                       rhs_breakdown_sigma = 3, rhs_breakdown_omega = 4 };
+
+template <class T> class Operator {
+ public:
+  virtual ~Operator() = default;
+  [[nodiscard]] virtual index_t rows() const = 0;
+  [[nodiscard]] virtual index_t cols() const = 0;
+  [[nodiscard]] virtual std::size_t nnz() const = 0;
+  [[nodiscard]] virtual Format format() const = 0;
+};
+
+enum class CopyKind { to_backend, to_host, within_backend };
+
+// Blocks of the BiCG family (BiCG, COCG, CG), n x k unless marked 1 x k.
+template <class T> struct BicgVectors {
+  Shadow shadow = Shadow::explicit_vectors;
+  const Block<T>* inv_diag = nullptr;  // n x 1, Jacobi
+  Block<T>* x = nullptr;
+  Block<T>* r = nullptr;
+  Block<T>* rt = nullptr;  // shadow residual, explicit_vectors only
+  Block<T>* p = nullptr;
+  Block<T>* pt = nullptr;  // shadow direction, explicit_vectors only
+  Block<T>* q = nullptr;   // A p
+  Block<T>* qt = nullptr;  // Aᴴ p̃, explicit_vectors only
+  Block<T>* rho = nullptr;      // 1 x k, r̃ᴴ M⁻¹ r of this iteration
+  Block<T>* rho_old = nullptr;  // 1 x k, previous iteration's rho
+  Block<T>* rho_new = nullptr;  // 1 x k, written by bicg_update
+  Block<T>* sigma = nullptr;    // 1 x k, p̃ᴴ A p
+  Block<real_t<T>>* rnorm2 = nullptr;  // 1 x k, ‖r‖², written by bicg_update / bicg_reduce
+  Block<int>* status = nullptr;        // 1 x k, RhsStatus
+};
+
+// Blocks of Jacobi-preconditioned BiCGSTAB (right preconditioning).
+template <class T> struct BicgstabVectors {
+  const Block<T>* inv_diag = nullptr;
+  Block<T>* x = nullptr;
+  Block<T>* r = nullptr;
+  Block<T>* rhat = nullptr;  // fixed shadow residual
+  Block<T>* p = nullptr;
+  Block<T>* phat = nullptr;  // M⁻¹ p
+  Block<T>* v = nullptr;     // A p̂
+  Block<T>* s = nullptr;
+  Block<T>* shat = nullptr;  // M⁻¹ s
+  Block<T>* t = nullptr;     // A ŝ
+  Block<T>* rho = nullptr;      // 1 x k
+  Block<T>* rho_old = nullptr;  // 1 x k
+  Block<T>* rho_new = nullptr;  // 1 x k
+  Block<T>* alpha = nullptr;    // 1 x k
+  Block<T>* omega = nullptr;    // 1 x k
+  Block<T>* rhat_v = nullptr;   // 1 x k, r̂ᴴ v
+  Block<T>* t_s = nullptr;      // 1 x k, tᴴ s
+  Block<T>* t_t = nullptr;      // 1 x k, tᴴ t
+  Block<real_t<T>>* rnorm2 = nullptr;
+  Block<int>* status = nullptr;
+};
+
+template <class T> class Backend {
+ public:
+  using real = real_t<T>;
+  virtual ~Backend() = default;
+
+  [[nodiscard]] virtual std::string name() const = 0;
+
+  // ---- memory --------------------------------------------------------------------------
+  // Zero-filled storage of the given size.
+  virtual std::shared_ptr<void> allocate_bytes(std::size_t bytes) = 0;
+  virtual void copy_bytes(void* dst, const void* src, std::size_t bytes, CopyKind kind) = 0;
+  // Waits for all queued work (timing, host reads).
+  virtual void synchronize() = 0;
+
+  template <class U> Block<U> allocate(index_t rows, index_t cols) {
+    return Block<U>(allocate_bytes(static_cast<std::size_t>(rows) * cols * sizeof(U)), rows,
+                    cols);
+  }
+  template <class U> void upload(std::span<const U> host, Block<U>& dst) {
+    check_size(host.size(), dst.size());
+    copy_bytes(dst.data(), host.data(), dst.bytes(), CopyKind::to_backend);
+  }
+  template <class U> std::vector<U> download(const Block<U>& src) {
+    std::vector<U> host(src.size());
+    copy_bytes(host.data(), src.data(), src.bytes(), CopyKind::to_host);
+    return host;
+  }
+  template <class U> void copy(const Block<U>& src, Block<U>& dst) {
+    check_size(src.size(), dst.size());
+    copy_bytes(dst.data(), src.data(), src.bytes(), CopyKind::within_backend);
+  }
+
+  // ---- sparse products -----------------------------------------------------------------
+  virtual std::unique_ptr<Operator<T>> make_operator(const Csr<T>& a,
+                                                     const OperatorOptions& options) = 0;
+  // y = alpha op(A) x + beta y, column by column of the blocks.
+  virtual void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y,
+                    T alpha = T(1), T beta = T(0)) = 0;
+
+  // ---- reductions ----------------------------------------------------------------------
+  // out[k] = Σ_i conj(x_ik) y_ik (conjugated) or Σ_i x_ik y_ik.
+  virtual void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated) = 0;
+  virtual void norm2_squared(const Block<T>& x, Block<real>& out) = 0;
+
+  // ---- fused BiCG family kernels (columns with status != running are left alone) -------
+  // rho = r̃ᴴ M⁻¹ r and rnorm2 = ‖r‖² (start-up and restarts).
+  virtual void bicg_reduce(BicgVectors<T>& v) = 0;
+  // β = rho/rho_old; p = M⁻¹r + βp; p̃ = M⁻ᴴr̃ + β̄p̃. Flags rho == 0 as breakdown.
+  virtual void bicg_directions(BicgVectors<T>& v) = 0;
+  // α = rho/sigma; x += αp; r -= αq; r̃ -= ᾱq̃; then rho_new = r̃ᴴ M⁻¹ r and rnorm2 = ‖r‖².
+  // Flags sigma == 0 as breakdown and leaves that column unchanged.
+  virtual void bicg_update(BicgVectors<T>& v) = 0;
+
+  // ---- fused BiCGSTAB kernels -----------------------------------------------------------
+  // β = (rho/rho_old)(α/ω); p = r + β(p - ωv); p̂ = M⁻¹p.
+  virtual void bicgstab_directions(BicgstabVectors<T>& v) = 0;
+  // α = rho / rhat_v; s = r - αv; ŝ = M⁻¹s. Flags rhat_v == 0 as breakdown.
+  virtual void bicgstab_half_step(BicgstabVectors<T>& v) = 0;
+  // ω = t_s / t_t; x += αp̂ + ωŝ; r = s - ωt; rho_new = r̂ᴴr; rnorm2 = ‖r‖².
+  virtual void bicgstab_update(BicgstabVectors<T>& v) = 0;
+  // t_s = tᴴs and t_t = tᴴt in one pass.
+  virtual void bicgstab_omega_dots(BicgstabVectors<T>& v) = 0;
+
+ private:
+  static void check_size(std::size_t have, std::size_t want) {
+    if (have != want)
+      throw std::invalid_argument("block copy: " + std::to_string(have) + " values given, " +
+                                  std::to_string(want) + " expected");
+  }
+};
+
+}  // namespace pmom

@@ -1,0 +1,108 @@
+// Jacobi-preconditioned Krylov solvers (BiCG, COCG, BiCGSTAB, CG), each written once against
+// Backend<T>, with per-right-hand-side stopping, outcome reporting and residual histories.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/csr.hpp"
+
+namespace pmom {
+
+// auto: COCG when A is complex symmetric (Aᵀ = A), CG when A is Hermitian with a positive
+// real diagonal, BiCG otherwise.
+enum class Method { automatic, bicg, cocg, bicgstab, cg };
+
+// What BiCG's shadow residual starts as. conj(r₀) makes BiCG's iterates those of COCG on a
+// complex symmetric A; r₀ makes them those of CG on a Hermitian one.
+enum class ShadowStart { conj_residual, residual };
+
+enum class Outcome { converged, max_iterations, breakdown_rho, breakdown_sigma, breakdown_omega,
+                     not_finite, stagnation };
+
+struct SolverOptions {
+  Method method = Method::automatic;
+  double tolerance = 1e-7;   // on ‖r‖₂ / ‖b‖₂, the EM BiCG paper's value
+  int max_iterations = 10000;
+  int check_every = 1;       // iterations between the host's reads of the residual norms
+  // Stagnation: the best residual has not dropped by 1% for this many iterations.
+  int stagnation_window = 2000;
+  bool jacobi = true;
+  ShadowStart shadow_start = ShadowStart::conj_residual;
+  bool record_history = true;
+  Format format = Format::csr;
+  AdjointMode adjoint = AdjointMode::stored;
+};
+
+struct RhsResult {
+  Outcome outcome = Outcome::max_iterations;
+  int iterations = 0;
+  double recurrence_residual = 0;  // ‖r‖/‖b‖ of the solver's own recurrence
+  double true_residual = 0;        // ‖b − Ax‖/‖b‖ recomputed at the end
+  std::vector<double> history;     // ‖r‖/‖b‖ at iteration 0 and at every check
+};
+
+struct SolveResult {
+  Method method = Method::bicg;  // the method that ran (automatic resolved)
+  std::vector<RhsResult> rhs;
+  double seconds = 0;            // iterations only: no uploads, no final residual
+  int iterations = 0;            // the largest over the right-hand sides
+  [[nodiscard]] bool all_converged() const;
+};
+
+std::string to_string(Method m);
+std::string to_string(Outcome o);
+Method parse_method(const std::string& name);  // throws std::invalid_argument
+
+// Matrix properties the automatic choice and the kernels use, found once on the host.
+struct MatrixTraits {
+  bool complex_symmetric = false;  // Aᵀ = A
+  bool hermitian = false;          // Aᴴ = A
+  bool positive_real_diagonal = false;
+};
+template <class T> MatrixTraits analyse(const Csr<T>& a);
+
+// Called after every check with (iteration, per-RHS relative residuals); for progress output.
+using ProgressCallback = std::function<void(int, std::span<const double>)>;
+
+template <class T> class Solver {
+ public:
+  // Uploads A (and Aᴴ if the method needs it) and the Jacobi diagonal to the backend.
+  Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  // Solves A X = B for the k columns of B (n x k column-major). x holds the initial guess
+  // on entry (zeros if empty) and the solutions on return.
+  SolveResult solve(std::span<const T> b, std::vector<T>& x, index_t nrhs = 1);
+
+  [[nodiscard]] Method method() const { return method_; }
+  [[nodiscard]] const MatrixTraits& traits() const { return traits_; }
+  void set_progress(ProgressCallback cb) { progress_ = std::move(cb); }
+
+ private:
+  struct Workspace;
+  SolveResult run_bicg_family(Workspace& w, Shadow shadow);
+  SolveResult run_bicgstab(Workspace& w);
+
+  Backend<T>& backend_;
+  SolverOptions options_;
+  MatrixTraits traits_;
+  Method method_;
+  index_t n_;
+  std::unique_ptr<Operator<T>> a_;
+  Block<T> inv_diag_;
+  ProgressCallback progress_;
+};
+
+extern template class Solver<double>;
+extern template class Solver<std::complex<double>>;
+
+}  // namespace pmom

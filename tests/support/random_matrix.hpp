@@ -1,0 +1,76 @@
+// Random sparse matrices for tests: genuinely complex values, awkward shapes (empty rows,
+// one dense row), and conversion to and from Eigen dense matrices for reference products.
+#pragma once
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <random>
+#include <set>
+#include <utility>
+
+#include "planarmom/gpusolver/convert.hpp"
+
+namespace pmom::test {
+
+template <class T> using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <class T> using DenseVector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+template <class T> T random_value(std::mt19937_64& rng) {
+  std::normal_distribution<double> normal(0.0, 1.0);
+  if constexpr (is_complex_v<T>) return T(normal(rng), normal(rng));
+  else return normal(rng);
+}
+
+template <class T> DenseVector<T> random_vector(index_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  DenseVector<T> v(n);
+  for (index_t i = 0; i < n; ++i) v(i) = random_value<T>(rng);
+  return v;
+}
+
+struct Shape {
+  double density = 0.1;
+  bool empty_rows = false;  // every third row left empty
+  bool dense_row = false;   // row 0 filled completely
+};
+
+template <class T>
+Coo<T> random_coo(index_t rows, index_t cols, std::uint64_t seed, const Shape& shape = {}) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Coo<T> coo;
+  coo.rows = rows;
+  coo.cols = cols;
+  for (index_t i = 0; i < rows; ++i) {
+    if (shape.empty_rows && i % 3 == 1) continue;
+    for (index_t j = 0; j < cols; ++j) {
+      if ((shape.dense_row && i == 0) || u(rng) < shape.density)
+        coo.push_back(i, j, random_value<T>(rng));
+    }
+  }
+  return coo;
+}
+
+template <class T> Dense<T> to_dense(const Csr<T>& a) {
+  Dense<T> d = Dense<T>::Zero(a.rows, a.cols);
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) d(i, a.col_idx[k]) += a.values[k];
+  return d;
+}
+
+template <class T> Csr<T> from_dense(const Dense<T>& d) {
+  Coo<T> coo;
+  coo.rows = static_cast<index_t>(d.rows());
+  coo.cols = static_cast<index_t>(d.cols());
+  for (index_t i = 0; i < coo.rows; ++i)
+    for (index_t j = 0; j < coo.cols; ++j)
+      if (d(i, j) != T(0)) coo.push_back(i, j, d(i, j));
+  return to_csr(coo);
+}
+
+template <class T> double relative_error(const DenseVector<T>& x, const DenseVector<T>& ref) {
+  const double den = ref.norm();
+  return den == 0 ? (x - ref).norm() : (x - ref).norm() / den;
+}
+
+}  // namespace pmom::test
