@@ -1,0 +1,89 @@
+// `planarmom bench`: the solver benchmark over Matrix Market files.
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "common_options.hpp"
+#include "planarmom/bench/matrix_bench.hpp"
+#include "planarmom/bench/report.hpp"
+
+namespace pmom::app {
+namespace {
+
+struct BenchFlags {
+  std::vector<std::string> inputs;
+  std::string rhs = "A1";
+  std::string field = "all";
+  std::string json;
+  SolverFlags solver;
+  bench::BenchOptions options;
+};
+
+std::vector<Method> parse_methods(const std::string& list) {
+  std::vector<Method> methods;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const Method m = parse_method(item);
+    if (m == Method::automatic)
+      throw std::invalid_argument("bench: name the solvers (bicg, cocg, bicgstab, cg), not auto");
+    methods.push_back(m);
+  }
+  return methods;
+}
+
+int run(BenchFlags& f) {
+  bench::BenchOptions& o = f.options;
+  o.inputs.assign(f.inputs.begin(), f.inputs.end());
+  o.rhs = bench::parse_rhs_kind(f.rhs);
+  o.field = f.field == "complex" ? bench::FieldFilter::complex
+            : f.field == "real" ? bench::FieldFilter::real
+                                : bench::FieldFilter::all;
+  o.solver = resolve_solver_options(f.solver);
+  o.methods = parse_methods(f.solver.method);
+  o.backend = f.solver.backend;
+  const auto rows = bench::run_bench(o, [](const bench::BenchRow& r) {
+    PMOM_LOG(info) << r.matrix << " " << to_string(r.method) << ": " << to_string(r.outcome)
+                   << " after " << r.iterations << " iterations, true residual "
+                   << r.true_residual << ", " << r.time.median * 1e3 << " ms";
+  });
+  bench::print_table(std::cout, rows);
+  if (!f.json.empty()) {
+    bench::write_json(f.json, o, rows);
+    PMOM_LOG(info) << "results written to " << f.json;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& parent) {
+  auto flags = std::make_shared<BenchFlags>();
+  flags->solver.method = "bicg,cocg,bicgstab,cg";
+  CLI::App* app = parent.add_subcommand(
+      "bench", "Run the solvers on Matrix Market files and report iterations, residuals, "
+               "time and GFLOP/s");
+  app->add_option("inputs", flags->inputs, "Matrix Market files or folders of them")
+      ->required();
+  app->add_option("--rhs", flags->rhs, "Right-hand side: A1 (b = A*1), ones, or random")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"A1", "ones", "random"}));
+  app->add_option("--seed", flags->options.seed, "Seed of the random right-hand side")
+      ->capture_default_str();
+  app->add_option("--field", flags->field, "Which matrices: all, complex or real")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"all", "complex", "real"}));
+  app->add_flag("--force", flags->options.force,
+                "Also run COCG/CG on matrices without the symmetry they assume");
+  app->add_option("--warmup", flags->options.warmup, "Untimed runs before timing")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--reps", flags->options.repetitions, "Timed runs (the median is reported)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app->add_option("--json", flags->json, "Write the results as JSON to this file");
+  add_solver_options(*app, flags->solver, true);
+  return {app, [flags] { return run(*flags); }};
+}
+
+}  // namespace pmom::app

@@ -1,0 +1,56 @@
+// Definitions of the shared command-line options.
+#include "common_options.hpp"
+
+namespace pmom::app {
+
+void add_log_options(CLI::App& app, io::LogOptions& options) {
+  auto* verbose = app.add_flag_callback(
+      "-v,--verbose", [&options] { options.verbosity = io::Verbosity::verbose; },
+      "Log debug messages too");
+  app.add_flag_callback(
+         "-q,--quiet", [&options] { options.verbosity = io::Verbosity::quiet; },
+         "Log only warnings and errors")
+      ->excludes(verbose);
+  app.add_option_function<std::string>(
+      "--log-file", [&options](const std::string& f) { options.file = f; },
+      "Also write the full (debug) log to this file");
+}
+
+void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list) {
+  app.add_option("--solver", flags.method,
+                 method_list ? "Comma-separated solvers from bicg, cocg, bicgstab, cg"
+                             : "auto (COCG if A^T = A, CG if Hermitian with positive diagonal, "
+                               "else BiCG), bicg, cocg, bicgstab or cg")
+      ->capture_default_str();
+  app.add_option("--tol", flags.options.tolerance, "Stop at ||r||/||b|| <= tol")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--max-iter", flags.options.max_iterations, "Iteration limit")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--check-every", flags.options.check_every,
+                 "Iterations between residual checks on the host")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--format", flags.format, "Sparse format")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"csr", "hyb"}));
+  app.add_option("--adjoint", flags.adjoint,
+                 "A^H product: stored conjugate transpose or transposed kernel")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"stored", "transposed"}));
+  app.add_option("--backend", flags.backend, "Where to solve")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu"}));
+  app.add_flag("--no-jacobi", flags.no_jacobi, "Solve without the Jacobi preconditioner");
+}
+
+SolverOptions resolve_solver_options(const SolverFlags& flags) {
+  SolverOptions o = flags.options;
+  o.format = flags.format == "hyb" ? Format::hyb : Format::csr;
+  o.adjoint = flags.adjoint == "transposed" ? AdjointMode::transposed_kernel : AdjointMode::stored;
+  o.jacobi = !flags.no_jacobi;
+  return o;
+}
+
+}  // namespace pmom::app

@@ -1,0 +1,171 @@
+// Runs each requested solver on each matrix file: warm-up, timed repetitions, and the
+// per-iteration figures of the table.
+#include "planarmom/bench/matrix_bench.hpp"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+
+#include "planarmom/bench/flops.hpp"
+#include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/io/load_matrix.hpp"
+#include "planarmom/io/logging.hpp"
+
+namespace pmom::bench {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_matrix_file(const fs::path& p) {
+  const std::string name = p.filename().string();
+  auto ends_with = [&](const std::string& s) {
+    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
+  return ends_with(".mtx") || ends_with(".mtx.gz");
+}
+
+template <class T> std::unique_ptr<Backend<T>> make_backend(const std::string& name) {
+  if (name == "cpu") return make_cpu_backend<T>();
+  throw std::invalid_argument("unknown backend '" + name + "' (available: cpu)");
+}
+
+bool applies(Method m, const MatrixTraits& t) {
+  switch (m) {
+    case Method::cocg: return t.complex_symmetric;
+    case Method::cg: return t.hermitian && t.positive_real_diagonal;
+    default: return true;
+  }
+}
+
+template <class T>
+std::vector<T> make_rhs(const Csr<T>& a, RhsKind kind, std::uint64_t seed) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  std::vector<T> b(n, T(1));
+  if (kind == RhsKind::a_times_ones) {
+    for (std::size_t i = 0; i < n; ++i) {
+      T s(0);
+      for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) s += a.values[k];
+      b[i] = s;
+    }
+  } else if (kind == RhsKind::random) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (T& v : b) {
+      if constexpr (is_complex_v<T>) v = T(u(rng), u(rng));
+      else v = u(rng);
+    }
+  }
+  return b;
+}
+
+template <class T>
+void bench_matrix(const BenchOptions& options, const fs::path& file, const Csr<T>& a,
+                  std::vector<BenchRow>& rows, const RowCallback& on_row) {
+  const MatrixTraits traits = analyse(a);
+  auto backend = make_backend<T>(options.backend);
+  const std::vector<T> b = make_rhs(a, options.rhs, options.seed);
+  for (Method method : options.methods) {
+    if (!options.force && !applies(method, traits)) {
+      PMOM_LOG(debug) << file.filename().string() << ": " << to_string(method)
+                      << " skipped (matrix lacks the symmetry it needs)";
+      continue;
+    }
+    SolverOptions so = options.solver;
+    so.method = method;
+    so.record_history = false;
+    Solver<T> solver(*backend, a, so);
+    std::vector<double> seconds;
+    SolveResult result;
+    for (int rep = 0; rep < options.warmup + options.repetitions; ++rep) {
+      std::vector<T> x;
+      result = solver.solve(b, x);
+      if (rep >= options.warmup) seconds.push_back(result.seconds);
+    }
+    BenchRow row;
+    row.matrix = file.filename().string();
+    row.field = is_complex_v<T> ? "complex" : "real";
+    row.n = a.rows;
+    row.nnz = static_cast<std::size_t>(a.nnz());
+    row.backend = backend->name();
+    row.format = so.format == Format::csr ? "csr" : "hyb";
+    row.method = result.method;
+    row.outcome = result.rhs[0].outcome;
+    row.iterations = result.rhs[0].iterations;
+    row.true_residual = result.rhs[0].true_residual;
+    row.recurrence_residual = result.rhs[0].recurrence_residual;
+    row.time = summarize(seconds);
+    if (row.iterations > 0) {
+      row.seconds_per_iteration = row.time.median / row.iterations;
+      row.gflops = flops_per_iteration(row.method, row.n, row.nnz, is_complex_v<T>) /
+                   row.seconds_per_iteration * 1e-9;
+    }
+    rows.push_back(row);
+    if (on_row) on_row(row);
+  }
+}
+
+}  // namespace
+
+std::vector<fs::path> collect_matrix_files(const std::vector<fs::path>& inputs) {
+  std::vector<fs::path> files;
+  for (const fs::path& in : inputs) {
+    if (fs::is_directory(in)) {
+      std::vector<fs::path> found;
+      for (const auto& e : fs::directory_iterator(in))
+        if (e.is_regular_file() && is_matrix_file(e.path())) found.push_back(e.path());
+      if (found.empty())
+        throw std::runtime_error(in.string() + ": no .mtx or .mtx.gz files in this folder");
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (fs::exists(in)) {
+      files.push_back(in);
+    } else {
+      throw std::runtime_error(in.string() + ": no such file or folder");
+    }
+  }
+  if (files.empty()) throw std::runtime_error("bench: no matrix files given");
+  return files;
+}
+
+std::vector<BenchRow> run_bench(const BenchOptions& options, const RowCallback& on_row) {
+  if (options.repetitions < 1 || options.warmup < 0)
+    throw std::invalid_argument("bench: repetitions must be >= 1 and warm-up >= 0");
+  std::vector<BenchRow> rows;
+  for (const fs::path& file : collect_matrix_files(options.inputs)) {
+    const io::MatrixMarketMatrix m = io::read_matrix_market(file);
+    const bool complex_field = io::is_complex_field(m);
+    if ((options.field == FieldFilter::complex && !complex_field) ||
+        (options.field == FieldFilter::real && complex_field))
+      continue;
+    if (m.entries.rows != m.entries.cols) {
+      PMOM_LOG(warning) << file.string() << ": not square (" << m.entries.rows << " x "
+                        << m.entries.cols << "), skipped";
+      continue;
+    }
+    PMOM_LOG(info) << "bench " << file.filename().string() << ": n = " << m.entries.rows
+                   << ", " << m.entries.nnz() << " entries, "
+                   << (complex_field ? "complex" : "real");
+    if (complex_field)
+      bench_matrix(options, file, io::to_csr_matrix<std::complex<double>>(m, file), rows, on_row);
+    else
+      bench_matrix(options, file, io::to_csr_matrix<double>(m, file), rows, on_row);
+  }
+  return rows;
+}
+
+std::string to_string(RhsKind kind) {
+  switch (kind) {
+    case RhsKind::a_times_ones: return "A1";
+    case RhsKind::ones: return "ones";
+    case RhsKind::random: return "random";
+  }
+  return "?";
+}
+
+RhsKind parse_rhs_kind(const std::string& name) {
+  for (RhsKind k : {RhsKind::a_times_ones, RhsKind::ones, RhsKind::random})
+    if (to_string(k) == name) return k;
+  throw std::invalid_argument("unknown right-hand side '" + name + "' (A1, ones or random)");
+}
+
+}  // namespace pmom::bench

@@ -1,0 +1,344 @@
+// The Krylov algorithms, written once against Backend<T>: the BiCG family (BiCG, COCG, CG
+// differ only in their shadow vectors) and BiCGSTAB, plus the host-side stopping test that
+// turns per-RHS norms and kernel flags into outcomes.
+#include <algorithm>
+#include <boost/log/trivial.hpp>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "planarmom/gpusolver/convert.hpp"
+#include "planarmom/gpusolver/solver.hpp"
+
+namespace pmom {
+namespace {
+
+Method resolve(Method requested, const MatrixTraits& t) {
+  if (requested != Method::automatic) return requested;
+  if (t.hermitian && t.positive_real_diagonal) return Method::cg;
+  if (t.complex_symmetric) return Method::cocg;
+  return Method::bicg;
+}
+
+// Per-column stopping logic: reads the monitor blocks, records histories, and decides.
+class Monitor {
+ public:
+  Monitor(const SolverOptions& options, std::vector<double> bnorm, std::vector<RhsResult>& out)
+      : options_(options), bnorm_(std::move(bnorm)), out_(out),
+        best_(bnorm_.size(), std::numeric_limits<double>::infinity()),
+        best_at_(bnorm_.size(), 0) {}
+
+  // Returns true when the status block was changed on the host and must be uploaded.
+  bool check(int iteration, std::span<const double> rnorm2, std::vector<int>& status) {
+    bool changed = false;
+    relative_.assign(rnorm2.size(), 0.0);
+    for (std::size_t k = 0; k < rnorm2.size(); ++k) {
+      RhsResult& res = out_[k];
+      if (status[k] == rhs_stopped) continue;
+      const double rel = bnorm_[k] > 0 ? std::sqrt(rnorm2[k]) / bnorm_[k] : 0.0;
+      relative_[k] = rel;
+      res.iterations = iteration;
+      res.recurrence_residual = rel;
+      if (options_.record_history) res.history.push_back(rel);
+      std::optional<Outcome> stop;
+      if (!std::isfinite(rel)) stop = Outcome::not_finite;
+      else if (rel <= options_.tolerance) stop = Outcome::converged;
+      else if (status[k] == rhs_breakdown_rho) stop = Outcome::breakdown_rho;
+      else if (status[k] == rhs_breakdown_sigma) stop = Outcome::breakdown_sigma;
+      else if (status[k] == rhs_breakdown_omega) stop = Outcome::breakdown_omega;
+      else if (stagnated(k, iteration, rel)) stop = Outcome::stagnation;
+      else if (iteration >= options_.max_iterations) stop = Outcome::max_iterations;
+      if (stop) {
+        res.outcome = *stop;
+        status[k] = rhs_stopped;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  [[nodiscard]] std::span<const double> relative() const { return relative_; }
+
+ private:
+  bool stagnated(std::size_t k, int iteration, double rel) {
+    if (rel < 0.99 * best_[k]) {
+      best_[k] = rel;
+      best_at_[k] = iteration;
+      return false;
+    }
+    return iteration - best_at_[k] >= options_.stagnation_window;
+  }
+
+  const SolverOptions& options_;
+  std::vector<double> bnorm_;
+  std::vector<RhsResult>& out_;
+  std::vector<double> best_;
+  std::vector<int> best_at_;
+  std::vector<double> relative_;
+};
+
+}  // namespace
+
+template <class T> struct Solver<T>::Workspace {
+  index_t k = 0;
+  Block<T> b, x, r;
+  Block<real_t<T>> rnorm2;
+  Block<int> status;
+  std::vector<int> host_status;
+  std::unique_ptr<Monitor> monitor;
+  SolveResult result;
+};
+
+template <class T>
+Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options)
+    : backend_(backend), options_(options), traits_(analyse(a)),
+      method_(resolve(options.method, traits_)), n_(a.rows) {
+  if (a.rows != a.cols)
+    throw std::invalid_argument("solver: matrix is " + std::to_string(a.rows) + " x " +
+                                std::to_string(a.cols) + ", a square matrix is needed");
+  if (options_.tolerance <= 0 || options_.max_iterations < 0 || options_.check_every < 1)
+    throw std::invalid_argument("solver: tolerance must be > 0, max_iterations >= 0 and "
+                                "check_every >= 1");
+  if (method_ == Method::cocg && !traits_.complex_symmetric)
+    BOOST_LOG_TRIVIAL(warning) << "COCG forced on a matrix that is not complex symmetric "
+                                  "(A^T != A): it will not converge to the right solution";
+  if (method_ == Method::cg && !traits_.hermitian)
+    BOOST_LOG_TRIVIAL(warning) << "CG forced on a matrix that is not Hermitian";
+
+  OperatorOptions op;
+  op.format = options_.format;
+  op.adjoint = options_.adjoint;
+  op.need_adjoint = method_ == Method::bicg;
+  a_ = backend_.make_operator(a, op);
+
+  std::vector<T> inv = diagonal(a);
+  std::size_t zeros = 0;
+  for (T& d : inv) {
+    if (!options_.jacobi || d == T(0)) {
+      zeros += options_.jacobi ? 1 : 0;
+      d = T(1);
+    } else {
+      d = T(1) / d;
+    }
+  }
+  if (zeros > 0)
+    BOOST_LOG_TRIVIAL(warning) << "Jacobi: " << zeros
+                               << " zero diagonal entries, left unscaled in those rows";
+  inv_diag_ = backend_.template allocate<T>(n_, 1);
+  backend_.template upload<T>(inv, inv_diag_);
+}
+
+template <class T> Solver<T>::~Solver() = default;
+
+template <class T>
+SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nrhs) {
+  const std::size_t size = static_cast<std::size_t>(n_) * nrhs;
+  if (nrhs < 1 || b.size() != size)
+    throw std::invalid_argument("solve: right-hand side has " + std::to_string(b.size()) +
+                                " values, expected " + std::to_string(n_) + " x " +
+                                std::to_string(nrhs));
+  if (x.empty()) x.assign(size, T(0));
+  if (x.size() != size)
+    throw std::invalid_argument("solve: initial guess has " + std::to_string(x.size()) +
+                                " values, expected " + std::to_string(size));
+
+  Workspace w;
+  w.k = nrhs;
+  w.result.method = method_;
+  w.result.rhs.resize(nrhs);
+  std::vector<double> bnorm(nrhs);
+  for (index_t c = 0; c < nrhs; ++c) {
+    double s = 0;
+    for (index_t i = 0; i < n_; ++i) s += abs2(b[static_cast<std::size_t>(c) * n_ + i]);
+    bnorm[c] = std::sqrt(s);
+    // b = 0 has the exact solution 0; nothing to iterate on.
+    if (s == 0) std::fill_n(x.begin() + static_cast<std::ptrdiff_t>(c) * n_, n_, T(0));
+  }
+  w.host_status.assign(nrhs, rhs_running);
+  for (index_t c = 0; c < nrhs; ++c)
+    if (bnorm[c] == 0 || !std::isfinite(bnorm[c])) {
+      w.host_status[c] = rhs_stopped;
+      w.result.rhs[c].outcome = bnorm[c] == 0 ? Outcome::converged : Outcome::not_finite;
+    }
+  w.monitor = std::make_unique<Monitor>(options_, bnorm, w.result.rhs);
+
+  w.b = backend_.template allocate<T>(n_, nrhs);
+  w.x = backend_.template allocate<T>(n_, nrhs);
+  w.r = backend_.template allocate<T>(n_, nrhs);
+  w.rnorm2 = backend_.template allocate<real_t<T>>(1, nrhs);
+  w.status = backend_.template allocate<int>(1, nrhs);
+  backend_.template upload<T>(b, w.b);
+  backend_.template upload<T>(x, w.x);
+  backend_.template upload<int>(w.host_status, w.status);
+
+  backend_.synchronize();
+  const auto start = std::chrono::steady_clock::now();
+  backend_.copy(w.b, w.r);
+  backend_.spmv(*a_, Transpose::none, w.x, w.r, T(-1), T(1));
+
+  switch (method_) {
+    case Method::bicg: run_bicg_family(w, Shadow::explicit_vectors); break;
+    case Method::cocg: run_bicg_family(w, Shadow::conjugate); break;
+    case Method::cg: run_bicg_family(w, Shadow::same); break;
+    case Method::bicgstab: run_bicgstab(w); break;
+    case Method::automatic: throw std::logic_error("solve: method not resolved");
+  }
+  backend_.synchronize();
+  w.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // The recurrence residual drifts from the true one in finite precision: recompute b - Ax.
+  backend_.copy(w.b, w.r);
+  backend_.spmv(*a_, Transpose::none, w.x, w.r, T(-1), T(1));
+  backend_.norm2_squared(w.r, w.rnorm2);
+  const auto true2 = backend_.download(w.rnorm2);
+  x = backend_.download(w.x);
+  for (index_t c = 0; c < nrhs; ++c) {
+    RhsResult& res = w.result.rhs[c];
+    res.true_residual = bnorm[c] == 0 ? 0 : std::sqrt(static_cast<double>(true2[c])) / bnorm[c];
+    w.result.iterations = std::max(w.result.iterations, res.iterations);
+  }
+  return std::move(w.result);
+}
+
+namespace {
+
+// Runs the iteration loop shared by every method: one step, then the host's stopping test
+// every check_every iterations (and at the last one). Returns when every column stopped.
+template <class T, class Step>
+void iterate(Backend<T>& backend, const SolverOptions& options, Monitor& monitor,
+             Block<real_t<T>>& rnorm2, Block<int>& status, std::vector<int>& host_status,
+             const ProgressCallback& progress, Step&& step) {
+  auto check = [&](int it) {
+    const auto norms = backend.download(rnorm2);
+    const std::vector<double> n2(norms.begin(), norms.end());
+    const auto device_status = backend.download(status);
+    for (std::size_t k = 0; k < host_status.size(); ++k)
+      if (host_status[k] != rhs_stopped) host_status[k] = device_status[k];
+    const bool changed = monitor.check(it, n2, host_status);
+    if (progress) progress(it, monitor.relative());
+    if (changed) backend.template upload<int>(host_status, status);
+    return std::all_of(host_status.begin(), host_status.end(),
+                       [](int s) { return s == rhs_stopped; });
+  };
+  if (check(0)) return;
+  for (int it = 1; it <= options.max_iterations; ++it) {
+    step();
+    if ((it % options.check_every == 0 || it == options.max_iterations) && check(it)) return;
+  }
+}
+
+template <class T> void conjugate_on_host(Backend<T>& backend, const Block<T>& src, Block<T>& dst) {
+  auto v = backend.download(src);
+  for (T& e : v) e = conjugate(e);
+  backend.template upload<T>(v, dst);
+}
+
+template <class T> void fill_ones(Backend<T>& backend, Block<T>& dst) {
+  const std::vector<T> ones(dst.size(), T(1));
+  backend.template upload<T>(ones, dst);
+}
+
+}  // namespace
+
+template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) {
+  const index_t k = w.k;
+  auto vec = [&] { return backend_.template allocate<T>(n_, k); };
+  auto scalar = [&] { return backend_.template allocate<T>(1, k); };
+  const bool expl = shadow == Shadow::explicit_vectors;
+  Block<T> rt, pt, qt, p = vec(), q = vec();
+  if (expl) {
+    rt = vec();
+    pt = vec();
+    qt = vec();
+    if (options_.shadow_start == ShadowStart::conj_residual) conjugate_on_host(backend_, w.r, rt);
+    else backend_.copy(w.r, rt);
+  }
+  Block<T> rho = scalar(), rho_old = scalar(), rho_new = scalar(), sigma = scalar();
+  fill_ones(backend_, rho_old);  // p = 0 at the start, so the first β only multiplies zeros
+
+  BicgVectors<T> v;
+  v.shadow = shadow;
+  v.inv_diag = &inv_diag_;
+  v.x = &w.x;
+  v.r = &w.r;
+  v.rt = expl ? &rt : nullptr;
+  v.p = &p;
+  v.pt = expl ? &pt : nullptr;
+  v.q = &q;
+  v.qt = expl ? &qt : nullptr;
+  v.rho = &rho;
+  v.rho_old = &rho_old;
+  v.rho_new = &rho_new;
+  v.sigma = &sigma;
+  v.rnorm2 = &w.rnorm2;
+  v.status = &w.status;
+  backend_.bicg_reduce(v);
+
+  // σ = p̃ᴴAp: explicitly for BiCG, pᵀAp for COCG (p̃ = conj p), pᴴAp for CG (p̃ = p).
+  const Block<T>& sigma_left = expl ? pt : p;
+  const bool sigma_conjugated = shadow != Shadow::conjugate;
+  iterate(backend_, options_, *w.monitor, w.rnorm2, w.status, w.host_status, progress_, [&] {
+    backend_.bicg_directions(v);
+    backend_.spmv(*a_, Transpose::none, p, q);
+    if (expl) backend_.spmv(*a_, Transpose::conj_trans, pt, qt);
+    backend_.dot(sigma_left, q, sigma, sigma_conjugated);
+    backend_.bicg_update(v);
+    swap(rho_old, rho);
+    swap(rho, rho_new);
+  });
+}
+
+template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
+  const index_t k = w.k;
+  auto vec = [&] { return backend_.template allocate<T>(n_, k); };
+  auto scalar = [&] { return backend_.template allocate<T>(1, k); };
+  Block<T> rhat = vec(), p = vec(), phat = vec(), v_ = vec(), s = vec(), shat = vec(), t = vec();
+  Block<T> rho = scalar(), rho_old = scalar(), rho_new = scalar(), alpha = scalar(),
+           omega = scalar(), rhat_v = scalar(), t_s = scalar(), t_t = scalar();
+  backend_.copy(w.r, rhat);
+  fill_ones(backend_, rho_old);
+  fill_ones(backend_, alpha);
+  fill_ones(backend_, omega);
+  backend_.dot(rhat, w.r, rho, true);
+  backend_.norm2_squared(w.r, w.rnorm2);
+
+  BicgstabVectors<T> v;
+  v.inv_diag = &inv_diag_;
+  v.x = &w.x;
+  v.r = &w.r;
+  v.rhat = &rhat;
+  v.p = &p;
+  v.phat = &phat;
+  v.v = &v_;
+  v.s = &s;
+  v.shat = &shat;
+  v.t = &t;
+  v.rho = &rho;
+  v.rho_old = &rho_old;
+  v.rho_new = &rho_new;
+  v.alpha = &alpha;
+  v.omega = &omega;
+  v.rhat_v = &rhat_v;
+  v.t_s = &t_s;
+  v.t_t = &t_t;
+  v.rnorm2 = &w.rnorm2;
+  v.status = &w.status;
+
+  iterate(backend_, options_, *w.monitor, w.rnorm2, w.status, w.host_status, progress_, [&] {
+    backend_.bicgstab_directions(v);
+    backend_.spmv(*a_, Transpose::none, phat, v_);
+    backend_.dot(rhat, v_, rhat_v, true);
+    backend_.bicgstab_half_step(v);
+    backend_.spmv(*a_, Transpose::none, shat, t);
+    backend_.bicgstab_omega_dots(v);
+    backend_.bicgstab_update(v);
+    swap(rho_old, rho);
+    swap(rho, rho_new);
+  });
+}
+
+template class Solver<double>;
+template class Solver<std::complex<double>>;
+
+}  // namespace pmom

@@ -1,0 +1,95 @@
+// The reference backend: host memory, OpenMP kernels. make_cpu_backend is its only way out.
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <new>
+
+#include "cpu_kernels.hpp"
+#include "cpu_operator.hpp"
+#include "planarmom/gpusolver/backends.hpp"
+
+namespace pmom {
+
+namespace {
+
+// Cache-line alignment keeps each column's start aligned for vector loads and keeps blocks
+// from sharing lines between threads.
+constexpr std::size_t alignment = 64;
+
+template <class T> class CpuBackend final : public Backend<T> {
+  using Kernels = cpu::VectorKernels<T>;
+
+ public:
+  using typename Backend<T>::real;
+
+  [[nodiscard]] std::string name() const override { return "cpu"; }
+
+  std::shared_ptr<void> allocate_bytes(std::size_t bytes) override {
+    if (bytes > std::numeric_limits<std::size_t>::max() - alignment) throw std::bad_alloc();
+    // Empty blocks still get a line of their own, so every block has a valid, distinct address.
+    const std::size_t size = std::max(alignment, (bytes + alignment - 1) / alignment * alignment);
+    void* memory = std::aligned_alloc(alignment, size);
+    if (memory == nullptr) throw std::bad_alloc();
+    std::memset(memory, 0, size);
+    return {memory, std::free};
+  }
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes, CopyKind) override {
+    if (bytes > 0) std::memcpy(dst, src, bytes);
+  }
+
+  void synchronize() override {}
+
+  std::unique_ptr<Operator<T>> make_operator(const Csr<T>& a,
+                                             const OperatorOptions& options) override {
+    a.validate();
+    return std::make_unique<cpu::CpuOperator<T>>(a, options);
+  }
+
+  void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
+            T beta) override {
+    const auto* cpu_op = dynamic_cast<const cpu::CpuOperator<T>*>(&a);
+    if (cpu_op == nullptr)
+      throw std::invalid_argument("spmv: the operator was not made by the CPU backend");
+    const bool adjoint = op == Transpose::conj_trans;
+    const index_t in = adjoint ? a.rows() : a.cols();
+    const index_t out = adjoint ? a.cols() : a.rows();
+    if (x.rows() != in || y.rows() != out || x.cols() != y.cols())
+      throw std::invalid_argument("spmv: op(A) is " + dims(out, in) + " but x is " +
+                                  dims(x.rows(), x.cols()) + " and y " +
+                                  dims(y.rows(), y.cols()));
+    if (x.size() > 0 && x.data() == y.data())
+      throw std::invalid_argument("spmv: x and y must be different blocks");
+    cpu_op->apply(op, x.data(), y.data(), x.cols(), alpha, beta);
+  }
+
+  void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated) override {
+    Kernels::dot(x, y, out, conjugated);
+  }
+  void norm2_squared(const Block<T>& x, Block<real>& out) override {
+    Kernels::norm2_squared(x, out);
+  }
+  void bicg_reduce(BicgVectors<T>& v) override { Kernels::bicg_reduce(v); }
+  void bicg_directions(BicgVectors<T>& v) override { Kernels::bicg_directions(v); }
+  void bicg_update(BicgVectors<T>& v) override { Kernels::bicg_update(v); }
+  void bicgstab_directions(BicgstabVectors<T>& v) override { Kernels::bicgstab_directions(v); }
+  void bicgstab_half_step(BicgstabVectors<T>& v) override { Kernels::bicgstab_half_step(v); }
+  void bicgstab_update(BicgstabVectors<T>& v) override { Kernels::bicgstab_update(v); }
+  void bicgstab_omega_dots(BicgstabVectors<T>& v) override { Kernels::bicgstab_omega_dots(v); }
+
+ private:
+  static std::string dims(index_t rows, index_t cols) {
+    return std::to_string(rows) + " x " + std::to_string(cols);
+  }
+};
+
+}  // namespace
+
+template <class T> std::unique_ptr<Backend<T>> make_cpu_backend() {
+  return std::make_unique<CpuBackend<T>>();
+}
+
+template std::unique_ptr<Backend<double>> make_cpu_backend<double>();
+template std::unique_ptr<Backend<std::complex<double>>> make_cpu_backend<std::complex<double>>();
+
+}  // namespace pmom

@@ -1,0 +1,87 @@
+// Boost.Log set-up: a stderr sink filtered by verbosity and an optional file sink that
+// records everything from debug up, with timestamps.
+#include "planarmom/io/logging.hpp"
+
+#include <boost/log/core.hpp>
+#include <boost/log/expressions.hpp>
+#include <boost/log/sinks/sync_frontend.hpp>
+#include <boost/log/sinks/text_ostream_backend.hpp>
+#include <boost/log/support/date_time.hpp>
+#include <boost/log/utility/setup/common_attributes.hpp>
+#include <boost/log/utility/setup/console.hpp>
+#include <boost/smart_ptr/make_shared_object.hpp>
+#include <cerrno>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace pmom::io {
+
+namespace {
+
+namespace logging = boost::log;
+namespace expr = boost::log::expressions;
+namespace keywords = boost::log::keywords;
+namespace sinks = boost::log::sinks;
+using logging::trivial::severity_level;
+using FileSink = sinks::synchronous_sink<sinks::text_ostream_backend>;
+
+severity_level console_threshold(Verbosity verbosity) {
+  switch (verbosity) {
+    case Verbosity::quiet: return severity_level::warning;
+    case Verbosity::verbose: return severity_level::debug;
+    case Verbosity::normal: break;
+  }
+  return severity_level::info;
+}
+
+void add_console_sink(Verbosity verbosity) {
+  auto sink = logging::add_console_log(
+      std::clog, keywords::format = expr::stream << "[" << logging::trivial::severity << "] "
+                                                 << expr::smessage,
+      keywords::auto_flush = true);
+  sink->set_filter(logging::trivial::severity >= console_threshold(verbosity));
+}
+
+// An ostream sink on a stream opened here rather than add_file_log: that one treats the
+// name as a pattern (%N, %d, ... are substituted, with no escape) and opens the file only
+// at the first record, so a bad path would surface in some later log statement.
+boost::shared_ptr<FileSink> make_file_sink(const std::filesystem::path& file) {
+  errno = 0;
+  // Appending keeps the history of earlier runs that wrote to the same log.
+  auto stream = boost::make_shared<std::ofstream>(file, std::ios::out | std::ios::app);
+  if (!*stream) {
+    std::string message = "cannot open log file ";
+    message += file.string();
+    message += ": ";
+    message += std::generic_category().message(errno != 0 ? errno : EIO);
+    throw std::runtime_error(message);
+  }
+  auto backend = boost::make_shared<sinks::text_ostream_backend>();
+  backend->add_stream(stream);
+  backend->auto_flush(true);
+  auto sink = boost::make_shared<FileSink>(backend);
+  sink->set_formatter(expr::stream << "["
+                                   << expr::format_date_time<boost::posix_time::ptime>(
+                                          "TimeStamp", "%Y-%m-%d %H:%M:%S.%f")
+                                   << "] [" << logging::trivial::severity << "] "
+                                   << expr::smessage);
+  sink->set_filter(logging::trivial::severity >= severity_level::debug);
+  return sink;
+}
+
+}  // namespace
+
+void init_logging(const LogOptions& options) {
+  // Opened before touching the core, so a bad path leaves the previous set-up working.
+  const auto file_sink = options.file ? make_file_sink(*options.file) : nullptr;
+  const auto core = logging::core::get();
+  core->remove_all_sinks();
+  logging::add_common_attributes();
+  add_console_sink(options.verbosity);
+  if (file_sink) core->add_sink(file_sink);
+}
+
+}  // namespace pmom::io

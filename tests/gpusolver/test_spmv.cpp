@@ -1,0 +1,514 @@
+// The reference backend against Eigen: memory, SpMV in every format and adjoint mode on awkward
+// shapes and several right-hand sides, the reductions, and each fused Krylov kernel with a
+// stopped column and its breakdown flag.
+//
+// Tolerance: 1e-13 relative in the max norm. Both sides form the same products and differ only
+// in summation order (Eigen blocks and vectorises, the backend splits rows over threads), which
+// moves results by a few ulps times the number of terms (at most a few thousand here); a wrong,
+// missing or extra entry shows up at O(1).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <type_traits>
+
+#include "planarmom/gpusolver/backends.hpp"
+#include "support/random_matrix.hpp"
+
+namespace pmom {
+namespace {
+
+using cplx = std::complex<double>;
+using test::Dense;
+
+constexpr double tolerance = 1e-13;
+
+template <class T>
+double max_relative_error(const Dense<T>& got, const std::type_identity_t<Dense<T>>& want) {
+  if (got.rows() != want.rows() || got.cols() != want.cols())
+    return std::numeric_limits<double>::infinity();
+  if (want.size() == 0) return 0;
+  const double scale = want.cwiseAbs().maxCoeff();
+  const double error = (got - want).cwiseAbs().maxCoeff();
+  return scale == 0 ? error : error / scale;
+}
+
+#define EXPECT_CLOSE(got, want) EXPECT_LE(max_relative_error(got, want), tolerance)
+
+template <class T> Dense<T> random_dense(index_t rows, index_t cols, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Dense<T> d(rows, cols);
+  for (index_t j = 0; j < cols; ++j)
+    for (index_t i = 0; i < rows; ++i) d(i, j) = test::random_value<T>(rng);
+  return d;
+}
+
+// Blocks and dense matrices share the column-major layout, so transfers are plain copies.
+template <class U, class T> Block<U> upload(Backend<T>& backend, const Dense<U>& host) {
+  auto block = backend.template allocate<U>(static_cast<index_t>(host.rows()),
+                                           static_cast<index_t>(host.cols()));
+  backend.upload(std::span<const U>(host.data(), static_cast<std::size_t>(host.size())), block);
+  return block;
+}
+
+template <class U, class T> Dense<U> download(Backend<T>& backend, const Block<U>& block) {
+  const std::vector<U> host = backend.download(block);
+  return Eigen::Map<const Dense<U>>(host.data(), block.rows(), block.cols());
+}
+
+template <class T> class CpuBackendTest : public testing::Test {
+ protected:
+  std::unique_ptr<Backend<T>> backend = make_cpu_backend<T>();
+};
+using ValueTypes = testing::Types<double, cplx>;
+TYPED_TEST_SUITE(CpuBackendTest, ValueTypes);
+
+TYPED_TEST(CpuBackendTest, AllocatesZeroedAlignedMemoryAndCopies) {
+  using T = TypeParam;
+  Backend<T>& be = *this->backend;
+  for (const index_t rows : {0, 1, 7, 1000}) {
+    Block<T> b = be.template allocate<T>(rows, 3);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b.data()) % 64, 0u);
+    const Dense<T> zeros = download(be, b);
+    EXPECT_TRUE((zeros.array() == T(0)).all());
+    const Dense<T> values = random_dense<T>(rows, 3, 5);
+    Block<T> up = upload(be, values);
+    be.copy(up, b);
+    be.synchronize();
+    EXPECT_EQ(download(be, b), values);
+  }
+  Block<T> b = be.template allocate<T>(4, 1);
+  const std::vector<T> three(3);
+  EXPECT_THROW(be.upload(std::span<const T>(three), b), std::invalid_argument);
+}
+
+// ---- SpMV ----------------------------------------------------------------------------------
+
+struct OperatorCase {
+  Format format;
+  AdjointMode adjoint;
+};
+constexpr OperatorCase operator_cases[] = {{Format::csr, AdjointMode::stored},
+                                           {Format::csr, AdjointMode::transposed_kernel},
+                                           {Format::hyb, AdjointMode::stored},
+                                           {Format::hyb, AdjointMode::transposed_kernel}};
+
+std::string describe(const OperatorCase& c, index_t rows, index_t cols, index_t k) {
+  return std::string(c.format == Format::csr ? "csr" : "hyb") + "/" +
+         (c.adjoint == AdjointMode::stored ? "stored" : "transposed_kernel") + " " +
+         std::to_string(rows) + "x" + std::to_string(cols) + " k=" + std::to_string(k);
+}
+
+// y = alpha op(A) x + beta y in every format and adjoint mode, for A and Aᴴ, with 1, 3 and 6
+// right-hand sides (6 = a full tile of 4 plus 2), against the dense product.
+template <class T> void expect_spmv_matches_dense(Backend<T>& be, const Csr<T>& a) {
+  const Dense<T> dense = test::to_dense(a);
+  const T scale = [] {
+    if constexpr (is_complex_v<T>) return T(0.5, -1.25);
+    else return T(-1.5);
+  }();
+  const T shift = [] {
+    if constexpr (is_complex_v<T>) return T(-0.75, 0.3);
+    else return T(0.25);
+  }();
+  const std::pair<T, T> coefficients[] = {
+      {T(1), T(0)}, {scale, T(0)}, {T(1), T(1)}, {scale, shift}};
+  for (const OperatorCase& c : operator_cases) {
+    const auto op = be.make_operator(a, {c.format, c.adjoint, true});
+    EXPECT_EQ(op->rows(), a.rows);
+    EXPECT_EQ(op->cols(), a.cols);
+    EXPECT_EQ(op->nnz(), static_cast<std::size_t>(a.nnz()));
+    EXPECT_EQ(op->format(), c.format);
+    for (const index_t k : {1, 3, 6}) {
+      SCOPED_TRACE(describe(c, a.rows, a.cols, k));
+      for (const Transpose t : {Transpose::none, Transpose::conj_trans}) {
+        const bool adjoint = t == Transpose::conj_trans;
+        const auto in = static_cast<index_t>(adjoint ? dense.rows() : dense.cols());
+        const auto out = static_cast<index_t>(adjoint ? dense.cols() : dense.rows());
+        const Dense<T> x = random_dense<T>(in, k, 100 + k);
+        const Dense<T> y0 = random_dense<T>(out, k, 200 + k);
+        const Dense<T> product = adjoint ? Dense<T>(dense.adjoint() * x) : Dense<T>(dense * x);
+        const Block<T> xb = upload(be, x);
+        for (const auto& [alpha, beta] : coefficients) {
+          Block<T> yb = upload(be, y0);
+          be.spmv(*op, t, xb, yb, alpha, beta);
+          EXPECT_CLOSE(download(be, yb), alpha * product + beta * y0)
+              << "alpha " << alpha << " beta " << beta;
+        }
+        // beta = 0 must not read y: NaN there would otherwise survive as 0 * NaN.
+        Block<T> yb = upload(be, Dense<T>(Dense<T>::Constant(out, k, T(std::nan("")))));
+        be.spmv(*op, t, xb, yb, scale, T(0));
+        const Dense<T> got = download(be, yb);
+        EXPECT_TRUE(got.allFinite());
+        EXPECT_CLOSE(got, scale * product);
+      }
+    }
+  }
+}
+
+TYPED_TEST(CpuBackendTest, SpmvMatchesDenseOnAwkwardShapes) {
+  using T = TypeParam;
+  const struct {
+    index_t rows, cols;
+    test::Shape shape;
+  } cases[] = {
+      {37, 53, {0.1, false, false}}, {53, 37, {0.1, false, false}},
+      {37, 53, {0.1, true, true}},   {53, 37, {0.15, true, true}},
+      {1, 1, {1.0}},                 {31, 31, {0.2, true, false}},
+      {33, 33, {0.2, false, true}},  {5, 8, {0.0}},
+      {0, 0, {0.0}},                 {1, 40, {0.3}},
+      {40, 1, {0.3}},
+      // Large enough for the parallel paths, with a dense row to unbalance a row split.
+      {3000, 2500, {0.004, true, true}},
+  };
+  std::uint64_t seed = 1;
+  for (const auto& c : cases)
+    expect_spmv_matches_dense<T>(*this->backend,
+                                 to_csr(test::random_coo<T>(c.rows, c.cols, seed++, c.shape)));
+}
+
+TYPED_TEST(CpuBackendTest, SpmvChecksItsArguments) {
+  using T = TypeParam;
+  Backend<T>& be = *this->backend;
+  const Csr<T> a = to_csr(test::random_coo<T>(5, 7, 3, {0.5}));
+  const auto op = be.make_operator(a, {Format::csr, AdjointMode::stored, false});
+  Block<T> x7 = be.template allocate<T>(7, 2);
+  Block<T> x5 = be.template allocate<T>(5, 2);
+  Block<T> y5 = be.template allocate<T>(5, 2);
+  Block<T> y5_1 = be.template allocate<T>(5, 1);
+  Block<T> y7 = be.template allocate<T>(7, 2);
+  EXPECT_NO_THROW(be.spmv(*op, Transpose::none, x7, y5));
+  EXPECT_THROW(be.spmv(*op, Transpose::none, x5, y5), std::invalid_argument);
+  EXPECT_THROW(be.spmv(*op, Transpose::none, x7, y7), std::invalid_argument);
+  EXPECT_THROW(be.spmv(*op, Transpose::none, x7, y5_1), std::invalid_argument);
+  const auto square = be.make_operator(to_csr(test::random_coo<T>(5, 5, 4, {0.5})), {});
+  EXPECT_THROW(be.spmv(*square, Transpose::none, y5, y5), std::invalid_argument);  // aliased
+  // Made without an adjoint: Aᴴ is refused, with the reason.
+  try {
+    be.spmv(*op, Transpose::conj_trans, y5, y7);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("without an adjoint"), std::string::npos) << e.what();
+  }
+  // The transposed kernel needs nothing stored.
+  const auto kernel_op = be.make_operator(a, {Format::hyb, AdjointMode::transposed_kernel, false});
+  EXPECT_NO_THROW(be.spmv(*kernel_op, Transpose::conj_trans, y5, y7));
+  EXPECT_THROW(be.spmv(*kernel_op, Transpose::conj_trans, x7, y7), std::invalid_argument);
+
+  Csr<T> broken = a;
+  broken.col_idx[0] = 7;
+  EXPECT_THROW(be.make_operator(broken, {}), std::invalid_argument);
+}
+
+// ---- reductions ----------------------------------------------------------------------------
+
+TYPED_TEST(CpuBackendTest, DotAndNormMatchEigen) {
+  using T = TypeParam;
+  Backend<T>& be = *this->backend;
+  for (const index_t n : {0, 7, 20000}) {
+    const Dense<T> x = random_dense<T>(n, 3, 1);
+    const Dense<T> y = random_dense<T>(n, 3, 2);
+    const Block<T> xb = upload(be, x);
+    const Block<T> yb = upload(be, y);
+    Block<T> out = be.template allocate<T>(1, 3);
+    Block<real_t<T>> norms = be.template allocate<real_t<T>>(1, 3);
+    be.dot(xb, yb, out, true);
+    EXPECT_CLOSE(download(be, out), (x.adjoint() * y).diagonal().transpose().eval());
+    be.dot(xb, yb, out, false);
+    EXPECT_CLOSE(download(be, out), (x.transpose() * y).diagonal().transpose().eval());
+    be.norm2_squared(xb, norms);
+    EXPECT_CLOSE(download(be, norms), x.colwise().squaredNorm().eval());
+  }
+}
+
+// ---- fused kernels -------------------------------------------------------------------------
+// Columns: 0 runs normally, 1 is stopped and must come back untouched, 2 hits the kernel's
+// breakdown (where it has one), 3 (bicgstab_update only) is an edge case. Each kernel runs at
+// a size swept serially and at one swept in parallel.
+
+constexpr index_t kernel_sizes[] = {7, 9000};
+constexpr Shadow shadows[] = {Shadow::explicit_vectors, Shadow::conjugate, Shadow::same};
+
+template <class U> Dense<U> row(std::initializer_list<U> values) {
+  Dense<U> r(1, static_cast<index_t>(values.size()));
+  index_t k = 0;
+  for (const U& v : values) r(0, k++) = v;
+  return r;
+}
+
+// Random inputs on the host, uploaded when a kernel's block set is wired up; afterwards every
+// uploaded block is compared with its expected value, or with its input if it must not change.
+template <class T> struct Mirror {
+  using real = real_t<T>;
+  Backend<T>& be;
+  std::map<std::string, Dense<T>> host;
+  Dense<int> status;
+  Dense<real> rnorm2;
+  std::map<std::string, Block<T>> blocks;
+  Block<int> status_block;
+  Block<real> rnorm2_block;
+
+  Mirror(Backend<T>& backend, index_t n, index_t k, std::initializer_list<const char*> vectors,
+         std::initializer_list<const char*> scalars)
+      : be(backend), status(Dense<int>::Constant(1, k, rhs_running)), rnorm2(1, k) {
+    std::uint64_t seed = 1000;
+    for (const char* name : vectors) host[name] = random_dense<T>(n, k, seed++);
+    for (const char* name : scalars) host[name] = random_dense<T>(1, k, seed++);
+    host["d"] = random_dense<T>(n, 1, seed++);
+    for (index_t c = 0; c < k; ++c) rnorm2(0, c) = -1.0 - c;  // sentinels
+    status(0, 1) = rhs_stopped;
+  }
+  Block<T>* operator[](const std::string& name) {
+    auto it = blocks.find(name);
+    if (it == blocks.end()) it = blocks.emplace(name, upload(be, host.at(name))).first;
+    return &it->second;
+  }
+  Block<int>* status_ptr() { return &(status_block = upload(be, status)); }
+  Block<real>* rnorm2_ptr() { return &(rnorm2_block = upload(be, rnorm2)); }
+
+  void expect(const std::map<std::string, Dense<T>>& want, const Dense<int>& want_status,
+              const Dense<real>& want_rnorm2) {
+    for (const auto& [name, block] : blocks) {
+      SCOPED_TRACE(name);
+      const auto it = want.find(name);
+      EXPECT_CLOSE(download(be, block), it == want.end() ? host.at(name) : it->second);
+    }
+    EXPECT_EQ(download(be, status_block), want_status);
+    if (rnorm2_block.size() > 0) {
+      EXPECT_CLOSE(download(be, rnorm2_block), want_rnorm2);
+    }
+  }
+};
+
+template <class T> BicgVectors<T> bicg_vectors(Mirror<T>& m, Shadow shadow) {
+  const bool explicit_shadow = shadow == Shadow::explicit_vectors;
+  BicgVectors<T> v;
+  v.shadow = shadow;
+  v.inv_diag = m["d"];
+  v.x = m["x"];
+  v.r = m["r"];
+  v.rt = explicit_shadow ? m["rt"] : nullptr;
+  v.p = m["p"];
+  v.pt = explicit_shadow ? m["pt"] : nullptr;
+  v.q = m["q"];
+  v.qt = explicit_shadow ? m["qt"] : nullptr;
+  v.rho = m["rho"];
+  v.rho_old = m["rho_old"];
+  v.rho_new = m["rho_new"];
+  v.sigma = m["sigma"];
+  v.rnorm2 = m.rnorm2_ptr();
+  v.status = m.status_ptr();
+  return v;
+}
+
+template <class T> Mirror<T> bicg_mirror(Backend<T>& be, index_t n) {
+  return Mirror<T>(be, n, 3, {"x", "r", "rt", "p", "pt", "q", "qt"},
+                   {"rho", "rho_old", "rho_new", "sigma"});
+}
+
+// The shadow residual r̃ each mode implies.
+template <class T> Dense<T> shadow_of(Shadow s, const Dense<T>& rt, const Dense<T>& r) {
+  if (s == Shadow::explicit_vectors) return rt;
+  if (s == Shadow::conjugate) return r.conjugate();
+  return r;
+}
+
+// rho = Σ conj(r̃_i) d_i r_i of column k.
+template <class T>
+T rho_of(Shadow s, const Dense<T>& rt, const Dense<T>& r, const Dense<T>& d, index_t k) {
+  return shadow_of(s, rt, r).col(k).dot(d.col(0).cwiseProduct(r.col(k)));
+}
+
+template <class T> class FusedKernels : public CpuBackendTest<T> {};
+TYPED_TEST_SUITE(FusedKernels, ValueTypes);
+
+std::string trace(index_t n, Shadow s) {
+  const char* names[] = {"explicit", "conjugate", "same"};
+  return "n = " + std::to_string(n) + ", shadow " + names[static_cast<int>(s)];
+}
+
+TYPED_TEST(FusedKernels, BicgReduce) {
+  using T = TypeParam;
+  for (const index_t n : kernel_sizes) {
+    for (const Shadow s : shadows) {
+      SCOPED_TRACE(trace(n, s));
+      auto m = bicg_mirror<T>(*this->backend, n);
+      auto v = bicg_vectors(m, s);
+      this->backend->bicg_reduce(v);
+      const auto& h = m.host;
+      Dense<T> rho = h.at("rho");
+      Dense<real_t<T>> rnorm2 = m.rnorm2;
+      for (const index_t k : {0, 2}) {
+        rho(0, k) = rho_of(s, h.at("rt"), h.at("r"), h.at("d"), k);
+        rnorm2(0, k) = h.at("r").col(k).squaredNorm();
+      }
+      m.expect({{"rho", rho}}, m.status, rnorm2);
+    }
+  }
+}
+
+TYPED_TEST(FusedKernels, BicgDirectionsFlagsZeroRho) {
+  using T = TypeParam;
+  for (const index_t n : kernel_sizes) {
+    for (const Shadow s : shadows) {
+      SCOPED_TRACE(trace(n, s));
+      auto m = bicg_mirror<T>(*this->backend, n);
+      m.host["rho"](0, 2) = T(0);
+      auto v = bicg_vectors(m, s);
+      this->backend->bicg_directions(v);
+      const auto& h = m.host;
+      const auto& d = h.at("d").col(0);
+      const T beta = h.at("rho")(0, 0) / h.at("rho_old")(0, 0);
+      Dense<T> p = h.at("p"), pt = h.at("pt");
+      p.col(0) = d.cwiseProduct(h.at("r").col(0)) + beta * p.col(0);
+      pt.col(0) = d.conjugate().cwiseProduct(h.at("rt").col(0)) + conjugate(beta) * pt.col(0);
+      m.expect({{"p", p}, {"pt", pt}}, row<int>({rhs_running, rhs_stopped, rhs_breakdown_rho}),
+               m.rnorm2);
+    }
+  }
+}
+
+TYPED_TEST(FusedKernels, BicgUpdateFlagsZeroSigma) {
+  using T = TypeParam;
+  for (const index_t n : kernel_sizes) {
+    for (const Shadow s : shadows) {
+      SCOPED_TRACE(trace(n, s));
+      auto m = bicg_mirror<T>(*this->backend, n);
+      m.host["sigma"](0, 2) = T(0);
+      auto v = bicg_vectors(m, s);
+      this->backend->bicg_update(v);
+      const auto& h = m.host;
+      const T alpha = h.at("rho")(0, 0) / h.at("sigma")(0, 0);
+      Dense<T> x = h.at("x"), r = h.at("r"), rt = h.at("rt"), rho_new = h.at("rho_new");
+      Dense<real_t<T>> rnorm2 = m.rnorm2;
+      x.col(0) += alpha * h.at("p").col(0);
+      r.col(0) -= alpha * h.at("q").col(0);
+      rt.col(0) -= conjugate(alpha) * h.at("qt").col(0);
+      rho_new(0, 0) = rho_of(s, rt, r, h.at("d"), 0);
+      rnorm2(0, 0) = r.col(0).squaredNorm();
+      m.expect({{"x", x}, {"r", r}, {"rt", rt}, {"rho_new", rho_new}},
+               row<int>({rhs_running, rhs_stopped, rhs_breakdown_sigma}), rnorm2);
+    }
+  }
+}
+
+template <class T> Mirror<T> bicgstab_mirror(Backend<T>& be, index_t n, index_t k) {
+  return Mirror<T>(be, n, k, {"x", "r", "rhat", "p", "phat", "v", "s", "shat", "t"},
+                   {"rho", "rho_old", "rho_new", "alpha", "omega", "rhat_v", "t_s", "t_t"});
+}
+
+template <class T> BicgstabVectors<T> bicgstab_vectors(Mirror<T>& m) {
+  BicgstabVectors<T> v;
+  v.inv_diag = m["d"];
+  for (auto [field, name] : {std::pair{&BicgstabVectors<T>::x, "x"}, {&BicgstabVectors<T>::r, "r"},
+                             {&BicgstabVectors<T>::rhat, "rhat"}, {&BicgstabVectors<T>::p, "p"},
+                             {&BicgstabVectors<T>::phat, "phat"}, {&BicgstabVectors<T>::v, "v"},
+                             {&BicgstabVectors<T>::s, "s"}, {&BicgstabVectors<T>::shat, "shat"},
+                             {&BicgstabVectors<T>::t, "t"}, {&BicgstabVectors<T>::rho, "rho"},
+                             {&BicgstabVectors<T>::rho_old, "rho_old"},
+                             {&BicgstabVectors<T>::rho_new, "rho_new"},
+                             {&BicgstabVectors<T>::alpha, "alpha"},
+                             {&BicgstabVectors<T>::omega, "omega"},
+                             {&BicgstabVectors<T>::rhat_v, "rhat_v"},
+                             {&BicgstabVectors<T>::t_s, "t_s"}, {&BicgstabVectors<T>::t_t, "t_t"}})
+    v.*field = m[name];
+  v.rnorm2 = m.rnorm2_ptr();
+  v.status = m.status_ptr();
+  return v;
+}
+
+TYPED_TEST(FusedKernels, BicgstabDirectionsFlagsZeroRho) {
+  using T = TypeParam;
+  for (const index_t n : kernel_sizes) {
+    SCOPED_TRACE(n);
+    auto m = bicgstab_mirror<T>(*this->backend, n, 3);
+    m.host["rho"](0, 2) = T(0);
+    auto v = bicgstab_vectors(m);
+    this->backend->bicgstab_directions(v);
+    const auto& h = m.host;
+    const auto sc = [&](const char* name) { return h.at(name)(0, 0); };
+    const T beta = (sc("rho") / sc("rho_old")) * (sc("alpha") / sc("omega"));
+    Dense<T> p = h.at("p"), phat = h.at("phat");
+    p.col(0) = h.at("r").col(0) + beta * (p.col(0) - sc("omega") * h.at("v").col(0));
+    phat.col(0) = h.at("d").col(0).cwiseProduct(p.col(0));
+    m.expect({{"p", p}, {"phat", phat}}, row<int>({rhs_running, rhs_stopped, rhs_breakdown_rho}),
+             m.rnorm2);
+  }
+}
+
+TYPED_TEST(FusedKernels, BicgstabHalfStepFlagsZeroRhatV) {
+  using T = TypeParam;
+  for (const index_t n : kernel_sizes) {
+    SCOPED_TRACE(n);
+    auto m = bicgstab_mirror<T>(*this->backend, n, 3);
+    m.host["rhat_v"](0, 2) = T(0);
+    auto v = bicgstab_vectors(m);
+    this->backend->bicgstab_half_step(v);
+    const auto& h = m.host;
+    Dense<T> alpha = h.at("alpha"), s = h.at("s"), shat = h.at("shat");
+    alpha(0, 0) = h.at("rho")(0, 0) / h.at("rhat_v")(0, 0);
+    s.col(0) = h.at("r").col(0) - alpha(0, 0) * h.at("v").col(0);
+    shat.col(0) = h.at("d").col(0).cwiseProduct(s.col(0));
+    m.expect({{"alpha", alpha}, {"s", s}, {"shat", shat}},
+             row<int>({rhs_running, rhs_stopped, rhs_breakdown_sigma}), m.rnorm2);
+  }
+}
+
+TYPED_TEST(FusedKernels, BicgstabOmegaDots) {
+  using T = TypeParam;
+  for (const index_t n : kernel_sizes) {
+    SCOPED_TRACE(n);
+    auto m = bicgstab_mirror<T>(*this->backend, n, 3);
+    auto v = bicgstab_vectors(m);
+    this->backend->bicgstab_omega_dots(v);
+    const auto& h = m.host;
+    Dense<T> t_s = h.at("t_s"), t_t = h.at("t_t");
+    for (const index_t k : {0, 2}) {
+      t_s(0, k) = h.at("t").col(k).dot(h.at("s").col(k));
+      t_t(0, k) = h.at("t").col(k).squaredNorm();
+    }
+    m.expect({{"t_s", t_s}, {"t_t", t_t}}, m.status, m.rnorm2);
+  }
+}
+
+TYPED_TEST(FusedKernels, BicgstabUpdateFlagsZeroOmega) {
+  using T = TypeParam;
+  for (const index_t n : kernel_sizes) {
+    SCOPED_TRACE(n);
+    auto m = bicgstab_mirror<T>(*this->backend, n, 4);
+    m.host["t_s"](0, 2) = T(0);  // ω = 0 from tᴴt != 0: breakdown, update still applied
+    m.host["t_t"](0, 3) = T(0);  // tᴴt = 0: ω = 0 without a breakdown
+    auto v = bicgstab_vectors(m);
+    this->backend->bicgstab_update(v);
+    const auto& h = m.host;
+    Dense<T> omega = h.at("omega"), x = h.at("x"), r = h.at("r"), rho_new = h.at("rho_new");
+    Dense<real_t<T>> rnorm2 = m.rnorm2;
+    for (const index_t k : {0, 2, 3}) {
+      omega(0, k) = h.at("t_t")(0, k) == T(0) ? T(0) : h.at("t_s")(0, k) / h.at("t_t")(0, k);
+      x.col(k) += h.at("alpha")(0, k) * h.at("phat").col(k) + omega(0, k) * h.at("shat").col(k);
+      r.col(k) = h.at("s").col(k) - omega(0, k) * h.at("t").col(k);
+      rho_new(0, k) = h.at("rhat").col(k).dot(r.col(k));
+      rnorm2(0, k) = r.col(k).squaredNorm();
+    }
+    m.expect({{"omega", omega}, {"x", x}, {"r", r}, {"rho_new", rho_new}},
+             row<int>({rhs_running, rhs_stopped, rhs_breakdown_omega, rhs_running}), rnorm2);
+  }
+}
+
+TYPED_TEST(FusedKernels, RejectMissingOrMisshapenBlocks) {
+  using T = TypeParam;
+  auto m = bicg_mirror<T>(*this->backend, 7);
+  auto v = bicg_vectors(m, Shadow::explicit_vectors);
+  v.pt = nullptr;
+  EXPECT_THROW(this->backend->bicg_directions(v), std::invalid_argument);
+  v = bicg_vectors(m, Shadow::conjugate);  // pt not needed
+  EXPECT_NO_THROW(this->backend->bicg_directions(v));
+  Block<T> short_q = this->backend->template allocate<T>(6, 3);
+  v.q = &short_q;
+  EXPECT_THROW(this->backend->bicg_update(v), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace pmom

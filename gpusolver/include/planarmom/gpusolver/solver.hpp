@@ -89,8 +89,8 @@ template <class T> class Solver {
 
  private:
   struct Workspace;
-  SolveResult run_bicg_family(Workspace& w, Shadow shadow);
-  SolveResult run_bicgstab(Workspace& w);
+  void run_bicg_family(Workspace& w, Shadow shadow);
+  void run_bicgstab(Workspace& w);
 
   Backend<T>& backend_;
   SolverOptions options_;

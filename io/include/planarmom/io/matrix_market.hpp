@@ -26,6 +26,8 @@ struct MmHeader {
 
 // A matrix as read, with symmetric storage expanded to all entries (a_ji = a_ij, conj(a_ij)
 // or -a_ij). Array-format files give every entry, zeros included, in column-major order.
+// Indices in `entries` are 0-based; coordinate entries keep file order, each mirrored entry
+// right after the stored one.
 struct MatrixMarketMatrix {
   MmHeader header;
   Coo<std::complex<double>> entries;  // real, integer and pattern fields have zero imaginary
@@ -33,6 +35,8 @@ struct MatrixMarketMatrix {
   std::size_t stored_entries = 0;     // entry lines in the file, before expansion
 };
 
+// what() reads "FILE:LINE: message", or "FILE: message" when line == 0. An error found at
+// the end of the file (missing entries, no size line) names the line after the last one.
 class MatrixMarketError : public std::runtime_error {
  public:
   // line == 0: the error concerns the whole file (cannot open, empty).
@@ -51,7 +55,9 @@ MatrixMarketMatrix read_matrix_market(const std::filesystem::path& file);
 
 // Writes coordinate general storage (real field if every imaginary part is zero and
 // `complex_field` is false). Values are written with 17 significant digits, so a write-read
-// round trip is exact.
+// round trip is exact. Each line of `comment` becomes a comment line after the banner. A
+// name ending in .gz gives a gzip file. Throws std::runtime_error naming the file on I/O
+// failure, std::invalid_argument on inconsistent input.
 void write_matrix_market(const std::filesystem::path& file,
                          const Coo<std::complex<double>>& entries, bool complex_field,
                          const std::string& comment = "");

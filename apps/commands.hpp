@@ -1,0 +1,18 @@
+// The subcommands of the planarmom CLI: each registers its options and returns the action
+// to run once the command line has been parsed.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace pmom::app {
+
+struct Command {
+  CLI::App* app = nullptr;   // the registered subcommand
+  std::function<int()> run;  // its action; returns the exit status
+};
+
+Command add_bench_command(CLI::App& parent);
+Command add_solve_command(CLI::App& parent);
+
+}  // namespace pmom::app

@@ -1,0 +1,27 @@
+// Command-line options shared by the subcommands: logging and solver settings.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "planarmom/gpusolver/solver.hpp"
+#include "planarmom/io/logging.hpp"
+
+namespace pmom::app {
+
+void add_log_options(CLI::App& app, io::LogOptions& options);
+
+// Solver choice and settings; `method` is kept as text so each command can parse a list.
+struct SolverFlags {
+  std::string method = "auto";
+  std::string format = "csr";
+  std::string adjoint = "stored";
+  std::string backend = "cpu";
+  bool no_jacobi = false;
+  SolverOptions options;
+};
+void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list);
+// Applies the text flags to flags.options (throws std::invalid_argument on bad values).
+SolverOptions resolve_solver_options(const SolverFlags& flags);
+
+}  // namespace pmom::app

@@ -1,0 +1,62 @@
+// `planarmom bench`: runs the solvers over Matrix Market files and measures them.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planarmom/bench/timing.hpp"
+#include "planarmom/gpusolver/solver.hpp"
+
+namespace pmom::bench {
+
+enum class RhsKind { a_times_ones, ones, random };
+enum class FieldFilter { all, complex, real };
+
+struct BenchOptions {
+  std::vector<std::filesystem::path> inputs;  // files, or folders searched for *.mtx[.gz]
+  // Methods to try on each matrix; a method that does not apply (COCG on a non-symmetric,
+  // CG on a non-Hermitian matrix) is skipped unless `force` is set.
+  std::vector<Method> methods{Method::bicg, Method::cocg, Method::bicgstab, Method::cg};
+  bool force = false;
+  FieldFilter field = FieldFilter::all;
+  RhsKind rhs = RhsKind::a_times_ones;
+  std::uint64_t seed = 1;
+  std::string backend = "cpu";
+  SolverOptions solver;  // method is overwritten per run
+  int warmup = 1;
+  int repetitions = 3;
+};
+
+struct BenchRow {
+  std::string matrix;
+  std::string field;  // "real" or "complex"
+  index_t n = 0;
+  std::size_t nnz = 0;
+  std::string backend;
+  std::string format;
+  Method method = Method::bicg;
+  Outcome outcome = Outcome::max_iterations;
+  int iterations = 0;
+  double true_residual = 0;
+  double recurrence_residual = 0;
+  TimingStats time;
+  double seconds_per_iteration = 0;
+  double gflops = 0;
+};
+
+// Expands folders to the sorted list of matrix files in them; throws if none is found.
+std::vector<std::filesystem::path> collect_matrix_files(
+    const std::vector<std::filesystem::path>& inputs);
+
+// Called once per finished run, for progress output.
+using RowCallback = std::function<void(const BenchRow&)>;
+
+std::vector<BenchRow> run_bench(const BenchOptions& options, const RowCallback& on_row = {});
+
+std::string to_string(RhsKind kind);
+RhsKind parse_rhs_kind(const std::string& name);
+
+}  // namespace pmom::bench

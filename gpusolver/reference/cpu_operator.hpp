@@ -1,0 +1,90 @@
+// The reference backend's sparse operator: A in CSR or HYB on the host, plus what the Aᴴ
+// product needs (a stored conjugate transpose in the same format, or the transposed kernel).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/hyb.hpp"
+
+namespace pmom::cpu {
+
+// Row views: for_each_in(lo, hi, f) calls f(i, j, a_ij) for the stored entries of rows
+// [lo, hi) in the order that streams the format's arrays, and work_before(i) counts the work of
+// rows [0, i) (entries read plus one per row) so the kernels can split rows into ranges of
+// equal work.
+template <class T> struct CsrRows {
+  Csr<T> m;
+
+  [[nodiscard]] index_t rows() const { return m.rows; }
+  [[nodiscard]] index_t cols() const { return m.cols; }
+  [[nodiscard]] std::int64_t work_before(index_t i) const {
+    return static_cast<std::int64_t>(i) + m.row_ptr[i];
+  }
+  template <class F> void for_each_in(index_t lo, index_t hi, F&& f) const {
+    for (index_t i = lo; i < hi; ++i)
+      for (index_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; ++k) f(i, m.col_idx[k], m.values[k]);
+  }
+};
+
+// HYB with its COO overflow indexed by row: a row range is its ELL slots plus a COO range, so
+// the row-parallel kernels need no atomics. The ELL part is walked slot by slot, each slot a
+// contiguous run of the range's rows; row by row it would be ell_width strided streams.
+template <class T> struct HybRows {
+  Hyb<T> m;
+  std::vector<index_t> coo_row_ptr;
+
+  explicit HybRows(Hyb<T> hyb);
+  [[nodiscard]] index_t rows() const { return m.rows; }
+  [[nodiscard]] index_t cols() const { return m.cols; }
+  [[nodiscard]] std::int64_t work_before(index_t i) const {
+    return static_cast<std::int64_t>(i) * (1 + m.ell_width) + coo_row_ptr[i];
+  }
+  template <class F> void for_each_in(index_t lo, index_t hi, F&& f) const {
+    for (index_t w = 0; w < m.ell_width; ++w) {
+      const std::size_t slot = static_cast<std::size_t>(w) * static_cast<std::size_t>(m.rows);
+      const index_t* col = m.ell_col.data() + slot;
+      const T* val = m.ell_val.data() + slot;
+      for (index_t i = lo; i < hi; ++i)
+        if (col[i] != Hyb<T>::padding) f(i, col[i], val[i]);
+    }
+    for (index_t k = coo_row_ptr[lo]; k < coo_row_ptr[hi]; ++k)
+      f(m.coo.row_idx[k], m.coo.col_idx[k], m.coo.values[k]);
+  }
+};
+
+template <class T> class CpuOperator final : public Operator<T> {
+ public:
+  // Expects a valid Csr.
+  CpuOperator(const Csr<T>& a, const OperatorOptions& options);
+
+  [[nodiscard]] index_t rows() const override { return rows_; }
+  [[nodiscard]] index_t cols() const override { return cols_; }
+  [[nodiscard]] std::size_t nnz() const override { return nnz_; }
+  [[nodiscard]] Format format() const override { return format_; }
+
+  // y = alpha op(A) x + beta y for ncols contiguous columns of x and y (leading dimensions:
+  // op(A)'s column and row counts); y is not read when beta == 0. The transposed kernel uses
+  // scratch kept in the operator, so one operator must not run two Aᴴ products at once.
+  void apply(Transpose op, const T* x, T* y, index_t ncols, T alpha, T beta) const;
+
+ private:
+  using Matrix = std::variant<CsrRows<T>, HybRows<T>>;
+
+  index_t rows_;
+  index_t cols_;
+  std::size_t nnz_;
+  Format format_;
+  AdjointMode adjoint_mode_;
+  Matrix a_;
+  std::optional<Matrix> adjoint_;   // AdjointMode::stored with need_adjoint only
+  mutable std::vector<T> scratch_;  // per-thread partial outputs of the transposed kernel
+};
+
+extern template class CpuOperator<double>;
+extern template class CpuOperator<std::complex<double>>;
+
+}  // namespace pmom::cpu

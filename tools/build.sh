@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Configures and builds planarmom into build/ (or $PLANARMOM_BUILD_DIR), after installing any
+# missing Debian packages. Extra arguments go to the CMake configure step.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${PLANARMOM_BUILD_DIR:-$root/build}
+bash "$root/tools/install-deps.sh"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@"
+elif [ $# -gt 0 ]; then
+  cmake "$build" "$@"
+fi
+cmake --build "$build" --parallel "$(nproc)"
