@@ -27,6 +27,7 @@ std::string to_string(Outcome o) {
     case Outcome::breakdown_omega: return "breakdown (omega = 0)";
     case Outcome::not_finite: return "NaN/Inf";
     case Outcome::stagnation: return "stagnation";
+    case Outcome::residual_gap: return "residual gap";
   }
   return "?";
 }

@@ -29,9 +29,13 @@ class Monitor {
         best_(bnorm_.size(), std::numeric_limits<double>::infinity()),
         best_at_(bnorm_.size(), 0) {}
 
-  // Returns true when the status block was changed on the host and must be uploaded.
-  bool check(int iteration, std::span<const double> rnorm2, std::vector<int>& status) {
+  // Records the norms and stops the columns that are done. Columns whose recurrence
+  // residual reached the tolerance are not stopped but listed in `candidates`: the solver
+  // confirms them with the true residual first. Returns true when `status` changed.
+  bool check(int iteration, std::span<const double> rnorm2, std::vector<int>& status,
+             std::vector<index_t>& candidates) {
     bool changed = false;
+    candidates.clear();
     relative_.assign(rnorm2.size(), 0.0);
     for (std::size_t k = 0; k < rnorm2.size(); ++k) {
       RhsResult& res = out_[k];
@@ -43,20 +47,26 @@ class Monitor {
       if (options_.record_history) res.history.push_back(rel);
       std::optional<Outcome> stop;
       if (!std::isfinite(rel)) stop = Outcome::not_finite;
-      else if (rel <= options_.tolerance) stop = Outcome::converged;
+      else if (rel <= options_.tolerance) candidates.push_back(static_cast<index_t>(k));
       else if (status[k] == rhs_breakdown_rho) stop = Outcome::breakdown_rho;
       else if (status[k] == rhs_breakdown_sigma) stop = Outcome::breakdown_sigma;
       else if (status[k] == rhs_breakdown_omega) stop = Outcome::breakdown_omega;
       else if (stagnated(k, iteration, rel)) stop = Outcome::stagnation;
       else if (iteration >= options_.max_iterations) stop = Outcome::max_iterations;
       if (stop) {
-        res.outcome = *stop;
-        status[k] = rhs_stopped;
+        this->stop(k, *stop, status);
         changed = true;
       }
     }
     return changed;
   }
+
+  void stop(std::size_t k, Outcome outcome, std::vector<int>& status) {
+    out_[k].outcome = outcome;
+    status[k] = rhs_stopped;
+  }
+
+  [[nodiscard]] double bnorm(std::size_t k) const { return bnorm_[k]; }
 
   [[nodiscard]] std::span<const double> relative() const { return relative_; }
 
@@ -81,8 +91,16 @@ class Monitor {
 }  // namespace
 
 template <class T> struct Solver<T>::Workspace {
-  index_t k = 0;
+  Workspace(Backend<T>& be, index_t rows, index_t cols) : backend(be), n(rows), k(cols) {}
+  Backend<T>& backend;
+  index_t n;
+  index_t k;
+  Block<T> vectors() { return backend.template allocate<T>(n, k); }  // n x k
+  Block<T> scalars() { return backend.template allocate<T>(1, k); }  // one per column
+  Block<real_t<T>> scalars_real() { return backend.template allocate<real_t<T>>(1, k); }
+
   Block<T> b, x, r;
+  Block<T> t;  // scratch for b - Ax
   Block<real_t<T>> rnorm2;
   Block<int> status;
   std::vector<int> host_status;
@@ -143,8 +161,7 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
     throw std::invalid_argument("solve: initial guess has " + std::to_string(x.size()) +
                                 " values, expected " + std::to_string(size));
 
-  Workspace w;
-  w.k = nrhs;
+  Workspace w(backend_, n_, nrhs);
   w.result.method = method_;
   w.result.rhs.resize(nrhs);
   std::vector<double> bnorm(nrhs);
@@ -163,10 +180,10 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
     }
   w.monitor = std::make_unique<Monitor>(options_, bnorm, w.result.rhs);
 
-  w.b = backend_.template allocate<T>(n_, nrhs);
-  w.x = backend_.template allocate<T>(n_, nrhs);
-  w.r = backend_.template allocate<T>(n_, nrhs);
-  w.rnorm2 = backend_.template allocate<real_t<T>>(1, nrhs);
+  w.b = w.vectors();
+  w.x = w.vectors();
+  w.r = w.vectors();
+  w.rnorm2 = w.scalars_real();
   w.status = backend_.template allocate<int>(1, nrhs);
   backend_.template upload<T>(b, w.b);
   backend_.template upload<T>(x, w.x);
@@ -187,46 +204,17 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
   backend_.synchronize();
   w.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  // The recurrence residual drifts from the true one in finite precision: recompute b - Ax.
-  backend_.copy(w.b, w.r);
-  backend_.spmv(*a_, Transpose::none, w.x, w.r, T(-1), T(1));
-  backend_.norm2_squared(w.r, w.rnorm2);
-  const auto true2 = backend_.download(w.rnorm2);
+  const std::vector<double> true_rel = true_relative_residuals(w);
   x = backend_.download(w.x);
   for (index_t c = 0; c < nrhs; ++c) {
     RhsResult& res = w.result.rhs[c];
-    res.true_residual = bnorm[c] == 0 ? 0 : std::sqrt(static_cast<double>(true2[c])) / bnorm[c];
+    res.true_residual = true_rel[c];
     w.result.iterations = std::max(w.result.iterations, res.iterations);
   }
   return std::move(w.result);
 }
 
 namespace {
-
-// Runs the iteration loop shared by every method: one step, then the host's stopping test
-// every check_every iterations (and at the last one). Returns when every column stopped.
-template <class T, class Step>
-void iterate(Backend<T>& backend, const SolverOptions& options, Monitor& monitor,
-             Block<real_t<T>>& rnorm2, Block<int>& status, std::vector<int>& host_status,
-             const ProgressCallback& progress, Step&& step) {
-  auto check = [&](int it) {
-    const auto norms = backend.download(rnorm2);
-    const std::vector<double> n2(norms.begin(), norms.end());
-    const auto device_status = backend.download(status);
-    for (std::size_t k = 0; k < host_status.size(); ++k)
-      if (host_status[k] != rhs_stopped) host_status[k] = device_status[k];
-    const bool changed = monitor.check(it, n2, host_status);
-    if (progress) progress(it, monitor.relative());
-    if (changed) backend.template upload<int>(host_status, status);
-    return std::all_of(host_status.begin(), host_status.end(),
-                       [](int s) { return s == rhs_stopped; });
-  };
-  if (check(0)) return;
-  for (int it = 1; it <= options.max_iterations; ++it) {
-    step();
-    if ((it % options.check_every == 0 || it == options.max_iterations) && check(it)) return;
-  }
-}
 
 template <class T> void conjugate_on_host(Backend<T>& backend, const Block<T>& src, Block<T>& dst) {
   auto v = backend.download(src);
@@ -239,12 +227,94 @@ template <class T> void fill_ones(Backend<T>& backend, Block<T>& dst) {
   backend.template upload<T>(ones, dst);
 }
 
+// Column and entry access for the rare host-side repairs (residual replacement).
+template <class T, class U>
+void copy_column(Backend<T>& backend, const Block<U>& src, Block<U>& dst, index_t k) {
+  backend.copy_bytes(dst.column(k), src.column(k), static_cast<std::size_t>(dst.rows()) * sizeof(U),
+                     CopyKind::within_backend);
+}
+template <class T, class U>
+void set_column(Backend<T>& backend, Block<U>& dst, index_t k, std::span<const U> values) {
+  backend.copy_bytes(dst.column(k), values.data(), values.size_bytes(), CopyKind::to_backend);
+}
+template <class T, class U> void set_entry(Backend<T>& backend, Block<U>& dst, index_t k, U v) {
+  backend.copy_bytes(dst.data() + k, &v, sizeof(U), CopyKind::to_backend);
+}
+template <class T> std::vector<T> get_column(Backend<T>& backend, const Block<T>& src, index_t k) {
+  std::vector<T> v(static_cast<std::size_t>(src.rows()));
+  backend.copy_bytes(v.data(), src.column(k), v.size() * sizeof(T), CopyKind::to_host);
+  return v;
+}
+
 }  // namespace
 
+template <class T>
+template <class Step, class Restart>
+void Solver<T>::iterate(Workspace& w, Step&& step, Restart&& restart) {
+  std::vector<index_t> candidates, restarts;
+  std::vector<int> replacements(static_cast<std::size_t>(w.k), 0);
+  auto check = [&](int it) {
+    const auto norms = backend_.download(w.rnorm2);
+    const std::vector<double> n2(norms.begin(), norms.end());
+    const auto device_status = backend_.download(w.status);
+    for (std::size_t k = 0; k < w.host_status.size(); ++k)
+      if (w.host_status[k] != rhs_stopped) w.host_status[k] = device_status[k];
+    bool changed = w.monitor->check(it, n2, w.host_status, candidates);
+    if (!candidates.empty()) {
+      // The recurrence residual drifts from b - Ax in finite precision (badly so for
+      // BiCGSTAB on some matrices): confirm convergence with the true residual, and where it
+      // is above the tolerance, replace r by it and restart that column's recurrences.
+      const std::vector<double> true_rel = true_relative_residuals(w);
+      restarts.clear();
+      for (index_t k : candidates) {
+        if (true_rel[k] <= options_.tolerance)
+          w.monitor->stop(k, Outcome::converged, w.host_status);
+        else if (replacements[k]++ < options_.max_residual_replacements)
+          restarts.push_back(k);
+        else
+          w.monitor->stop(k, Outcome::residual_gap, w.host_status);
+      }
+      for (index_t k : restarts) {
+        copy_column(backend_, w.t, w.r, k);
+        w.host_status[k] = rhs_running;  // also clears a breakdown flag set meanwhile
+      }
+      backend_.template upload<int>(w.host_status, w.status);
+      changed = false;
+      if (!restarts.empty()) {
+        BOOST_LOG_TRIVIAL(debug) << "iteration " << it << ": residual replaced in "
+                                 << restarts.size() << " column(s)";
+        restart(restarts);
+      }
+    }
+    if (progress_) progress_(it, w.monitor->relative());
+    if (changed) backend_.template upload<int>(w.host_status, w.status);
+    return std::all_of(w.host_status.begin(), w.host_status.end(),
+                       [](int st) { return st == rhs_stopped; });
+  };
+  if (check(0)) return;
+  for (int it = 1; it <= options_.max_iterations; ++it) {
+    step();
+    if ((it % options_.check_every == 0 || it == options_.max_iterations) && check(it)) return;
+  }
+}
+
+// t = b - Ax for every column; returns ‖t‖/‖b‖ per column.
+template <class T> std::vector<double> Solver<T>::true_relative_residuals(Workspace& w) {
+  if (w.t.size() == 0) w.t = w.vectors();
+  backend_.copy(w.b, w.t);
+  backend_.spmv(*a_, Transpose::none, w.x, w.t, T(-1), T(1));
+  auto norms = w.scalars_real();
+  backend_.norm2_squared(w.t, norms);
+  const auto n2 = backend_.download(norms);
+  std::vector<double> rel(n2.size());
+  for (std::size_t k = 0; k < rel.size(); ++k)
+    rel[k] = w.monitor->bnorm(k) == 0 ? 0 : std::sqrt(static_cast<double>(n2[k])) / w.monitor->bnorm(k);
+  return rel;
+}
+
 template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) {
-  const index_t k = w.k;
-  auto vec = [&] { return backend_.template allocate<T>(n_, k); };
-  auto scalar = [&] { return backend_.template allocate<T>(1, k); };
+  auto vec = [&] { return w.vectors(); };
+  auto scalar = [&] { return w.scalars(); };
   const bool expl = shadow == Shadow::explicit_vectors;
   Block<T> rt, pt, qt, p = vec(), q = vec();
   if (expl) {
@@ -278,7 +348,7 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
   // σ = p̃ᴴAp: explicitly for BiCG, pᵀAp for COCG (p̃ = conj p), pᴴAp for CG (p̃ = p).
   const Block<T>& sigma_left = expl ? pt : p;
   const bool sigma_conjugated = shadow != Shadow::conjugate;
-  iterate(backend_, options_, *w.monitor, w.rnorm2, w.status, w.host_status, progress_, [&] {
+  auto step = [&] {
     backend_.bicg_directions(v);
     backend_.spmv(*a_, Transpose::none, p, q);
     if (expl) backend_.spmv(*a_, Transpose::conj_trans, pt, qt);
@@ -286,13 +356,29 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
     backend_.bicg_update(v);
     swap(rho_old, rho);
     swap(rho, rho_new);
-  });
+  };
+  // A restarted column starts over from its (replaced) residual, as at iteration 0.
+  auto restart = [&](std::span<const index_t> columns) {
+    const std::vector<T> zeros(static_cast<std::size_t>(n_), T(0));
+    for (index_t k : columns) {
+      set_column<T, T>(backend_, p, k, zeros);
+      if (expl) {
+        set_column<T, T>(backend_, pt, k, zeros);
+        std::vector<T> rk = get_column(backend_, w.r, k);
+        if (options_.shadow_start == ShadowStart::conj_residual)
+          for (T& e : rk) e = conjugate(e);
+        set_column<T, T>(backend_, rt, k, rk);
+      }
+      set_entry(backend_, rho_old, k, T(1));
+    }
+    backend_.bicg_reduce(v);
+  };
+  iterate(w, step, restart);
 }
 
 template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
-  const index_t k = w.k;
-  auto vec = [&] { return backend_.template allocate<T>(n_, k); };
-  auto scalar = [&] { return backend_.template allocate<T>(1, k); };
+  auto vec = [&] { return w.vectors(); };
+  auto scalar = [&] { return w.scalars(); };
   Block<T> rhat = vec(), p = vec(), phat = vec(), v_ = vec(), s = vec(), shat = vec(), t = vec();
   Block<T> rho = scalar(), rho_old = scalar(), rho_new = scalar(), alpha = scalar(),
            omega = scalar(), rhat_v = scalar(), t_s = scalar(), t_t = scalar();
@@ -325,7 +411,7 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   v.rnorm2 = &w.rnorm2;
   v.status = &w.status;
 
-  iterate(backend_, options_, *w.monitor, w.rnorm2, w.status, w.host_status, progress_, [&] {
+  auto step = [&] {
     backend_.bicgstab_directions(v);
     backend_.spmv(*a_, Transpose::none, phat, v_);
     backend_.dot(rhat, v_, rhat_v, true);
@@ -335,7 +421,20 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
     backend_.bicgstab_update(v);
     swap(rho_old, rho);
     swap(rho, rho_new);
-  });
+  };
+  // A restarted column takes its replaced residual as the new shadow r̂, as at iteration 0.
+  auto restart = [&](std::span<const index_t> columns) {
+    const std::vector<T> zeros(static_cast<std::size_t>(n_), T(0));
+    for (index_t k : columns) {
+      copy_column(backend_, w.r, rhat, k);
+      set_column<T, T>(backend_, p, k, zeros);
+      set_column<T, T>(backend_, v_, k, zeros);
+      for (Block<T>* one : {&rho_old, &alpha, &omega}) set_entry(backend_, *one, k, T(1));
+    }
+    backend_.dot(rhat, w.r, rho, true);
+    backend_.norm2_squared(w.r, w.rnorm2);
+  };
+  iterate(w, step, restart);
 }
 
 template class Solver<double>;

@@ -23,8 +23,10 @@ enum class Method { automatic, bicg, cocg, bicgstab, cg };
 // complex symmetric A; r₀ makes them those of CG on a Hermitian one.
 enum class ShadowStart { conj_residual, residual };
 
+// residual_gap: the recurrence residual reached the tolerance, but the true residual b - Ax
+// stayed above it through max_residual_replacements restarts.
 enum class Outcome { converged, max_iterations, breakdown_rho, breakdown_sigma, breakdown_omega,
-                     not_finite, stagnation };
+                     not_finite, stagnation, residual_gap };
 
 struct SolverOptions {
   Method method = Method::automatic;
@@ -36,6 +38,9 @@ struct SolverOptions {
   bool jacobi = true;
   ShadowStart shadow_start = ShadowStart::conj_residual;
   bool record_history = true;
+  // A converged recurrence is confirmed with b - Ax; if that is above the tolerance, r is
+  // replaced by it and the column restarts, at most this many times.
+  int max_residual_replacements = 10;
   Format format = Format::csr;
   AdjointMode adjoint = AdjointMode::stored;
 };
@@ -91,6 +96,10 @@ template <class T> class Solver {
   struct Workspace;
   void run_bicg_family(Workspace& w, Shadow shadow);
   void run_bicgstab(Workspace& w);
+  // The loop shared by every method: step() each iteration, the stopping test every
+  // check_every iterations, and restart(columns) after a residual replacement.
+  template <class Step, class Restart> void iterate(Workspace& w, Step&& step, Restart&& restart);
+  std::vector<double> true_relative_residuals(Workspace& w);
 
   Backend<T>& backend_;
   SolverOptions options_;
