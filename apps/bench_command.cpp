@@ -63,8 +63,15 @@ Command add_bench_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "bench", "Run the solvers on Matrix Market files and report iterations, residuals, "
                "time and GFLOP/s");
-  app->add_option("inputs", flags->inputs, "Matrix Market files or folders of them")
-      ->required();
+  app->add_option("inputs", flags->inputs, "Matrix Market files or folders of them");
+  app->add_option("--synthetic", flags->options.synthetic_sizes,
+                  "Also run MoM-like complex symmetric matrices of these sizes")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app->add_option("--density", flags->options.synthetic_density,
+                  "Density of the synthetic matrices")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 1.0));
   app->add_option("--rhs", flags->rhs, "Right-hand side: A1 (b = A*1), ones, or random")
       ->capture_default_str()
       ->check(CLI::IsMember({"A1", "ones", "random"}));

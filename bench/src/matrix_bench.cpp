@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "planarmom/bench/flops.hpp"
+#include "planarmom/bench/synthetic.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/io/load_matrix.hpp"
 #include "planarmom/io/logging.hpp"
@@ -59,14 +60,14 @@ std::vector<T> make_rhs(const Csr<T>& a, RhsKind kind, std::uint64_t seed) {
 }
 
 template <class T>
-void bench_matrix(const BenchOptions& options, const fs::path& file, const Csr<T>& a,
+void bench_matrix(const BenchOptions& options, const std::string& name, const Csr<T>& a,
                   std::vector<BenchRow>& rows, const RowCallback& on_row) {
   const MatrixTraits traits = analyse(a);
   auto backend = make_backend<T>(options.backend);
   const std::vector<T> b = make_rhs(a, options.rhs, options.seed);
   for (Method method : options.methods) {
     if (!options.force && !applies(method, traits)) {
-      PMOM_LOG(debug) << file.filename().string() << ": " << to_string(method)
+      PMOM_LOG(debug) << name << ": " << to_string(method)
                       << " skipped (matrix lacks the symmetry it needs)";
       continue;
     }
@@ -82,7 +83,7 @@ void bench_matrix(const BenchOptions& options, const fs::path& file, const Csr<T
       if (rep >= options.warmup) seconds.push_back(result.seconds);
     }
     BenchRow row;
-    row.matrix = file.filename().string();
+    row.matrix = name;
     row.field = is_complex_v<T> ? "complex" : "real";
     row.n = a.rows;
     row.nnz = static_cast<std::size_t>(a.nnz());
@@ -131,7 +132,11 @@ std::vector<BenchRow> run_bench(const BenchOptions& options, const RowCallback& 
   if (options.repetitions < 1 || options.warmup < 0)
     throw std::invalid_argument("bench: repetitions must be >= 1 and warm-up >= 0");
   std::vector<BenchRow> rows;
-  for (const fs::path& file : collect_matrix_files(options.inputs)) {
+  const std::vector<fs::path> files =
+      options.inputs.empty() ? std::vector<fs::path>{} : collect_matrix_files(options.inputs);
+  if (files.empty() && options.synthetic_sizes.empty())
+    throw std::invalid_argument("bench: give Matrix Market files or folders, or synthetic sizes");
+  for (const fs::path& file : files) {
     const io::MatrixMarketMatrix m = io::read_matrix_market(file);
     const bool complex_field = io::is_complex_field(m);
     if ((options.field == FieldFilter::complex && !complex_field) ||
@@ -145,11 +150,20 @@ std::vector<BenchRow> run_bench(const BenchOptions& options, const RowCallback& 
     PMOM_LOG(info) << "bench " << file.filename().string() << ": n = " << m.entries.rows
                    << ", " << m.entries.nnz() << " entries, "
                    << (complex_field ? "complex" : "real");
+    const std::string name = file.filename().string();
     if (complex_field)
-      bench_matrix(options, file, io::to_csr_matrix<std::complex<double>>(m, file), rows, on_row);
+      bench_matrix(options, name, io::to_csr_matrix<std::complex<double>>(m, file), rows, on_row);
     else
-      bench_matrix(options, file, io::to_csr_matrix<double>(m, file), rows, on_row);
+      bench_matrix(options, name, io::to_csr_matrix<double>(m, file), rows, on_row);
   }
+  if (options.field != FieldFilter::real)
+    for (index_t n : options.synthetic_sizes) {
+      PMOM_LOG(info) << "bench synthetic MoM-like matrix: n = " << n << ", density "
+                     << options.synthetic_density;
+      bench_matrix(options, "mom-synthetic-" + std::to_string(n),
+                   synthetic_mom_matrix(n, options.synthetic_density, options.seed), rows,
+                   on_row);
+    }
   return rows;
 }
 

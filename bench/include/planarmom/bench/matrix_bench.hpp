@@ -17,6 +17,8 @@ enum class FieldFilter { all, complex, real };
 
 struct BenchOptions {
   std::vector<std::filesystem::path> inputs;  // files, or folders searched for *.mtx[.gz]
+  std::vector<index_t> synthetic_sizes;       // MoM-like matrices generated at these sizes
+  double synthetic_density = 0.05;
   // Methods to try on each matrix; a method that does not apply (COCG on a non-symmetric,
   // CG on a non-Hermitian matrix) is skipped unless `force` is set.
   std::vector<Method> methods{Method::bicg, Method::cocg, Method::bicgstab, Method::cg};
