@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds, and runs the default workload, which is the
 # solver benchmark on the shared SuiteSparse matrices and on built-in MoM-like matrices (until
-# the sweep exists). Results go to
-# out/bench.json and the table to the terminal.
+# the sweep exists). The table goes to the terminal, the results to out/bench.json.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PLANARMOM_BUILD_DIR:-$root/build}
