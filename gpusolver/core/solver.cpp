@@ -324,7 +324,7 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
     if (options_.shadow_start == ShadowStart::conj_residual) conjugate_on_host(backend_, w.r, rt);
     else backend_.copy(w.r, rt);
   }
-  Block<T> rho = scalar(), rho_old = scalar(), rho_new = scalar(), sigma = scalar();
+  Block<T> rho = scalar(), rho_old = scalar(), sigma = scalar();
   fill_ones(backend_, rho_old);  // p = 0 at the start, so the first β only multiplies zeros
 
   BicgVectors<T> v;
@@ -339,7 +339,6 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
   v.qt = expl ? &qt : nullptr;
   v.rho = &rho;
   v.rho_old = &rho_old;
-  v.rho_new = &rho_new;
   v.sigma = &sigma;
   v.rnorm2 = &w.rnorm2;
   v.status = &w.status;
@@ -354,8 +353,6 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
     if (expl) backend_.spmv(*a_, Transpose::conj_trans, pt, qt);
     backend_.dot(sigma_left, q, sigma, sigma_conjugated);
     backend_.bicg_update(v);
-    swap(rho_old, rho);
-    swap(rho, rho_new);
   };
   // A restarted column starts over from its (replaced) residual, as at iteration 0.
   auto restart = [&](std::span<const index_t> columns) {
@@ -380,7 +377,7 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   auto vec = [&] { return w.vectors(); };
   auto scalar = [&] { return w.scalars(); };
   Block<T> rhat = vec(), p = vec(), phat = vec(), v_ = vec(), s = vec(), shat = vec(), t = vec();
-  Block<T> rho = scalar(), rho_old = scalar(), rho_new = scalar(), alpha = scalar(),
+  Block<T> rho = scalar(), rho_old = scalar(), alpha = scalar(),
            omega = scalar(), rhat_v = scalar(), t_s = scalar(), t_t = scalar();
   backend_.copy(w.r, rhat);
   fill_ones(backend_, rho_old);
@@ -402,7 +399,6 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   v.t = &t;
   v.rho = &rho;
   v.rho_old = &rho_old;
-  v.rho_new = &rho_new;
   v.alpha = &alpha;
   v.omega = &omega;
   v.rhat_v = &rhat_v;
@@ -419,8 +415,6 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
     backend_.spmv(*a_, Transpose::none, shat, t);
     backend_.bicgstab_omega_dots(v);
     backend_.bicgstab_update(v);
-    swap(rho_old, rho);
-    swap(rho, rho_new);
   };
   // A restarted column takes its replaced residual as the new shadow r̂, as at iteration 0.
   auto restart = [&](std::span<const index_t> columns) {

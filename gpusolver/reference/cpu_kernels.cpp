@@ -87,10 +87,12 @@ template <class Admit> std::vector<index_t> running_columns(int* status, index_t
 }
 
 // Stores sweeps whose sums hold (Σ rho term, Σ |r_i|²): the layout of the fused updates.
+// With rho_old given, the previous rho moves there first (the updates' rotation).
 template <class T, std::size_t N>
 void store_rho_rnorm2(const std::vector<index_t>& active, const std::vector<Sums<N>>& sums, T* rho,
-                      real_t<T>* rnorm2) {
+                      real_t<T>* rnorm2, T* rho_old = nullptr) {
   for (std::size_t c = 0; c < active.size(); ++c) {
+    if (rho_old) rho_old[active[c]] = rho[active[c]];
     rho[active[c]] = sum_at<T>(sums[c], 0);
     rnorm2[active[c]] = sums[c][parts<T>];
   }
@@ -189,9 +191,9 @@ template <class T> void VectorKernels<T>::bicg_update(BicgVectors<T>& v) {
     Block<T>& q = e.vector(v.q, "q");
     Block<T>* rt = shadow_block<S>(e, v.rt, "rt");
     Block<T>* qt = shadow_block<S>(e, v.qt, "qt");
-    const T* rho = e.scalars(v.rho, "rho");
+    T* rho = e.scalars(v.rho, "rho");
+    T* rho_old = e.scalars(v.rho_old, "rho_old");
     const T* sigma = e.scalars(v.sigma, "sigma");
-    T* rho_new = e.scalars(v.rho_new, "rho_new");
     real_t<T>* rnorm2 = e.scalars(v.rnorm2, "rnorm2");
     int* status = e.scalars(v.status, "status");
     std::vector<T> alpha(static_cast<std::size_t>(e.k));
@@ -215,7 +217,7 @@ template <class T> void VectorKernels<T>::bicg_update(BicgVectors<T>& v) {
         acc[P] += abs2(rk[i]);
       };
     });
-    store_rho_rnorm2(active, sums, rho_new, rnorm2);
+    store_rho_rnorm2(active, sums, rho, rnorm2, rho_old);
   });
 }
 
@@ -311,7 +313,8 @@ template <class T> void VectorKernels<T>::bicgstab_update(BicgstabVectors<T>& v)
   const T* t_s = e.scalars(v.t_s, "t_s");
   const T* t_t = e.scalars(v.t_t, "t_t");
   T* omega = e.scalars(v.omega, "omega");
-  T* rho_new = e.scalars(v.rho_new, "rho_new");
+  T* rho = e.scalars(v.rho, "rho");
+  T* rho_old = e.scalars(v.rho_old, "rho_old");
   real_t<T>* rnorm2 = e.scalars(v.rnorm2, "rnorm2");
   int* status = e.scalars(v.status, "status");
   const auto active = running_columns(status, e.k, [&](index_t k) {
@@ -329,7 +332,7 @@ template <class T> void VectorKernels<T>::bicgstab_update(BicgstabVectors<T>& v)
       acc[P] += abs2(rk[i]);
     };
   });
-  store_rho_rnorm2(active, sums, rho_new, rnorm2);
+  store_rho_rnorm2(active, sums, rho, rnorm2, rho_old);
   // ω = 0 from a non-zero tᴴt stalls the method for good: the update is kept, the column ends.
   for (const index_t k : active)
     if (omega[k] == T(0) && t_t[k] != T(0)) status[k] = rhs_breakdown_omega;

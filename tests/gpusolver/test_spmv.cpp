@@ -296,7 +296,6 @@ template <class T> BicgVectors<T> bicg_vectors(Mirror<T>& m, Shadow shadow) {
   v.qt = explicit_shadow ? m["qt"] : nullptr;
   v.rho = m["rho"];
   v.rho_old = m["rho_old"];
-  v.rho_new = m["rho_new"];
   v.sigma = m["sigma"];
   v.rnorm2 = m.rnorm2_ptr();
   v.status = m.status_ptr();
@@ -305,7 +304,7 @@ template <class T> BicgVectors<T> bicg_vectors(Mirror<T>& m, Shadow shadow) {
 
 template <class T> Mirror<T> bicg_mirror(Backend<T>& be, index_t n) {
   return Mirror<T>(be, n, 3, {"x", "r", "rt", "p", "pt", "q", "qt"},
-                   {"rho", "rho_old", "rho_new", "sigma"});
+                   {"rho", "rho_old", "sigma"});
 }
 
 // The shadow residual r̃ each mode implies.
@@ -381,14 +380,16 @@ TYPED_TEST(FusedKernels, BicgUpdateFlagsZeroSigma) {
       this->backend->bicg_update(v);
       const auto& h = m.host;
       const T alpha = h.at("rho")(0, 0) / h.at("sigma")(0, 0);
-      Dense<T> x = h.at("x"), r = h.at("r"), rt = h.at("rt"), rho_new = h.at("rho_new");
+      Dense<T> x = h.at("x"), r = h.at("r"), rt = h.at("rt"), rho = h.at("rho"),
+               rho_old = h.at("rho_old");
       Dense<real_t<T>> rnorm2 = m.rnorm2;
       x.col(0) += alpha * h.at("p").col(0);
       r.col(0) -= alpha * h.at("q").col(0);
       rt.col(0) -= conjugate(alpha) * h.at("qt").col(0);
-      rho_new(0, 0) = rho_of(s, rt, r, h.at("d"), 0);
+      rho_old(0, 0) = rho(0, 0);
+      rho(0, 0) = rho_of(s, rt, r, h.at("d"), 0);
       rnorm2(0, 0) = r.col(0).squaredNorm();
-      m.expect({{"x", x}, {"r", r}, {"rt", rt}, {"rho_new", rho_new}},
+      m.expect({{"x", x}, {"r", r}, {"rt", rt}, {"rho", rho}, {"rho_old", rho_old}},
                row<int>({rhs_running, rhs_stopped, rhs_breakdown_sigma}), rnorm2);
     }
   }
@@ -396,7 +397,7 @@ TYPED_TEST(FusedKernels, BicgUpdateFlagsZeroSigma) {
 
 template <class T> Mirror<T> bicgstab_mirror(Backend<T>& be, index_t n, index_t k) {
   return Mirror<T>(be, n, k, {"x", "r", "rhat", "p", "phat", "v", "s", "shat", "t"},
-                   {"rho", "rho_old", "rho_new", "alpha", "omega", "rhat_v", "t_s", "t_t"});
+                   {"rho", "rho_old", "alpha", "omega", "rhat_v", "t_s", "t_t"});
 }
 
 template <class T> BicgstabVectors<T> bicgstab_vectors(Mirror<T>& m) {
@@ -408,7 +409,6 @@ template <class T> BicgstabVectors<T> bicgstab_vectors(Mirror<T>& m) {
                              {&BicgstabVectors<T>::s, "s"}, {&BicgstabVectors<T>::shat, "shat"},
                              {&BicgstabVectors<T>::t, "t"}, {&BicgstabVectors<T>::rho, "rho"},
                              {&BicgstabVectors<T>::rho_old, "rho_old"},
-                             {&BicgstabVectors<T>::rho_new, "rho_new"},
                              {&BicgstabVectors<T>::alpha, "alpha"},
                              {&BicgstabVectors<T>::omega, "omega"},
                              {&BicgstabVectors<T>::rhat_v, "rhat_v"},
@@ -483,16 +483,18 @@ TYPED_TEST(FusedKernels, BicgstabUpdateFlagsZeroOmega) {
     auto v = bicgstab_vectors(m);
     this->backend->bicgstab_update(v);
     const auto& h = m.host;
-    Dense<T> omega = h.at("omega"), x = h.at("x"), r = h.at("r"), rho_new = h.at("rho_new");
+    Dense<T> omega = h.at("omega"), x = h.at("x"), r = h.at("r"), rho = h.at("rho"),
+             rho_old = h.at("rho_old");
     Dense<real_t<T>> rnorm2 = m.rnorm2;
     for (const index_t k : {0, 2, 3}) {
       omega(0, k) = h.at("t_t")(0, k) == T(0) ? T(0) : h.at("t_s")(0, k) / h.at("t_t")(0, k);
       x.col(k) += h.at("alpha")(0, k) * h.at("phat").col(k) + omega(0, k) * h.at("shat").col(k);
       r.col(k) = h.at("s").col(k) - omega(0, k) * h.at("t").col(k);
-      rho_new(0, k) = h.at("rhat").col(k).dot(r.col(k));
+      rho_old(0, k) = rho(0, k);
+      rho(0, k) = h.at("rhat").col(k).dot(r.col(k));
       rnorm2(0, k) = r.col(k).squaredNorm();
     }
-    m.expect({{"omega", omega}, {"x", x}, {"r", r}, {"rho_new", rho_new}},
+    m.expect({{"omega", omega}, {"x", x}, {"r", r}, {"rho", rho}, {"rho_old", rho_old}},
              row<int>({rhs_running, rhs_stopped, rhs_breakdown_omega, rhs_running}), rnorm2);
   }
 }

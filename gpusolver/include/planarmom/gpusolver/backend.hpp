@@ -60,7 +60,6 @@ template <class T> struct BicgVectors {
   Block<T>* qt = nullptr;  // Aᴴ p̃, explicit_vectors only
   Block<T>* rho = nullptr;      // 1 x k, r̃ᴴ M⁻¹ r of this iteration
   Block<T>* rho_old = nullptr;  // 1 x k, previous iteration's rho
-  Block<T>* rho_new = nullptr;  // 1 x k, written by bicg_update
   Block<T>* sigma = nullptr;    // 1 x k, p̃ᴴ A p
   Block<real_t<T>>* rnorm2 = nullptr;  // 1 x k, ‖r‖², written by bicg_update / bicg_reduce
   Block<int>* status = nullptr;        // 1 x k, RhsStatus
@@ -78,9 +77,8 @@ template <class T> struct BicgstabVectors {
   Block<T>* s = nullptr;
   Block<T>* shat = nullptr;  // M⁻¹ s
   Block<T>* t = nullptr;     // A ŝ
-  Block<T>* rho = nullptr;      // 1 x k
-  Block<T>* rho_old = nullptr;  // 1 x k
-  Block<T>* rho_new = nullptr;  // 1 x k
+  Block<T>* rho = nullptr;      // 1 x k, r̂ᴴr of this iteration
+  Block<T>* rho_old = nullptr;  // 1 x k, previous iteration's rho
   Block<T>* alpha = nullptr;    // 1 x k
   Block<T>* omega = nullptr;    // 1 x k
   Block<T>* rhat_v = nullptr;   // 1 x k, r̂ᴴ v
@@ -139,7 +137,9 @@ template <class T> class Backend {
   virtual void bicg_reduce(BicgVectors<T>& v) = 0;
   // β = rho/rho_old; p = M⁻¹r + βp; p̃ = M⁻ᴴr̃ + β̄p̃. Flags rho == 0 as breakdown.
   virtual void bicg_directions(BicgVectors<T>& v) = 0;
-  // α = rho/sigma; x += αp; r -= αq; r̃ -= ᾱq̃; then rho_new = r̃ᴴ M⁻¹ r and rnorm2 = ‖r‖².
+  // α = rho/sigma; x += αp; r -= αq; r̃ -= ᾱq̃; then rho_old = rho, rho = r̃ᴴ M⁻¹ r of the
+  // new r, and rnorm2 = ‖r‖². Rotating the scalars here, not on the host, keeps every
+  // pointer of an iteration fixed, so a device backend can replay it as a captured graph.
   // Flags sigma == 0 as breakdown and leaves that column unchanged.
   virtual void bicg_update(BicgVectors<T>& v) = 0;
 
@@ -148,7 +148,7 @@ template <class T> class Backend {
   virtual void bicgstab_directions(BicgstabVectors<T>& v) = 0;
   // α = rho / rhat_v; s = r - αv; ŝ = M⁻¹s. Flags rhat_v == 0 as breakdown.
   virtual void bicgstab_half_step(BicgstabVectors<T>& v) = 0;
-  // ω = t_s / t_t; x += αp̂ + ωŝ; r = s - ωt; rho_new = r̂ᴴr; rnorm2 = ‖r‖².
+  // ω = t_s / t_t; x += αp̂ + ωŝ; r = s - ωt; rho_old = rho; rho = r̂ᴴr; rnorm2 = ‖r‖².
   virtual void bicgstab_update(BicgstabVectors<T>& v) = 0;
   // t_s = tᴴs and t_t = tᴴt in one pass.
   virtual void bicgstab_omega_dots(BicgstabVectors<T>& v) = 0;
