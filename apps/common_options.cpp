@@ -41,8 +41,10 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list) {
       ->check(CLI::IsMember({"stored", "transposed"}));
   app.add_option("--backend", flags.backend, "Where to solve")
       ->capture_default_str()
-      ->check(CLI::IsMember({"cpu"}));
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   app.add_flag("--no-jacobi", flags.no_jacobi, "Solve without the Jacobi preconditioner");
+  app.add_flag("--no-graphs", flags.no_graphs,
+               "Launch each kernel of an iteration instead of replaying a CUDA graph");
 }
 
 SolverOptions resolve_solver_options(const SolverFlags& flags) {
@@ -50,6 +52,7 @@ SolverOptions resolve_solver_options(const SolverFlags& flags) {
   o.format = flags.format == "hyb" ? Format::hyb : Format::csr;
   o.adjoint = flags.adjoint == "transposed" ? AdjointMode::transposed_kernel : AdjointMode::stored;
   o.jacobi = !flags.no_jacobi;
+  o.use_graphs = !flags.no_graphs;
   return o;
 }
 

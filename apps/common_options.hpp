@@ -18,6 +18,7 @@ struct SolverFlags {
   std::string adjoint = "stored";
   std::string backend = "cpu";
   bool no_jacobi = false;
+  bool no_graphs = false;
   SolverOptions options;
 };
 void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list);

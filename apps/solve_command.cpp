@@ -43,9 +43,7 @@ template <class T> int solve_as(const SolveFlags& f, const io::MatrixMarketMatri
     b = io::to_dense_block<T>(bm, f.rhs);
     nrhs = bm.entries.cols;
   }
-  if (f.solver.backend != "cpu")
-    throw std::invalid_argument("unknown backend '" + f.solver.backend + "'");
-  auto backend = make_cpu_backend<T>();
+  auto backend = make_backend<T>(f.solver.backend);
   Solver<T> solver(*backend, a, resolve_solver_options(f.solver));
   PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " with "
                  << to_string(solver.method()) << " on " << backend->name();

@@ -25,11 +25,6 @@ bool is_matrix_file(const fs::path& p) {
   return ends_with(".mtx") || ends_with(".mtx.gz");
 }
 
-template <class T> std::unique_ptr<Backend<T>> make_backend(const std::string& name) {
-  if (name == "cpu") return make_cpu_backend<T>();
-  throw std::invalid_argument("unknown backend '" + name + "' (available: cpu)");
-}
-
 bool applies(Method m, const MatrixTraits& t) {
   switch (m) {
     case Method::cocg: return t.complex_symmetric;

@@ -292,9 +292,14 @@ void Solver<T>::iterate(Workspace& w, Step&& step, Restart&& restart) {
                        [](int st) { return st == rhs_stopped; });
   };
   if (check(0)) return;
-  for (int it = 1; it <= options_.max_iterations; ++it) {
-    step();
-    if ((it % options_.check_every == 0 || it == options_.max_iterations) && check(it)) return;
+  const std::unique_ptr<StepLoop> loop =
+      options_.use_graphs ? backend_.make_step_loop(step)
+                          : std::make_unique<PlainStepLoop>(std::function<void()>(step));
+  for (int it = 0; it < options_.max_iterations;) {
+    const int steps = std::min(options_.check_every, options_.max_iterations - it);
+    loop->run(steps);
+    it += steps;
+    if (check(it)) return;
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -88,6 +89,26 @@ template <class T> struct BicgstabVectors {
   Block<int>* status = nullptr;
 };
 
+// Runs a solver iteration `count` times. The plain loop calls it; a device backend may record
+// the iteration's launches once and replay them (CUDA graphs), which is valid because the
+// solvers keep every pointer and size of an iteration fixed for the whole solve.
+class StepLoop {
+ public:
+  virtual ~StepLoop() = default;
+  virtual void run(int count) = 0;
+};
+
+class PlainStepLoop final : public StepLoop {
+ public:
+  explicit PlainStepLoop(std::function<void()> step) : step_(std::move(step)) {}
+  void run(int count) override {
+    for (int i = 0; i < count; ++i) step_();
+  }
+
+ private:
+  std::function<void()> step_;
+};
+
 template <class T> class Backend {
  public:
   using real = real_t<T>;
@@ -118,6 +139,11 @@ template <class T> class Backend {
   template <class U> void copy(const Block<U>& src, Block<U>& dst) {
     check_size(src.size(), dst.size());
     copy_bytes(dst.data(), src.data(), src.bytes(), CopyKind::within_backend);
+  }
+
+  // The iteration loop; see StepLoop. The default is the plain loop.
+  virtual std::unique_ptr<StepLoop> make_step_loop(std::function<void()> step) {
+    return std::make_unique<PlainStepLoop>(std::move(step));
   }
 
   // ---- sparse products -----------------------------------------------------------------

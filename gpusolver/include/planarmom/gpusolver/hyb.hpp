@@ -15,7 +15,8 @@ template <class T> struct Hyb {
   index_t rows = 0;
   index_t cols = 0;
   index_t ell_width = 0;
-  std::vector<index_t> ell_col;  // rows * ell_width, slot k of row i at k * rows + i
+  std::vector<index_t> ell_col;  // rows * ell_width, slot k of row i at k * rows + i; a row
+                                 // fills its first slots, padding only follows
   std::vector<T> ell_val;        // same layout as ell_col
   Coo<T> coo;                    // overflow entries, sorted by row
 

@@ -41,6 +41,8 @@ struct SolverOptions {
   // A converged recurrence is confirmed with b - Ax; if that is above the tolerance, r is
   // replaced by it and the column restarts, at most this many times.
   int max_residual_replacements = 10;
+  // Let the backend record an iteration once and replay it (CUDA graphs); see StepLoop.
+  bool use_graphs = true;
   Format format = Format::csr;
   AdjointMode adjoint = AdjointMode::stored;
 };

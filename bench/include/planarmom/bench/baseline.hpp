@@ -1,0 +1,46 @@
+// The GPU baseline the project's own solver must beat: Jacobi-preconditioned complex BiCG
+// through cuSPARSE and cuBLAS only, every scalar going through the host each iteration (the
+// library route of the BiCGSTAB paper, DESIGN §8).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "planarmom/gpusolver/csr.hpp"
+#include "planarmom/gpusolver/solver.hpp"
+
+namespace pmom::bench {
+
+struct BaselineResult {
+  Outcome outcome = Outcome::max_iterations;
+  int iterations = 0;
+  double recurrence_residual = 0;  // ‖r‖/‖b‖ of the recurrence when it stopped
+  double true_residual = 0;        // ‖b − Ax‖/‖b‖ recomputed at the end
+  double seconds = 0;              // r₀ and the iterations: no uploads, no final residual
+};
+
+// Solves A x = b for one right-hand side with BiCG in Jacobs' form (DESIGN §4). x holds the
+// initial guess on entry (zeros if empty) and the solution on return.
+//
+// Of `options` it follows tolerance, max_iterations, stagnation_window, jacobi, shadow_start
+// and adjoint (stored: a second CSR holding Aᴴ; transposed_kernel: cuSPARSE's conjugate-
+// transpose SpMV on A). It always runs BiCG on CSR, reads ‖r‖ every iteration whatever
+// check_every says, keeps no history and never replaces the residual: a converged outcome
+// means the recurrence reached the tolerance, true_residual says whether b − Ax agrees.
+//
+// Throws std::invalid_argument on mismatched sizes, and std::runtime_error naming the failing
+// call (e.g. "cusparseSpMV: CUSPARSE_STATUS_...") on any CUDA, cuSPARSE or cuBLAS error.
+template <class T>
+BaselineResult baseline_bicg(const Csr<T>& a, std::span<const T> b, std::vector<T>& x,
+                             const SolverOptions& options);
+
+// False when the project is built without CUDA; baseline_bicg then always throws.
+bool baseline_available();
+
+extern template BaselineResult baseline_bicg<double>(const Csr<double>&, std::span<const double>,
+                                                     std::vector<double>&, const SolverOptions&);
+extern template BaselineResult baseline_bicg<std::complex<double>>(
+    const Csr<std::complex<double>>&, std::span<const std::complex<double>>,
+    std::vector<std::complex<double>>&, const SolverOptions&);
+
+}  // namespace pmom::bench

@@ -1,0 +1,19 @@
+// The CUDA entry points of a build without CUDA (PLANARMOM_WITH_CUDA=OFF): they say so.
+#include <stdexcept>
+
+#include "planarmom/gpusolver/backends.hpp"
+
+namespace pmom {
+
+CudaDeviceStatus cuda_device_status() {
+  return {false, "this build has no CUDA backend (configured with PLANARMOM_WITH_CUDA=OFF)"};
+}
+
+template <class T> std::unique_ptr<Backend<T>> make_cuda_backend() {
+  throw std::runtime_error("CUDA backend unavailable: " + cuda_device_status().description);
+}
+
+template std::unique_ptr<Backend<double>> make_cuda_backend<double>();
+template std::unique_ptr<Backend<std::complex<double>>> make_cuda_backend<std::complex<double>>();
+
+}  // namespace pmom

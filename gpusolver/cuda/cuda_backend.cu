@@ -1,0 +1,257 @@
+// The CUDA backend: device memory on one stream, operators, and the kernels' launchers behind
+// Backend<T>; iterations replayed as CUDA graphs.
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include "cuda_backend.hpp"
+#include "cuda_error.hpp"
+#include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/gpusolver/convert.hpp"
+
+namespace pmom {
+namespace cuda {
+
+[[noreturn]] void throw_cuda_error(cudaError_t status, const char* call, const char* file,
+                                   int line) {
+  throw std::runtime_error(std::string("CUDA error in ") + call + " (" + file + ":" +
+                           std::to_string(line) + "): " + cudaGetErrorName(status) + ": " +
+                           cudaGetErrorString(status));
+}
+
+namespace {
+
+std::string gib(std::size_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / (1u << 30));
+  return buf;
+}
+
+// Replays `count` iterations as one instantiated graph per distinct count.
+class GraphLoop final : public StepLoop {
+ public:
+  GraphLoop(std::function<void()> step, cudaStream_t stream)
+      : step_(std::move(step)), stream_(stream) {}
+  ~GraphLoop() override {
+    for (auto& [count, exec] : graphs_) cudaGraphExecDestroy(exec);
+  }
+  void run(int count) override {
+    if (count <= 0) return;
+    auto it = graphs_.find(count);
+    if (it == graphs_.end()) it = graphs_.emplace(count, capture(count)).first;
+    PMOM_CUDA(cudaGraphLaunch(it->second, stream_));
+  }
+
+ private:
+  cudaGraphExec_t capture(int count) {
+    PMOM_CUDA(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+    try {
+      for (int i = 0; i < count; ++i) step_();
+    } catch (...) {
+      cudaGraph_t broken = nullptr;
+      cudaStreamEndCapture(stream_, &broken);
+      if (broken) cudaGraphDestroy(broken);
+      throw;
+    }
+    cudaGraph_t graph = nullptr;
+    PMOM_CUDA(cudaStreamEndCapture(stream_, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t status = cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphDestroy(graph);
+    check(status, "cudaGraphInstantiate", __FILE__, __LINE__);
+    return exec;
+  }
+
+  std::function<void()> step_;
+  cudaStream_t stream_;
+  std::map<int, cudaGraphExec_t> graphs_;
+};
+
+template <class T> class CudaBackend final : public Backend<T> {
+ public:
+  CudaBackend() {
+    int device = 0;
+    PMOM_CUDA(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    PMOM_CUDA(cudaGetDeviceProperties(&prop, device));
+    name_ = std::string("cuda (") + prop.name + ")";
+    PMOM_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    // Fixed-size scratch so that no kernel ever allocates, during graph capture included.
+    scratch_.max_blocks = 8 * prop.multiProcessorCount;
+    scratch_.max_values = 4;
+    scratch_.max_columns = 64;
+    partials_ = this->template allocate<double>(
+        scratch_.max_blocks * scratch_.max_values, scratch_.max_columns);
+    tickets_ = this->template allocate<unsigned>(scratch_.max_columns, 1);
+    scratch_.partials = partials_.data();
+    scratch_.tickets = tickets_.data();
+  }
+  ~CudaBackend() override {
+    cudaStreamSynchronize(stream_);
+    cudaStreamDestroy(stream_);
+  }
+
+  [[nodiscard]] std::string name() const override { return name_; }
+
+  std::shared_ptr<void> allocate_bytes(std::size_t bytes) override {
+    void* p = nullptr;
+    const cudaError_t status = cudaMalloc(&p, std::max<std::size_t>(bytes, 1));
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // clear the sticky-free error so later calls work
+      std::size_t free = 0, total = 0;
+      cudaMemGetInfo(&free, &total);
+      throw std::runtime_error("CUDA backend: out of device memory: asked for " + gib(bytes) +
+                               ", " + gib(free) + " free of " + gib(total));
+    }
+    check(status, "cudaMalloc", __FILE__, __LINE__);
+    std::shared_ptr<void> owned(p, [](void* q) { cudaFree(q); });
+    PMOM_CUDA(cudaMemsetAsync(p, 0, bytes, stream_));
+    return owned;
+  }
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes, CopyKind kind) override {
+    if (bytes == 0) return;
+    const cudaMemcpyKind k = kind == CopyKind::to_backend ? cudaMemcpyHostToDevice
+                             : kind == CopyKind::to_host  ? cudaMemcpyDeviceToHost
+                                                          : cudaMemcpyDeviceToDevice;
+    PMOM_CUDA(cudaMemcpyAsync(dst, src, bytes, k, stream_));
+    if (kind == CopyKind::to_host) PMOM_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  void synchronize() override { PMOM_CUDA(cudaStreamSynchronize(stream_)); }
+
+  std::unique_ptr<StepLoop> make_step_loop(std::function<void()> step) override {
+    return std::make_unique<GraphLoop>(std::move(step), stream_);
+  }
+
+  std::unique_ptr<Operator<T>> make_operator(const Csr<T>& a,
+                                             const OperatorOptions& options) override {
+    a.validate();
+    auto op = std::make_unique<CudaOperator<T>>();
+    op->a = device_matrix(a, options.format);
+    op->mode = options.adjoint;
+    op->has_adjoint = options.need_adjoint;
+    if (options.need_adjoint && options.adjoint == AdjointMode::stored)
+      op->adjoint = device_matrix(conj_transpose(a), options.format);
+    return op;
+  }
+
+  void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
+            T beta) override {
+    const auto* o = dynamic_cast<const CudaOperator<T>*>(&a);
+    if (!o) throw std::invalid_argument("CUDA backend: operator made by another backend");
+    const bool adj = op == Transpose::conj_trans;
+    const index_t in = adj ? o->rows() : o->cols(), out = adj ? o->cols() : o->rows();
+    if (x.rows() != in || y.rows() != out || x.cols() != y.cols())
+      throw std::invalid_argument("CUDA spmv: x is " + std::to_string(x.rows()) + " x " +
+                                  std::to_string(x.cols()) + ", y " + std::to_string(y.rows()) +
+                                  " x " + std::to_string(y.cols()) + " for a " +
+                                  std::to_string(o->rows()) + " x " + std::to_string(o->cols()) +
+                                  " operator");
+    if (x.data() == y.data() && x.size() > 0)
+      throw std::invalid_argument("CUDA spmv: x and y must be different blocks");
+    if (adj && !o->has_adjoint)
+      throw std::logic_error("CUDA spmv: operator was made without an adjoint (need_adjoint)");
+    if (!adj) return launch_spmv<T>({&o->a, x.data(), y.data(), x.cols(), alpha, beta}, stream_);
+    if (o->adjoint)
+      return launch_spmv<T>({&*o->adjoint, x.data(), y.data(), x.cols(), alpha, beta}, stream_);
+    launch_spmv_transposed<T>({&o->a, x.data(), y.data(), x.cols(), alpha, beta}, stream_);
+  }
+
+  void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated) override {
+    launch_dot(x, y, out, conjugated, scratch_, stream_);
+  }
+  void norm2_squared(const Block<T>& x, Block<real_t<T>>& out) override {
+    launch_norm2(x, out, scratch_, stream_);
+  }
+  void bicg_reduce(BicgVectors<T>& v) override { launch_bicg_reduce(v, scratch_, stream_); }
+  void bicg_directions(BicgVectors<T>& v) override { launch_bicg_directions(v, scratch_, stream_); }
+  void bicg_update(BicgVectors<T>& v) override { launch_bicg_update(v, scratch_, stream_); }
+  void bicgstab_directions(BicgstabVectors<T>& v) override {
+    launch_bicgstab_directions(v, scratch_, stream_);
+  }
+  void bicgstab_half_step(BicgstabVectors<T>& v) override {
+    launch_bicgstab_half_step(v, scratch_, stream_);
+  }
+  void bicgstab_update(BicgstabVectors<T>& v) override {
+    launch_bicgstab_update(v, scratch_, stream_);
+  }
+  void bicgstab_omega_dots(BicgstabVectors<T>& v) override {
+    launch_bicgstab_omega_dots(v, scratch_, stream_);
+  }
+
+ private:
+  template <class U> Block<U> to_device_block(const std::vector<U>& host, index_t rows) {
+    Block<U> b = this->template allocate<U>(rows, 1);
+    this->template upload<U>(host, b);
+    return b;
+  }
+
+  DeviceMatrix<T> device_matrix(const Csr<T>& a, Format format) {
+    DeviceMatrix<T> m;
+    m.format = format;
+    m.rows = a.rows;
+    m.cols = a.cols;
+    m.nnz = static_cast<std::size_t>(a.nnz());
+    if (format == Format::csr) {
+      m.row_ptr = to_device_block(a.row_ptr, a.rows + 1);
+      m.col = to_device_block(a.col_idx, a.nnz());
+      m.val = to_device_block(a.values, a.nnz());
+      // Lanes per row: the power of two at or above the mean row length, 2 to 32.
+      const double mean = a.rows > 0 ? static_cast<double>(a.nnz()) / a.rows : 0.0;
+      m.threads_per_row = 2;
+      while (m.threads_per_row < 32 && m.threads_per_row < mean) m.threads_per_row *= 2;
+    } else {
+      const Hyb<T> h = to_hyb(a);
+      m.ell_width = h.ell_width;
+      const auto ell = static_cast<index_t>(h.ell_col.size());
+      m.ell_col = to_device_block(h.ell_col, ell);
+      m.ell_val = to_device_block(h.ell_val, ell);
+      m.coo_nnz = h.coo.nnz();
+      const auto coo = static_cast<index_t>(m.coo_nnz);
+      m.coo_row = to_device_block(h.coo.row_idx, coo);
+      m.coo_col = to_device_block(h.coo.col_idx, coo);
+      m.coo_val = to_device_block(h.coo.values, coo);
+    }
+    return m;
+  }
+
+  std::string name_;
+  cudaStream_t stream_ = nullptr;
+  ReduceScratch scratch_;
+  Block<double> partials_;
+  Block<unsigned> tickets_;
+};
+
+}  // namespace
+}  // namespace cuda
+
+CudaDeviceStatus cuda_device_status() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    cudaGetLastError();
+    return {false, std::string("no usable CUDA device: ") + cudaGetErrorString(status)};
+  }
+  if (count == 0) return {false, "no CUDA device visible"};
+  int device = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&prop, device) != cudaSuccess)
+    return {false, "CUDA device properties could not be read"};
+  char desc[256];
+  std::snprintf(desc, sizeof desc, "%s, %d SMs, %.1f GiB, L2 %.0f MiB, sm_%d%d", prop.name,
+                prop.multiProcessorCount, static_cast<double>(prop.totalGlobalMem) / (1u << 30),
+                prop.l2CacheSize / 1048576.0, prop.major, prop.minor);
+  return {true, desc};
+}
+
+template <class T> std::unique_ptr<Backend<T>> make_cuda_backend() {
+  const CudaDeviceStatus s = cuda_device_status();
+  if (!s.available) throw std::runtime_error("CUDA backend unavailable: " + s.description);
+  return std::make_unique<cuda::CudaBackend<T>>();
+}
+
+template std::unique_ptr<Backend<double>> make_cuda_backend<double>();
+template std::unique_ptr<Backend<std::complex<double>>> make_cuda_backend<std::complex<double>>();
+
+}  // namespace pmom

@@ -1,0 +1,81 @@
+// The CUDA backend's private declarations: device matrices, the reduction scratch, and the
+// kernel launchers that cuda_spmv.cu and cuda_vector_kernels.cu implement.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <optional>
+
+#include "device_types.cuh"
+#include "planarmom/gpusolver/backend.hpp"
+
+namespace pmom::cuda {
+
+// A matrix on the device. CSR: row_ptr/col/val. HYB: column-major ELL (ell_col, ell_val,
+// padding -1) plus COO overflow (coo_row/coo_col/coo_val).
+template <class T> struct DeviceMatrix {
+  Format format = Format::csr;
+  index_t rows = 0, cols = 0;
+  std::size_t nnz = 0;
+  Block<index_t> row_ptr, col;  // CSR
+  Block<T> val;
+  int threads_per_row = 2;  // CSR vector kernel: lanes per row, from the mean row length
+  index_t ell_width = 0;    // HYB
+  Block<index_t> ell_col, coo_row, coo_col;
+  Block<T> ell_val, coo_val;
+  std::size_t coo_nnz = 0;
+};
+
+template <class T> class CudaOperator final : public Operator<T> {
+ public:
+  DeviceMatrix<T> a;
+  std::optional<DeviceMatrix<T>> adjoint;  // stored Aᴴ (AdjointMode::stored)
+  AdjointMode mode = AdjointMode::stored;
+  bool has_adjoint = false;
+
+  [[nodiscard]] index_t rows() const override { return a.rows; }
+  [[nodiscard]] index_t cols() const override { return a.cols; }
+  [[nodiscard]] std::size_t nnz() const override { return a.nnz; }
+  [[nodiscard]] Format format() const override { return a.format; }
+};
+
+// Partial sums of the two-stage reductions: every block writes its partials, the last block
+// to finish (found with an atomic ticket) adds them in block order, so results do not depend
+// on scheduling, and resets the ticket for the next launch (graph replays included).
+struct ReduceScratch {
+  double* partials = nullptr;  // [column][block][value]
+  unsigned* tickets = nullptr;  // [column]
+  int max_blocks = 0;
+  int max_values = 0;
+  int max_columns = 0;
+};
+
+// Launch geometry shared by the vector kernels: a grid-stride loop over rows with at most
+// max_blocks blocks in x, one grid row (y) per right-hand side.
+inline constexpr int vector_block = 256;
+
+template <class T> struct SpmvArgs {
+  const DeviceMatrix<T>* m;
+  const T* x;
+  T* y;
+  index_t k;
+  T alpha, beta;
+};
+template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream);
+template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream);
+
+template <class T>
+void launch_dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,
+                const ReduceScratch& s, cudaStream_t stream);
+template <class T>
+void launch_norm2(const Block<T>& x, Block<real_t<T>>& out, const ReduceScratch& s,
+                  cudaStream_t stream);
+template <class T> void launch_bicg_reduce(BicgVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
+template <class T> void launch_bicg_directions(BicgVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
+template <class T> void launch_bicg_update(BicgVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
+template <class T> void launch_bicgstab_directions(BicgstabVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
+template <class T> void launch_bicgstab_half_step(BicgstabVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
+template <class T> void launch_bicgstab_omega_dots(BicgstabVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
+template <class T> void launch_bicgstab_update(BicgstabVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
+
+}  // namespace pmom::cuda

@@ -1,0 +1,251 @@
+// Sparse products on the device: CSR with a group of 2-32 lanes per row (the group size from
+// the mean row length), HYB as a one-thread-per-row ELL pass plus a COO pass, and Aᴴ either
+// from a stored conjugate transpose or by scattering A's rows with atomics. Multi-RHS blocks
+// are done up to four columns per pass, so each matrix entry is read once for four vectors.
+#include "cuda_backend.hpp"
+#include "cuda_error.hpp"
+
+namespace pmom::cuda {
+namespace {
+
+constexpr int spmv_block = 256;
+
+// Contiguous lane groups of TPR lanes inside a warp: shuffle-reduce within the group.
+template <int TPR, class D> __device__ D group_sum(D v);
+template <int TPR> __device__ double group_sum(double v) {
+#pragma unroll
+  for (int off = TPR / 2; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off, TPR);
+  return v;
+}
+template <int TPR> __device__ dcomplex group_sum(dcomplex v) {
+  return {group_sum<TPR>(v.x), group_sum<TPR>(v.y)};
+}
+
+template <class D> __device__ D combine(D acc, D alpha, D beta, bool beta_zero, const D* y) {
+  return beta_zero ? alpha * acc : alpha * acc + beta * *y;
+}
+
+// One group of TPR lanes per row; rows past the end still take part in the shuffles.
+template <class D, int TPR, int KC>
+__global__ void __launch_bounds__(spmv_block)
+csr_kernel(index_t rows, const index_t* __restrict__ row_ptr, const index_t* __restrict__ col,
+           const D* __restrict__ val, const D* __restrict__ x, index_t x_stride, D* y,
+           index_t y_stride, D alpha, D beta, bool beta_zero) {
+  const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t row = static_cast<index_t>(thread / TPR);
+  const int lane = static_cast<int>(thread % TPR);
+  const bool valid = row < rows;
+  const index_t begin = valid ? load_ro(row_ptr + row) : 0;
+  const index_t end = valid ? load_ro(row_ptr + row + 1) : 0;
+  D acc[KC];
+#pragma unroll
+  for (int c = 0; c < KC; ++c) acc[c] = zero<D>();
+  for (index_t j = begin + lane; j < end; j += TPR) {
+    const D a = load_ro(val + j);
+    const index_t cj = load_ro(col + j);
+#pragma unroll
+    for (int c = 0; c < KC; ++c) acc[c] = acc[c] + a * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj);
+  }
+#pragma unroll
+  for (int c = 0; c < KC; ++c) acc[c] = group_sum<TPR>(acc[c]);
+  if (valid && lane == 0)
+#pragma unroll
+    for (int c = 0; c < KC; ++c) {
+      D* yc = y + static_cast<std::size_t>(c) * y_stride + row;
+      *yc = combine(acc[c], alpha, beta, beta_zero, yc);
+    }
+}
+
+template <class D, int KC>
+__global__ void __launch_bounds__(spmv_block)
+ell_kernel(index_t rows, index_t width, const index_t* __restrict__ ell_col,
+           const D* __restrict__ ell_val, const D* __restrict__ x, index_t x_stride, D* y,
+           index_t y_stride, D alpha, D beta, bool beta_zero) {
+  const index_t row = static_cast<index_t>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (row >= rows) return;
+  D acc[KC];
+#pragma unroll
+  for (int c = 0; c < KC; ++c) acc[c] = zero<D>();
+  for (index_t w = 0; w < width; ++w) {
+    const std::size_t slot = static_cast<std::size_t>(w) * rows + row;
+    const index_t cj = load_ro(ell_col + slot);
+    if (cj < 0) break;  // rows fill their slots from the first, padding only follows
+    const D a = load_ro(ell_val + slot);
+#pragma unroll
+    for (int c = 0; c < KC; ++c) acc[c] = acc[c] + a * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj);
+  }
+#pragma unroll
+  for (int c = 0; c < KC; ++c) {
+    D* yc = y + static_cast<std::size_t>(c) * y_stride + row;
+    *yc = combine(acc[c], alpha, beta, beta_zero, yc);
+  }
+}
+
+__device__ inline void atomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ inline void atomic_add(dcomplex* p, dcomplex v) {
+  atomicAdd(&p->x, v.x);
+  atomicAdd(&p->y, v.y);
+}
+
+// y[row] += alpha a x[col] for COO entries, or, transposed, y[col] += alpha conj(a) x[row].
+template <class D, bool ConjTrans>
+__global__ void __launch_bounds__(spmv_block)
+coo_kernel(std::size_t nnz, const index_t* __restrict__ row_idx, const index_t* __restrict__ col_idx,
+           const D* __restrict__ val, const D* __restrict__ x, index_t x_stride, D* y,
+           index_t y_stride, index_t k, D alpha) {
+  const std::size_t e = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= nnz) return;
+  const index_t from = ConjTrans ? load_ro(row_idx + e) : load_ro(col_idx + e);
+  const index_t to = ConjTrans ? load_ro(col_idx + e) : load_ro(row_idx + e);
+  const D a = alpha * (ConjTrans ? conj(load_ro(val + e)) : load_ro(val + e));
+  for (index_t c = 0; c < k; ++c)
+    atomic_add(y + static_cast<std::size_t>(c) * y_stride + to,
+               a * load_ro(x + static_cast<std::size_t>(c) * x_stride + from));
+}
+
+// Aᴴx by scattering each row of A: y[j] += alpha conj(a_ij) x_i, TPR lanes per row.
+template <class D, int TPR>
+__global__ void __launch_bounds__(spmv_block)
+csr_conj_trans_kernel(index_t rows, const index_t* __restrict__ row_ptr,
+                      const index_t* __restrict__ col, const D* __restrict__ val,
+                      const D* __restrict__ x, index_t x_stride, D* y, index_t y_stride,
+                      index_t k, D alpha) {
+  const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const index_t row = static_cast<index_t>(thread / TPR);
+  if (row >= rows) return;
+  const int lane = static_cast<int>(thread % TPR);
+  for (index_t j = load_ro(row_ptr + row) + lane; j < load_ro(row_ptr + row + 1); j += TPR) {
+    const D a = alpha * conj(load_ro(val + j));
+    const index_t cj = load_ro(col + j);
+    for (index_t c = 0; c < k; ++c)
+      atomic_add(y + static_cast<std::size_t>(c) * y_stride + cj,
+                 a * load_ro(x + static_cast<std::size_t>(c) * x_stride + row));
+  }
+}
+
+template <class D>
+__global__ void __launch_bounds__(spmv_block)
+ell_conj_trans_kernel(index_t rows, index_t width, const index_t* __restrict__ ell_col,
+                      const D* __restrict__ ell_val, const D* __restrict__ x, index_t x_stride,
+                      D* y, index_t y_stride, index_t k, D alpha) {
+  const index_t row = static_cast<index_t>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (row >= rows) return;
+  for (index_t w = 0; w < width; ++w) {
+    const std::size_t slot = static_cast<std::size_t>(w) * rows + row;
+    const index_t cj = load_ro(ell_col + slot);
+    if (cj < 0) break;
+    const D a = alpha * conj(load_ro(ell_val + slot));
+    for (index_t c = 0; c < k; ++c)
+      atomic_add(y + static_cast<std::size_t>(c) * y_stride + cj,
+                 a * load_ro(x + static_cast<std::size_t>(c) * x_stride + row));
+  }
+}
+
+template <class D>
+__global__ void __launch_bounds__(spmv_block)
+scale_kernel(std::size_t size, D* y, D beta) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < size) y[i] = beta * y[i];
+}
+
+unsigned blocks_for(long long threads) {
+  return static_cast<unsigned>(std::max(1LL, (threads + spmv_block - 1) / spmv_block));
+}
+
+// Calls f(std::integral_constant<int, TPR>) for the matrix's lanes-per-row.
+template <class F> void with_tpr(int tpr, F&& f) {
+  switch (tpr) {
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    case 16: f(std::integral_constant<int, 16>{}); break;
+    default: f(std::integral_constant<int, 32>{}); break;
+  }
+}
+
+template <class T> using D = device_t<T>;
+
+}  // namespace
+
+template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream) {
+  const DeviceMatrix<T>& m = *args.m;
+  const D<T> alpha = to_device(args.alpha), beta = to_device(args.beta);
+  const bool beta_zero = args.beta == T(0);
+  const D<T>* x = dev(args.x);
+  D<T>* y = dev(args.y);
+  for (index_t c0 = 0; c0 < args.k;) {
+    const index_t left = args.k - c0;
+    const int kc = left >= 4 ? 4 : left >= 2 ? 2 : 1;
+    const D<T>* xc = x + static_cast<std::size_t>(c0) * m.cols;
+    D<T>* yc = y + static_cast<std::size_t>(c0) * m.rows;
+    auto run = [&](auto kc_const) {
+      constexpr int KC = decltype(kc_const)::value;
+      if (m.format == Format::csr) {
+        with_tpr(m.threads_per_row, [&](auto tpr_const) {
+          constexpr int TPR = decltype(tpr_const)::value;
+          csr_kernel<D<T>, TPR, KC><<<blocks_for(static_cast<long long>(m.rows) * TPR), spmv_block, 0, stream>>>(
+              m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc, m.rows,
+              alpha, beta, beta_zero);
+        });
+        PMOM_CUDA_LAUNCHED("csr_kernel");
+      } else {
+        ell_kernel<D<T>, KC><<<blocks_for(m.rows), spmv_block, 0, stream>>>(
+            m.rows, m.ell_width, m.ell_col.data(), dev(m.ell_val.data()), xc, m.cols, yc,
+            m.rows, alpha, beta, beta_zero);
+        PMOM_CUDA_LAUNCHED("ell_kernel");
+      }
+    };
+    if (kc == 4) run(std::integral_constant<int, 4>{});
+    else if (kc == 2) run(std::integral_constant<int, 2>{});
+    else run(std::integral_constant<int, 1>{});
+    c0 += kc;
+  }
+  if (m.format == Format::hyb && m.coo_nnz > 0) {
+    coo_kernel<D<T>, false><<<blocks_for(static_cast<long long>(m.coo_nnz)), spmv_block, 0, stream>>>(
+        m.coo_nnz, m.coo_row.data(), m.coo_col.data(), dev(m.coo_val.data()), x, m.cols, y,
+        m.rows, args.k, alpha);
+    PMOM_CUDA_LAUNCHED("coo_kernel");
+  }
+}
+
+template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream) {
+  const DeviceMatrix<T>& m = *args.m;
+  const std::size_t out = static_cast<std::size_t>(m.cols) * args.k;
+  if (args.beta == T(0)) {
+    PMOM_CUDA(cudaMemsetAsync(args.y, 0, out * sizeof(T), stream));
+  } else if (args.beta != T(1)) {
+    scale_kernel<<<blocks_for(static_cast<long long>(out)), spmv_block, 0, stream>>>(
+        out, dev(args.y), to_device(args.beta));
+    PMOM_CUDA_LAUNCHED("scale_kernel");
+  }
+  const D<T> alpha = to_device(args.alpha);
+  const D<T>* x = dev(args.x);
+  D<T>* y = dev(args.y);
+  if (m.format == Format::csr) {
+    with_tpr(m.threads_per_row, [&](auto tpr_const) {
+      constexpr int TPR = decltype(tpr_const)::value;
+      csr_conj_trans_kernel<D<T>, TPR><<<blocks_for(static_cast<long long>(m.rows) * TPR), spmv_block, 0, stream>>>(
+          m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), x, m.rows, y, m.cols,
+          args.k, alpha);
+    });
+    PMOM_CUDA_LAUNCHED("csr_conj_trans_kernel");
+    return;
+  }
+  ell_conj_trans_kernel<<<blocks_for(m.rows), spmv_block, 0, stream>>>(
+      m.rows, m.ell_width, m.ell_col.data(), dev(m.ell_val.data()), x, m.rows, y, m.cols, args.k,
+      alpha);
+  PMOM_CUDA_LAUNCHED("ell_conj_trans_kernel");
+  if (m.coo_nnz > 0) {
+    coo_kernel<D<T>, true><<<blocks_for(static_cast<long long>(m.coo_nnz)), spmv_block, 0, stream>>>(
+        m.coo_nnz, m.coo_row.data(), m.coo_col.data(), dev(m.coo_val.data()), x, m.rows, y,
+        m.cols, args.k, alpha);
+    PMOM_CUDA_LAUNCHED("coo_kernel");
+  }
+}
+
+template void launch_spmv(const SpmvArgs<double>&, cudaStream_t);
+template void launch_spmv(const SpmvArgs<std::complex<double>>&, cudaStream_t);
+template void launch_spmv_transposed(const SpmvArgs<double>&, cudaStream_t);
+template void launch_spmv_transposed(const SpmvArgs<std::complex<double>>&, cudaStream_t);
+
+}  // namespace pmom::cuda

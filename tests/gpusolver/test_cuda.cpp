@@ -1,0 +1,392 @@
+// The CUDA backend against the reference CPU backend: every kernel on awkward shapes
+// (n = 1, 31, 33, empty rows, one row far longer than the rest, several right-hand sides),
+// the solvers on the shared SuiteSparse complex matrices, multi-RHS against single solves,
+// and graph replay against plain launches. Skipped with a message where no CUDA device is.
+//
+// Kernel tolerance: 1e-12 relative in the max norm (the bar). Both backends form the
+// same products; only summation order differs (warp shuffles and atomics against OpenMP
+// partial sums), which moves results by a few ulps times the terms summed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/gpusolver/solver.hpp"
+#include "planarmom/io/load_matrix.hpp"
+#include "support/random_matrix.hpp"
+#include "support/systems.hpp"
+
+namespace pmom {
+namespace {
+
+using cplx = std::complex<double>;
+using test::Dense;
+
+bool have_gpu(std::string& why) {
+  const CudaDeviceStatus s = cuda_device_status();
+  why = s.description;
+  return s.available;
+}
+
+#define REQUIRE_GPU()                                                                  \
+  do {                                                                                 \
+    std::string why;                                                                   \
+    if (!have_gpu(why)) GTEST_SKIP() << "no CUDA device, GPU test skipped: " << why; \
+  } while (0)
+
+template <class T> double max_rel(const Dense<T>& got, const Dense<T>& want) {
+  if (got.rows() != want.rows() || got.cols() != want.cols()) return 1e300;
+  if (want.size() == 0) return 0;
+  const double scale = want.cwiseAbs().maxCoeff();
+  const double err = (got - want).cwiseAbs().maxCoeff();
+  return scale == 0 ? err : err / scale;
+}
+
+template <class T> Dense<T> random_dense(index_t rows, index_t cols, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Dense<T> d(rows, cols);
+  for (index_t j = 0; j < cols; ++j)
+    for (index_t i = 0; i < rows; ++i) d(i, j) = test::random_value<T>(rng);
+  return d;
+}
+
+// The same named blocks on both backends, filled from the same host data.
+template <class T> struct Twin {
+  Twin(Backend<T>& c, Backend<T>& g) : cpu(c), gpu(g) {}
+  Backend<T>& cpu;
+  Backend<T>& gpu;
+  std::map<std::string, std::pair<Block<T>, Block<T>>> blocks;
+  std::pair<Block<real_t<T>>, Block<real_t<T>>> rnorm2;
+  std::pair<Block<int>, Block<int>> status;
+
+  template <class U> static Block<U> put(Backend<T>& be, const Dense<U>& h) {
+    auto b = be.template allocate<U>(static_cast<index_t>(h.rows()), static_cast<index_t>(h.cols()));
+    be.upload(std::span<const U>(h.data(), static_cast<std::size_t>(h.size())), b);
+    return b;
+  }
+  template <class U> static Dense<U> get(Backend<T>& be, const Block<U>& b) {
+    const auto v = be.download(b);
+    return Eigen::Map<const Dense<U>>(v.data(), b.rows(), b.cols());
+  }
+  void add(const std::string& name, const Dense<T>& h) { blocks[name] = {put(cpu, h), put(gpu, h)}; }
+  void set_status(const Dense<int>& s) { status = {put(cpu, s), put(gpu, s)}; }
+  void set_rnorm2(index_t k) {
+    const Dense<real_t<T>> z = Dense<real_t<T>>::Zero(1, k);
+    rnorm2 = {put(cpu, z), put(gpu, z)};
+  }
+  Block<T>* on(bool g, const std::string& name) {
+    auto& p = blocks.at(name);
+    return g ? &p.second : &p.first;
+  }
+  // rnorm2_floor: the scale below which ‖r‖² is cancellation noise (BiCGSTAB's r = s - ωt
+  // vanishes for n = 1), so differences are measured against it.
+  void expect_equal(const std::string& context, double rnorm2_floor = 0) {
+    for (auto& [name, p] : blocks)
+      EXPECT_LE(max_rel(get(gpu, p.second), get(cpu, p.first)), 1e-12) << context << ": " << name;
+    if (rnorm2.first.size()) {
+      const Dense<real_t<T>> want = get(cpu, rnorm2.first), got = get(gpu, rnorm2.second);
+      const double scale = std::max(want.cwiseAbs().maxCoeff(), rnorm2_floor);
+      EXPECT_LE((got - want).cwiseAbs().maxCoeff(), 1e-12 * scale) << context << ": rnorm2";
+    }
+    if (status.first.size()) {
+      EXPECT_EQ(get(gpu, status.second), get(cpu, status.first)) << context << ": status";
+    }
+  }
+};
+
+template <class T> class CudaKernels : public testing::Test {
+ protected:
+  void SetUp() override {
+    REQUIRE_GPU();
+    cpu = make_cpu_backend<T>();
+    gpu = make_cuda_backend<T>();
+  }
+  std::unique_ptr<Backend<T>> cpu, gpu;
+};
+using ValueTypes = testing::Types<double, cplx>;
+TYPED_TEST_SUITE(CudaKernels, ValueTypes);
+
+struct Shape {
+  index_t rows, cols;
+  test::Shape pattern;
+  const char* name;
+};
+const Shape shapes[] = {
+    {1, 1, {1.0, false, false}, "1x1"},
+    {31, 31, {0.2, true, false}, "31 empty rows"},
+    {33, 33, {0.1, false, true}, "33 one dense row"},
+    {37, 53, {0.1, true, true}, "37x53"},
+    {53, 37, {0.1, false, false}, "53x37"},
+    {2000, 2000, {0.01, false, true}, "2000 one dense row"},
+    {5000, 5000, {0.002, true, false}, "5000 empty rows"},
+};
+
+TYPED_TEST(CudaKernels, SpmvEqualsCpuForEveryFormatAndAdjoint) {
+  using T = TypeParam;
+  int seed = 1;
+  for (const Shape& sh : shapes)
+    for (Format f : {Format::csr, Format::hyb})
+      for (AdjointMode mode : {AdjointMode::stored, AdjointMode::transposed_kernel})
+        for (index_t k : {1, 3, 6}) {
+          const Csr<T> a = to_csr(test::random_coo<T>(sh.rows, sh.cols, seed++, sh.pattern));
+          OperatorOptions o{f, mode, true};
+          auto ac = this->cpu->make_operator(a, o);
+          auto ag = this->gpu->make_operator(a, o);
+          for (Transpose op : {Transpose::none, Transpose::conj_trans}) {
+            const index_t in = op == Transpose::none ? sh.cols : sh.rows;
+            const index_t out = op == Transpose::none ? sh.rows : sh.cols;
+            Twin<T> t{*this->cpu, *this->gpu};
+            t.add("x", random_dense<T>(in, k, seed++));
+            t.add("y", random_dense<T>(out, k, seed++));
+            std::mt19937_64 rng(seed);
+            const T alpha = test::random_value<T>(rng), beta(0.5);
+            this->cpu->spmv(*ac, op, *t.on(false, "x"), *t.on(false, "y"), alpha, beta);
+            this->gpu->spmv(*ag, op, *t.on(true, "x"), *t.on(true, "y"), alpha, beta);
+            this->cpu->spmv(*ac, op, *t.on(false, "x"), *t.on(false, "y"));  // beta = 0
+            this->gpu->spmv(*ag, op, *t.on(true, "x"), *t.on(true, "y"));
+            t.expect_equal(std::string(sh.name) + (f == Format::csr ? " csr" : " hyb") +
+                           (mode == AdjointMode::stored ? " stored" : " transposed") +
+                           (op == Transpose::none ? " A" : " A^H") + " k=" + std::to_string(k));
+          }
+        }
+}
+
+TYPED_TEST(CudaKernels, DotsAndNormsEqualCpu) {
+  using T = TypeParam;
+  for (index_t n : {1, 31, 33, 1000, 300000})
+    for (index_t k : {1, 4}) {
+      Twin<T> t{*this->cpu, *this->gpu};
+      t.add("x", random_dense<T>(n, k, 1));
+      t.add("y", random_dense<T>(n, k, 2));
+      t.add("c", Dense<T>::Zero(1, k));
+      t.add("u", Dense<T>::Zero(1, k));
+      t.set_rnorm2(k);
+      for (bool g : {false, true}) {
+        Backend<T>& be = g ? *this->gpu : *this->cpu;
+        be.dot(*t.on(g, "x"), *t.on(g, "y"), *t.on(g, "c"), true);
+        be.dot(*t.on(g, "x"), *t.on(g, "y"), *t.on(g, "u"), false);
+        be.norm2_squared(*t.on(g, "x"), g ? t.rnorm2.second : t.rnorm2.first);
+      }
+      t.expect_equal("n = " + std::to_string(n) + ", k = " + std::to_string(k));
+    }
+}
+
+// Column 1 is stopped (must stay untouched), column 2 meets the kernel's zero divisor.
+Dense<int> statuses(index_t k) {
+  Dense<int> s = Dense<int>::Zero(1, k);
+  s(0, 1) = rhs_stopped;
+  return s;
+}
+
+template <class T> void fill(Twin<T>& t, const std::vector<std::string>& vectors,
+                             const std::vector<std::string>& scalars, index_t n, index_t k) {
+  int seed = 10;
+  for (const auto& v : vectors) t.add(v, random_dense<T>(n, k, seed++));
+  for (const auto& s : scalars) t.add(s, random_dense<T>(1, k, seed++));
+  Dense<T> d = random_dense<T>(n, 1, 99);
+  t.add("d", d);
+  t.set_status(statuses(k));
+  t.set_rnorm2(k);
+}
+
+template <class T> BicgVectors<T> bicg_view(Twin<T>& t, bool g, Shadow s) {
+  const bool e = s == Shadow::explicit_vectors;
+  BicgVectors<T> v;
+  v.shadow = s;
+  v.inv_diag = t.on(g, "d");
+  v.x = t.on(g, "x");
+  v.r = t.on(g, "r");
+  v.rt = e ? t.on(g, "rt") : nullptr;
+  v.p = t.on(g, "p");
+  v.pt = e ? t.on(g, "pt") : nullptr;
+  v.q = t.on(g, "q");
+  v.qt = e ? t.on(g, "qt") : nullptr;
+  v.rho = t.on(g, "rho");
+  v.rho_old = t.on(g, "rho_old");
+  v.sigma = t.on(g, "sigma");
+  v.rnorm2 = g ? &t.rnorm2.second : &t.rnorm2.first;
+  v.status = g ? &t.status.second : &t.status.first;
+  return v;
+}
+
+TYPED_TEST(CudaKernels, BicgFamilyKernelsEqualCpu) {
+  using T = TypeParam;
+  for (index_t n : {1, 31, 33, 4097})
+    for (Shadow s : {Shadow::explicit_vectors, Shadow::conjugate, Shadow::same}) {
+      Twin<T> t{*this->cpu, *this->gpu};
+      fill(t, {"x", "r", "rt", "p", "pt", "q", "qt"}, {"rho", "rho_old", "sigma"}, n, 3);
+      for (const char* zero : {"rho", "sigma"}) {  // column 2 breaks down in one of the steps
+        for (bool g : {false, true}) {
+          auto z = Twin<T>::get(g ? *this->gpu : *this->cpu, *t.on(g, zero));
+          z(0, 2) = T(0);
+          (g ? *this->gpu : *this->cpu).upload(std::span<const T>(z.data(), 3), *t.on(g, zero));
+        }
+        for (bool g : {false, true}) {
+          Backend<T>& be = g ? *this->gpu : *this->cpu;
+          auto v = bicg_view(t, g, s);
+          be.bicg_reduce(v);
+          be.bicg_directions(v);
+          be.bicg_update(v);
+        }
+        t.expect_equal("n = " + std::to_string(n) + ", zero " + zero);
+      }
+    }
+}
+
+TYPED_TEST(CudaKernels, BicgstabKernelsEqualCpu) {
+  using T = TypeParam;
+  for (index_t n : {1, 31, 33, 4097}) {
+    Twin<T> t{*this->cpu, *this->gpu};
+    fill(t, {"x", "r", "rhat", "p", "phat", "v", "s", "shat", "t"},
+         {"rho", "rho_old", "alpha", "omega", "rhat_v", "t_s", "t_t"}, n, 4);
+    for (bool g : {false, true}) {
+      Backend<T>& be = g ? *this->gpu : *this->cpu;
+      BicgstabVectors<T> v;
+      v.inv_diag = t.on(g, "d");
+      v.x = t.on(g, "x");
+      v.r = t.on(g, "r");
+      v.rhat = t.on(g, "rhat");
+      v.p = t.on(g, "p");
+      v.phat = t.on(g, "phat");
+      v.v = t.on(g, "v");
+      v.s = t.on(g, "s");
+      v.shat = t.on(g, "shat");
+      v.t = t.on(g, "t");
+      v.rho = t.on(g, "rho");
+      v.rho_old = t.on(g, "rho_old");
+      v.alpha = t.on(g, "alpha");
+      v.omega = t.on(g, "omega");
+      v.rhat_v = t.on(g, "rhat_v");
+      v.t_s = t.on(g, "t_s");
+      v.t_t = t.on(g, "t_t");
+      v.rnorm2 = g ? &t.rnorm2.second : &t.rnorm2.first;
+      v.status = g ? &t.status.second : &t.status.first;
+      be.bicgstab_directions(v);
+      be.bicgstab_half_step(v);
+      be.bicgstab_omega_dots(v);
+      be.bicgstab_update(v);
+    }
+    const Dense<T> s = Twin<T>::get(*this->cpu, *t.on(false, "s"));
+    t.expect_equal("n = " + std::to_string(n), s.colwise().squaredNorm().maxCoeff());
+  }
+}
+
+const std::filesystem::path shared_matrices =
+    std::filesystem::path(PLANARMOM_SOURCE_DIR) / ".." / "shared" / "matrices";
+
+// Same algorithm, same data, different summation order. Where the CPU converges the GPU must
+// too, to the same solution (1e-5 relative: κ·tol for these matrices) and with an iteration
+// count within rounding-driven drift: 10% + 2 for the BiCG family, 25% + 2 for BiCGSTAB, whose
+// trajectory is far more sensitive to rounding. Where the CPU does not converge (BiCGSTAB on
+// the hard ones), the GPU may end otherwise, but a "converged" must then be a true one.
+TEST(CudaSolvers, EqualCpuOnSharedComplexMatrices) {
+  REQUIRE_GPU();
+  if (!std::filesystem::is_directory(shared_matrices))
+    GTEST_SKIP() << "shared matrices not present at " << shared_matrices;
+  auto cpu = make_cpu_backend<cplx>();
+  auto gpu = make_cuda_backend<cplx>();
+  int compared = 0;
+  for (const auto& e : std::filesystem::directory_iterator(shared_matrices)) {
+    if (e.path().extension() != ".mtx") continue;
+    const auto m = io::read_matrix_market(e.path());
+    if (!io::is_complex_field(m)) continue;
+    const Csr<cplx> a = io::to_csr_matrix<cplx>(m, e.path());
+    std::vector<cplx> b(static_cast<std::size_t>(a.rows), cplx(1.0, 0.0));
+    for (Method method : {Method::bicg, Method::cocg, Method::bicgstab, Method::cg}) {
+      const MatrixTraits tr = analyse(a);
+      if ((method == Method::cocg && !tr.complex_symmetric) ||
+          (method == Method::cg && !(tr.hermitian && tr.positive_real_diagonal)))
+        continue;
+      SolverOptions o;
+      o.method = method;
+      o.max_iterations = 3000;
+      std::vector<cplx> xc, xg;
+      const SolveResult rc = Solver<cplx>(*cpu, a, o).solve(b, xc);
+      const SolveResult rg = Solver<cplx>(*gpu, a, o).solve(b, xg);
+      const std::string name = e.path().filename().string() + " " + to_string(method);
+      SCOPED_TRACE(name);
+      std::cout << name << ": cpu " << to_string(rc.rhs[0].outcome) << " "
+                << rc.rhs[0].iterations << " it, true res " << rc.rhs[0].true_residual
+                << "; cuda " << to_string(rg.rhs[0].outcome) << " " << rg.rhs[0].iterations
+                << " it, true res " << rg.rhs[0].true_residual << '\n';
+      if (rg.rhs[0].outcome == Outcome::converged) {
+        EXPECT_LE(rg.rhs[0].true_residual, 10 * o.tolerance);
+      }
+      if (rc.rhs[0].outcome != Outcome::converged) continue;
+      ++compared;
+      EXPECT_EQ(rg.rhs[0].outcome, Outcome::converged);
+      const double drift = method == Method::bicgstab ? 0.25 : 0.1;
+      EXPECT_NEAR(rg.rhs[0].iterations, rc.rhs[0].iterations, drift * rc.rhs[0].iterations + 2);
+      using Map = Eigen::Map<const test::DenseVector<cplx>>;
+      EXPECT_LE(test::relative_error<cplx>(Map(xg.data(), a.rows), Map(xc.data(), a.rows)), 1e-5);
+    }
+  }
+  EXPECT_GE(compared, 5);
+}
+
+TEST(CudaSolvers, MultiRhsEqualsSingleSolvesAndGraphsEqualPlainLaunches) {
+  REQUIRE_GPU();
+  auto gpu = make_cuda_backend<cplx>();
+  const index_t n = 3000, k = 4;
+  const Csr<cplx> a = test::make_system<cplx>(test::SystemKind::complex_symmetric, n, 3, 1.05);
+  std::vector<cplx> block;
+  for (index_t c = 0; c < k; ++c) {
+    const auto col = test::random_vector<cplx>(n, 50 + c);
+    block.insert(block.end(), col.data(), col.data() + n);
+  }
+  for (Method method : {Method::bicg, Method::cocg, Method::bicgstab}) {
+    SolverOptions o;
+    o.method = method;
+    o.tolerance = 1e-10;
+    std::vector<cplx> xb;
+    const SolveResult rb = Solver<cplx>(*gpu, a, o).solve(block, xb, k);
+    for (index_t c = 0; c < k; ++c) {
+      const std::span<const cplx> bc(block.data() + static_cast<std::size_t>(c) * n, n);
+      std::vector<cplx> xs;
+      const SolveResult rs = Solver<cplx>(*gpu, a, o).solve(bc, xs);
+      EXPECT_EQ(rb.rhs[c].iterations, rs.rhs[0].iterations) << to_string(method) << " column " << c;
+      double diff = 0, norm = 0;
+      for (index_t i = 0; i < n; ++i) {
+        diff += std::norm(xb[static_cast<std::size_t>(c) * n + i] - xs[i]);
+        norm += std::norm(xs[i]);
+      }
+      EXPECT_LE(std::sqrt(diff / norm), 1e-12) << to_string(method) << " column " << c;
+    }
+    o.use_graphs = false;
+    std::vector<cplx> xp;
+    const SolveResult rp = Solver<cplx>(*gpu, a, o).solve(block, xp, k);
+    EXPECT_EQ(rp.iterations, rb.iterations) << to_string(method);
+    EXPECT_EQ(xp, xb) << to_string(method) << ": graph replay must compute exactly what launches do";
+  }
+}
+
+TEST(CudaBackendErrors, OutOfMemorySaysHowMuch) {
+  REQUIRE_GPU();
+  auto gpu = make_cuda_backend<cplx>();
+  try {
+    gpu->template allocate<cplx>(1 << 30, 1 << 10);  // 16 TiB
+    FAIL() << "a 16 TiB allocation succeeded";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("out of device memory"), std::string::npos) << what;
+    EXPECT_NE(what.find("free"), std::string::npos) << what;
+  }
+  // The backend stays usable after the failure.
+  auto b = gpu->template allocate<cplx>(10, 1);
+  EXPECT_EQ(gpu->download(b).size(), 10u);
+}
+
+TEST(CudaBackendErrors, ReportsMissingDeviceOrBuild) {
+  const CudaDeviceStatus s = cuda_device_status();
+  EXPECT_FALSE(s.description.empty());
+  if (!s.available) {
+    EXPECT_THROW(make_cuda_backend<cplx>(), std::runtime_error);
+    // "cuda" falls back to the CPU backend.
+    EXPECT_EQ(make_backend<cplx>("cuda")->name(), make_cpu_backend<cplx>()->name());
+  }
+}
+
+}  // namespace
+}  // namespace pmom

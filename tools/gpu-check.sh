@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds planarmom with CUDA on a GPU machine, runs the test suite (GPU tests included), the
+# sanitizers, the SASS check and the GPU benchmarks, and writes everything to $OUT (default
+# out/gpu). Stages: build test sanitize sass bench (default: all of them, in that order).
+#
+# Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
+# .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/out/gpu}
+build=${PLANARMOM_GPU_BUILD_DIR:-$root/build-gpu}
+stages=${*:-build test sanitize sass bench}
+mkdir -p "$out"
+log() { echo "== $(date +%T) $*" | tee -a "$out/summary.txt"; }
+
+# Tests and benchmarks read ../shared/matrices; a machine that got them carried in .shared/
+# (ignored by git) sees them there.
+if [ ! -d "$root/../shared/matrices" ] && [ -d "$root/.shared/matrices" ]; then
+  mkdir -p "$root/../shared" && ln -s "$root/.shared/matrices" "$root/../shared/matrices"
+fi
+
+cmake_args=(-DPLANARMOM_WITH_CUDA=ON -DCMAKE_BUILD_TYPE=Release)
+if compgen -G "$root/.deps/*.deb" >/dev/null; then
+  prefix=/tmp/planarmom-deps
+  mkdir -p "$prefix"
+  for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" "$prefix"; done
+  cmake_args+=(-DBoost_USE_STATIC_LIBS=ON
+               "-DBoost_DIR=$prefix/usr/lib/x86_64-linux-gnu/cmake/Boost-1.74.0"
+               "-DCMAKE_PREFIX_PATH=$prefix/usr;$prefix/usr/share/cmake"
+               "-DCMAKE_CXX_FLAGS=-isystem $prefix/usr/include"
+               "-DCMAKE_CUDA_FLAGS=-isystem $prefix/usr/include")
+fi
+
+for stage in $stages; do
+  case $stage in
+  build)
+    log "build"
+    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee -a "$out/summary.txt"
+    cmake -S "$root" -B "$build" -G Ninja "${cmake_args[@]}" >"$out/configure.log" 2>&1 ||
+      { tail -30 "$out/configure.log"; exit 1; }
+    cmake --build "$build" --parallel "$(nproc)" >"$out/build.log" 2>&1 ||
+      { grep -E "error|Error" "$out/build.log" | head -30; exit 1; }
+    ;;
+  test)
+    log "tests"
+    (cd "$build" && ctest --output-on-failure --parallel 8 -E '^Cuda' >"$out/ctest.log" 2>&1)
+    tail -3 "$out/ctest.log" | tee -a "$out/summary.txt"
+    "$build/tests/test_cuda" >"$out/test_cuda.log" 2>&1
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|error" "$out/test_cuda.log" | head -40 |
+      tee -a "$out/summary.txt"
+    ;;
+  sanitize)
+    log "compute-sanitizer"
+    filter='CudaKernels*:CudaSolvers.MultiRhs*'
+    for tool in memcheck racecheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/test_cuda" \
+        --gtest_filter="$filter" >"$out/sanitizer_$tool.log" 2>&1
+      echo "$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_$tool.log" | tail -1)" |
+        tee -a "$out/summary.txt"
+    done
+    ;;
+  sass)
+    log "SASS loads"
+    lib="$build/gpusolver/libplanarmom_gpusolver.a"
+    cuobjdump -sass "$lib" >"$out/sass.txt" 2>&1
+    grep -oE "LDG[.A-Z0-9]*" "$out/sass.txt" | sort | uniq -c | tee -a "$out/summary.txt"
+    ;;
+  bench)
+    log "benchmarks"
+    exe="$build/apps/planarmom"
+    "$exe" -q device-info | tee -a "$out/summary.txt"
+    mats=$root/../shared/matrices
+    for backend in cuda baseline cpu; do
+      "$exe" -q bench "$mats" --field complex --synthetic 2000,4000,6000,8000,10000 \
+        --backend "$backend" --solver bicg,cocg --json "$out/bench_$backend.json" \
+        >"$out/bench_$backend.txt" 2>&1
+      echo "bench $backend: exit $?" | tee -a "$out/summary.txt"
+    done
+    ;;
+  *) echo "unknown stage $stage" >&2; exit 2 ;;
+  esac
+done
+log "done"
