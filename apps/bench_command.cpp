@@ -75,6 +75,10 @@ Command add_bench_command(CLI::App& parent) {
   app->add_option("--rhs", flags->rhs, "Right-hand side: A1 (b = A*1), ones, or random")
       ->capture_default_str()
       ->check(CLI::IsMember({"A1", "ones", "random"}));
+  app->add_option("--nrhs", flags->options.nrhs,
+                  "Right-hand sides solved together (the first from --rhs, the rest random)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app->add_option("--seed", flags->options.seed, "Seed of the random right-hand side")
       ->capture_default_str();
   app->add_option("--field", flags->field, "Which matrices: all, complex or real")
@@ -89,7 +93,7 @@ Command add_bench_command(CLI::App& parent) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   app->add_option("--json", flags->json, "Write the results as JSON to this file");
-  add_solver_options(*app, flags->solver, true);
+  add_solver_options(*app, flags->solver, true, {"cpu", "cuda", "baseline"});
   return {app, [flags] { return run(*flags); }};
 }
 

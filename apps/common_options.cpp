@@ -16,7 +16,8 @@ void add_log_options(CLI::App& app, io::LogOptions& options) {
       "Also write the full (debug) log to this file");
 }
 
-void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list) {
+void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
+                        const std::vector<std::string>& backends) {
   app.add_option("--solver", flags.method,
                  method_list ? "Comma-separated solvers from bicg, cocg, bicgstab, cg"
                              : "auto (COCG if A^T = A, CG if Hermitian with positive diagonal, "
@@ -39,9 +40,10 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list) {
                  "A^H product: stored conjugate transpose or transposed kernel")
       ->capture_default_str()
       ->check(CLI::IsMember({"stored", "transposed"}));
-  app.add_option("--backend", flags.backend, "Where to solve")
+  app.add_option("--backend", flags.backend,
+                 "Where to solve (cuda falls back to cpu, saying why, without a device)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"cpu", "cuda"}));
+      ->check(CLI::IsMember(backends));
   app.add_flag("--no-jacobi", flags.no_jacobi, "Solve without the Jacobi preconditioner");
   app.add_flag("--no-graphs", flags.no_graphs,
                "Launch each kernel of an iteration instead of replaying a CUDA graph");

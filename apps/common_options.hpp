@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/logging.hpp"
@@ -21,7 +22,9 @@ struct SolverFlags {
   bool no_graphs = false;
   SolverOptions options;
 };
-void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list);
+// backends: the names --backend accepts.
+void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
+                        const std::vector<std::string>& backends = {"cpu", "cuda"});
 // Applies the text flags to flags.options (throws std::invalid_argument on bad values).
 SolverOptions resolve_solver_options(const SolverFlags& flags);
 

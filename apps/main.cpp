@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   pmom::app::add_log_options(app, log);
 
   const std::vector<pmom::app::Command> commands{pmom::app::add_bench_command(app),
-                                                 pmom::app::add_solve_command(app)};
+                                                 pmom::app::add_solve_command(app),
+                                                 pmom::app::add_device_info_command(app)};
   // Lets the logging options stand after the subcommand's name as well.
   for (const auto& c : commands) c.app->fallthrough();
 

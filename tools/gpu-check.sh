@@ -70,12 +70,27 @@ for stage in $stages; do
     exe="$build/apps/planarmom"
     "$exe" -q device-info | tee -a "$out/summary.txt"
     mats=$root/../shared/matrices
+    sizes=2000,4000,6000,8000,10000
+    run_bench() {  # name, then bench arguments
+      local name=$1; shift
+      "$exe" -q bench --solver bicg,cocg --json "$out/bench_$name.json" "$@" >"$out/bench_$name.txt" 2>&1
+      echo "bench $name: exit $?" | tee -a "$out/summary.txt"
+    }
     for backend in cuda baseline cpu; do
-      "$exe" -q bench "$mats" --field complex --synthetic 2000,4000,6000,8000,10000 \
-        --backend "$backend" --solver bicg,cocg --json "$out/bench_$backend.json" \
-        >"$out/bench_$backend.txt" 2>&1
-      echo "bench $backend: exit $?" | tee -a "$out/summary.txt"
+      run_bench "$backend" "$mats" --field complex --synthetic $sizes --backend $backend
     done
+    run_bench cuda_hyb --synthetic $sizes --backend cuda --format hyb
+    run_bench cuda_transposed --synthetic $sizes --backend cuda --solver bicg --adjoint transposed
+    run_bench cuda_nographs --synthetic $sizes --backend cuda --no-graphs
+    run_bench cuda_nrhs4 --synthetic 4000,10000 --backend cuda --nrhs 4 --rhs random
+    run_bench cuda_nrhs1 --synthetic 4000,10000 --backend cuda --nrhs 1 --rhs random
+    for backend in cuda baseline cpu; do
+      run_bench large_$backend --synthetic 32000 --backend $backend --warmup 1 --reps 1
+    done
+    if [ -x "$build/bench/planarmom-kernel-bench" ]; then
+      "$build/bench/planarmom-kernel-bench" >"$out/kernel_bench.txt" 2>&1
+      echo "kernel bench: exit $?" | tee -a "$out/summary.txt"
+    fi
     ;;
   *) echo "unknown stage $stage" >&2; exit 2 ;;
   esac

@@ -6,6 +6,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "planarmom/bench/baseline.hpp"
 #include "planarmom/bench/flops.hpp"
 #include "planarmom/bench/synthetic.hpp"
 #include "planarmom/gpusolver/backends.hpp"
@@ -34,7 +35,7 @@ bool applies(Method m, const MatrixTraits& t) {
 }
 
 template <class T>
-std::vector<T> make_rhs(const Csr<T>& a, RhsKind kind, std::uint64_t seed) {
+std::vector<T> make_column(const Csr<T>& a, RhsKind kind, std::uint64_t seed) {
   const auto n = static_cast<std::size_t>(a.rows);
   std::vector<T> b(n, T(1));
   if (kind == RhsKind::a_times_ones) {
@@ -54,12 +55,70 @@ std::vector<T> make_rhs(const Csr<T>& a, RhsKind kind, std::uint64_t seed) {
   return b;
 }
 
+template <class T> std::vector<T> make_rhs(const Csr<T>& a, const BenchOptions& o) {
+  std::vector<T> b = make_column(a, o.rhs, o.seed);
+  for (index_t c = 1; c < o.nrhs; ++c) {
+    const std::vector<T> col = make_column(a, RhsKind::random, o.seed + static_cast<unsigned>(c));
+    b.insert(b.end(), col.begin(), col.end());
+  }
+  return b;
+}
+
+// One solve as the table needs it, whichever solver did it, summed over right-hand sides.
+struct Run {
+  Method method = Method::bicg;
+  Outcome outcome = Outcome::converged;
+  int iterations = 0;
+  double true_residual = 0, recurrence_residual = 0, seconds = 0;
+
+  void add(Outcome o, int it, double true_res, double rec_res) {
+    if (outcome == Outcome::converged) outcome = o;
+    iterations = std::max(iterations, it);
+    true_residual = std::max(true_residual, true_res);
+    recurrence_residual = std::max(recurrence_residual, rec_res);
+  }
+};
+
+// Warm-up runs, then timed repetitions of `solve`; the row keeps the last run's results.
+template <class T, class Solve>
+BenchRow measure(const BenchOptions& options, const std::string& name, const Csr<T>& a,
+                 const std::string& backend, Solve&& solve) {
+  std::vector<double> seconds;
+  Run run;
+  for (int rep = 0; rep < options.warmup + options.repetitions; ++rep) {
+    run = solve();
+    if (rep >= options.warmup) seconds.push_back(run.seconds);
+  }
+  BenchRow row;
+  row.matrix = name;
+  row.field = is_complex_v<T> ? "complex" : "real";
+  row.n = a.rows;
+  row.nnz = static_cast<std::size_t>(a.nnz());
+  row.backend = backend;
+  row.format = options.solver.format == Format::csr ? "csr" : "hyb";
+  row.method = run.method;
+  row.nrhs = options.nrhs;
+  row.outcome = run.outcome;
+  row.iterations = run.iterations;
+  row.true_residual = run.true_residual;
+  row.recurrence_residual = run.recurrence_residual;
+  row.time = summarize(seconds);
+  if (row.iterations > 0) {
+    row.seconds_per_iteration = row.time.median / row.iterations;
+    row.gflops = flops_per_iteration(row.method, row.n, row.nnz, is_complex_v<T>) *
+                 static_cast<double>(options.nrhs) / row.seconds_per_iteration * 1e-9;
+  }
+  return row;
+}
+
 template <class T>
 void bench_matrix(const BenchOptions& options, const std::string& name, const Csr<T>& a,
                   std::vector<BenchRow>& rows, const RowCallback& on_row) {
   const MatrixTraits traits = analyse(a);
-  auto backend = make_backend<T>(options.backend);
-  const std::vector<T> b = make_rhs(a, options.rhs, options.seed);
+  const bool baseline = options.backend == "baseline";
+  auto backend = baseline ? nullptr : make_backend<T>(options.backend);
+  const std::vector<T> b = make_rhs(a, options);
+  const auto n = static_cast<std::size_t>(a.rows);
   for (Method method : options.methods) {
     if (!options.force && !applies(method, traits)) {
       PMOM_LOG(debug) << name << ": " << to_string(method)
@@ -69,31 +128,36 @@ void bench_matrix(const BenchOptions& options, const std::string& name, const Cs
     SolverOptions so = options.solver;
     so.method = method;
     so.record_history = false;
-    Solver<T> solver(*backend, a, so);
-    std::vector<double> seconds;
-    SolveResult result;
-    for (int rep = 0; rep < options.warmup + options.repetitions; ++rep) {
-      std::vector<T> x;
-      result = solver.solve(b, x);
-      if (rep >= options.warmup) seconds.push_back(result.seconds);
-    }
     BenchRow row;
-    row.matrix = name;
-    row.field = is_complex_v<T> ? "complex" : "real";
-    row.n = a.rows;
-    row.nnz = static_cast<std::size_t>(a.nnz());
-    row.backend = backend->name();
-    row.format = so.format == Format::csr ? "csr" : "hyb";
-    row.method = result.method;
-    row.outcome = result.rhs[0].outcome;
-    row.iterations = result.rhs[0].iterations;
-    row.true_residual = result.rhs[0].true_residual;
-    row.recurrence_residual = result.rhs[0].recurrence_residual;
-    row.time = summarize(seconds);
-    if (row.iterations > 0) {
-      row.seconds_per_iteration = row.time.median / row.iterations;
-      row.gflops = flops_per_iteration(row.method, row.n, row.nnz, is_complex_v<T>) /
-                   row.seconds_per_iteration * 1e-9;
+    if (baseline) {
+      if (method != Method::bicg) {
+        PMOM_LOG(debug) << name << ": the baseline runs BiCG only, " << to_string(method)
+                        << " skipped";
+        continue;
+      }
+      row = measure(options, name, a, "baseline (cuSPARSE+cuBLAS)", [&] {
+        Run run;
+        for (index_t c = 0; c < options.nrhs; ++c) {
+          std::vector<T> x;
+          const BaselineResult r =
+              baseline_bicg<T>(a, std::span<const T>(b).subspan(c * n, n), x, so);
+          run.add(r.outcome, r.iterations, r.true_residual, r.recurrence_residual);
+          run.seconds += r.seconds;
+        }
+        return run;
+      });
+    } else {
+      Solver<T> solver(*backend, a, so);
+      row = measure(options, name, a, backend->name(), [&] {
+        std::vector<T> x;
+        const SolveResult r = solver.solve(b, x, options.nrhs);
+        Run run;
+        run.method = r.method;
+        run.seconds = r.seconds;
+        for (const RhsResult& c : r.rhs)
+          run.add(c.outcome, c.iterations, c.true_residual, c.recurrence_residual);
+        return run;
+      });
     }
     rows.push_back(row);
     if (on_row) on_row(row);
@@ -124,8 +188,9 @@ std::vector<fs::path> collect_matrix_files(const std::vector<fs::path>& inputs) 
 }
 
 std::vector<BenchRow> run_bench(const BenchOptions& options, const RowCallback& on_row) {
-  if (options.repetitions < 1 || options.warmup < 0)
-    throw std::invalid_argument("bench: repetitions must be >= 1 and warm-up >= 0");
+  if (options.repetitions < 1 || options.warmup < 0 || options.nrhs < 1)
+    throw std::invalid_argument("bench: repetitions and right-hand sides must be >= 1, "
+                                "warm-up >= 0");
   std::vector<BenchRow> rows;
   const std::vector<fs::path> files =
       options.inputs.empty() ? std::vector<fs::path>{} : collect_matrix_files(options.inputs);

@@ -37,12 +37,12 @@ std::string format_double(double v, int precision, bool scientific) {
 }  // namespace
 
 void print_table(std::ostream& os, const std::vector<BenchRow>& rows) {
-  const std::vector<std::string> head{"matrix", "n", "nnz", "solver", "iters", "outcome",
-                                      "true res", "time ms", "ms/iter", "GFLOP/s"};
+  const std::vector<std::string> head{"matrix", "n", "nnz", "solver", "rhs", "iters",
+                                      "outcome", "true res", "time ms", "ms/iter", "GFLOP/s"};
   std::vector<std::vector<std::string>> cells;
   for (const BenchRow& r : rows)
     cells.push_back({r.matrix, std::to_string(r.n), std::to_string(r.nnz), to_string(r.method),
-                     std::to_string(r.iterations), to_string(r.outcome),
+                     std::to_string(r.nrhs), std::to_string(r.iterations), to_string(r.outcome),
                      format_double(r.true_residual, 2, true),
                      format_double(r.time.median * 1e3, 3, false),
                      format_double(r.seconds_per_iteration * 1e3, 4, false),
@@ -54,7 +54,7 @@ void print_table(std::ostream& os, const std::vector<BenchRow>& rows) {
   }
   auto line = [&](const std::vector<std::string>& v) {
     for (std::size_t c = 0; c < v.size(); ++c)
-      os << (c ? "  " : "") << (c == 0 || c == 3 || c == 5 ? std::left : std::right)
+      os << (c ? "  " : "") << (c == 0 || c == 3 || c == 6 ? std::left : std::right)
          << std::setw(static_cast<int>(width[c])) << v[c];
     os << '\n';
   };
@@ -76,6 +76,7 @@ void write_json(const std::filesystem::path& file, const BenchOptions& options,
                   {"threads", omp_get_max_threads()}};
   j["options"] = {{"backend", options.backend},
                   {"rhs", to_string(options.rhs)},
+                  {"nrhs", options.nrhs},
                   {"tolerance", options.solver.tolerance},
                   {"max_iterations", options.solver.max_iterations},
                   {"warmup", options.warmup},
@@ -89,6 +90,7 @@ void write_json(const std::filesystem::path& file, const BenchOptions& options,
                    {"backend", r.backend},
                    {"format", r.format},
                    {"solver", to_string(r.method)},
+                   {"nrhs", r.nrhs},
                    {"outcome", to_string(r.outcome)},
                    {"converged", r.outcome == Outcome::converged},
                    {"iterations", r.iterations},

@@ -25,6 +25,10 @@ struct BenchOptions {
   bool force = false;
   FieldFilter field = FieldFilter::all;
   RhsKind rhs = RhsKind::a_times_ones;
+  // Right-hand sides solved together (one matrix read per iteration serves all). With more
+  // than one, column 0 is `rhs` and the others are seeded random; the baseline solves them
+  // one after the other.
+  index_t nrhs = 1;
   std::uint64_t seed = 1;
   std::string backend = "cpu";
   SolverOptions solver;  // method is overwritten per run
@@ -40,6 +44,9 @@ struct BenchRow {
   std::string backend;
   std::string format;
   Method method = Method::bicg;
+  index_t nrhs = 1;
+  // Over the right-hand sides: the first outcome that is not convergence (else converged),
+  // the most iterations, the largest residuals.
   Outcome outcome = Outcome::max_iterations;
   int iterations = 0;
   double true_residual = 0;
