@@ -10,7 +10,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out/gpu}
 build=${PLANARMOM_GPU_BUILD_DIR:-$root/build-gpu}
 stages=${*:-build test sanitize sass bench}
-mkdir -p "$out"
+# The device tool returns at most 8 files: everything but the summary goes into one archive.
+mkdir -p "$out/raw"
+trap 'tar -C "$out" -czf "$out/results.tgz" raw && rm -rf "$out/raw"' EXIT
 log() { echo "== $(date +%T) $*" | tee -a "$out/summary.txt"; }
 
 # Tests and benchmarks read ../shared/matrices; a machine that got them carried in .shared/
@@ -36,17 +38,17 @@ for stage in $stages; do
   build)
     log "build"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee -a "$out/summary.txt"
-    cmake -S "$root" -B "$build" -G Ninja "${cmake_args[@]}" >"$out/configure.log" 2>&1 ||
-      { tail -30 "$out/configure.log"; exit 1; }
-    cmake --build "$build" --parallel "$(nproc)" >"$out/build.log" 2>&1 ||
-      { grep -E "error|Error" "$out/build.log" | head -30; exit 1; }
+    cmake -S "$root" -B "$build" -G Ninja "${cmake_args[@]}" >"$out/raw/configure.log" 2>&1 ||
+      { tail -30 "$out/raw/configure.log"; exit 1; }
+    cmake --build "$build" --parallel "$(nproc)" >"$out/raw/build.log" 2>&1 ||
+      { grep -E "error|Error" "$out/raw/build.log" | head -30; exit 1; }
     ;;
   test)
     log "tests"
-    (cd "$build" && ctest --output-on-failure --parallel 8 -E '^Cuda' >"$out/ctest.log" 2>&1)
-    tail -3 "$out/ctest.log" | tee -a "$out/summary.txt"
-    "$build/tests/test_cuda" >"$out/test_cuda.log" 2>&1
-    grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|error" "$out/test_cuda.log" | head -40 |
+    (cd "$build" && ctest --output-on-failure --parallel 8 -E '^Cuda' >"$out/raw/ctest.log" 2>&1)
+    tail -3 "$out/raw/ctest.log" | tee -a "$out/summary.txt"
+    "$build/tests/test_cuda" >"$out/raw/test_cuda.log" 2>&1
+    grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|error" "$out/raw/test_cuda.log" | head -40 |
       tee -a "$out/summary.txt"
     ;;
   sanitize)
@@ -54,16 +56,16 @@ for stage in $stages; do
     filter='CudaKernels*:CudaSolvers.MultiRhs*'
     for tool in memcheck racecheck; do
       compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/test_cuda" \
-        --gtest_filter="$filter" >"$out/sanitizer_$tool.log" 2>&1
-      echo "$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer_$tool.log" | tail -1)" |
+        --gtest_filter="$filter" >"$out/raw/sanitizer_$tool.log" 2>&1
+      echo "$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/raw/sanitizer_$tool.log" | tail -1)" |
         tee -a "$out/summary.txt"
     done
     ;;
   sass)
     log "SASS loads"
     lib="$build/gpusolver/libplanarmom_gpusolver.a"
-    cuobjdump -sass "$lib" >"$out/sass.txt" 2>&1
-    grep -oE "LDG[.A-Z0-9]*" "$out/sass.txt" | sort | uniq -c | tee -a "$out/summary.txt"
+    cuobjdump -sass "$lib" >"$out/raw/sass.txt" 2>&1
+    grep -oE "LDG[.A-Z0-9]*" "$out/raw/sass.txt" | sort | uniq -c | tee -a "$out/summary.txt"
     ;;
   bench)
     log "benchmarks"
@@ -71,9 +73,12 @@ for stage in $stages; do
     "$exe" -q device-info | tee -a "$out/summary.txt"
     mats=$root/../shared/matrices
     sizes=2000,4000,6000,8000,10000
-    run_bench() {  # name, then bench arguments
+    run_bench() {  # name, then bench arguments (--solver bicg,cocg unless given)
       local name=$1; shift
-      "$exe" -q bench --solver bicg,cocg --json "$out/bench_$name.json" "$@" >"$out/bench_$name.txt" 2>&1
+      local solver=(--solver bicg,cocg)
+      [[ " $* " == *" --solver "* ]] && solver=()
+      "$exe" -q bench "${solver[@]}" --json "$out/raw/bench_$name.json" "$@" \
+        >"$out/raw/bench_$name.txt" 2>&1
       echo "bench $name: exit $?" | tee -a "$out/summary.txt"
     }
     for backend in cuda baseline cpu; do
@@ -88,7 +93,7 @@ for stage in $stages; do
       run_bench large_$backend --synthetic 32000 --backend $backend --warmup 1 --reps 1
     done
     if [ -x "$build/bench/planarmom-kernel-bench" ]; then
-      "$build/bench/planarmom-kernel-bench" >"$out/kernel_bench.txt" 2>&1
+      "$build/bench/planarmom-kernel-bench" >"$out/raw/kernel_bench.txt" 2>&1
       echo "kernel bench: exit $?" | tee -a "$out/summary.txt"
     fi
     ;;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/log/trivial.hpp>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -99,6 +100,29 @@ template <class T> struct Solver<T>::Workspace {
   Block<T> scalars() { return backend.template allocate<T>(1, k); }  // one per column
   Block<real_t<T>> scalars_real() { return backend.template allocate<real_t<T>>(1, k); }
 
+  // ‖r‖² and the status words share one allocation, so that the stopping test reads both
+  // with a single device-to-host copy.
+  void allocate_monitor() {
+    const std::size_t norms = static_cast<std::size_t>(k) * sizeof(real_t<T>);
+    monitor_bytes = norms + static_cast<std::size_t>(k) * sizeof(int);
+    const std::shared_ptr<void> storage = backend.allocate_bytes(monitor_bytes);
+    rnorm2 = Block<real_t<T>>(storage, 1, k);
+    status = Block<int>(std::shared_ptr<void>(storage, static_cast<char*>(storage.get()) + norms),
+                        1, k);
+  }
+  // Reads both: ‖r‖² into the returned vector, the status words into `device_status`.
+  std::vector<double> read_monitor(std::vector<int>& device_status) {
+    std::vector<unsigned char> bytes(monitor_bytes);
+    backend.copy_bytes(bytes.data(), rnorm2.data(), monitor_bytes, CopyKind::to_host);
+    std::vector<real_t<T>> norms(static_cast<std::size_t>(k));
+    std::memcpy(norms.data(), bytes.data(), norms.size() * sizeof(real_t<T>));
+    device_status.resize(static_cast<std::size_t>(k));
+    std::memcpy(device_status.data(), bytes.data() + norms.size() * sizeof(real_t<T>),
+                device_status.size() * sizeof(int));
+    return std::vector<double>(norms.begin(), norms.end());
+  }
+  std::size_t monitor_bytes = 0;
+
   Block<T> b, x, r;
   Block<T> t;  // scratch for b - Ax
   Block<real_t<T>> rnorm2;
@@ -183,8 +207,7 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
   w.b = w.vectors();
   w.x = w.vectors();
   w.r = w.vectors();
-  w.rnorm2 = w.scalars_real();
-  w.status = backend_.template allocate<int>(1, nrhs);
+  w.allocate_monitor();
   backend_.template upload<T>(b, w.b);
   backend_.template upload<T>(x, w.x);
   backend_.template upload<int>(w.host_status, w.status);
@@ -254,9 +277,8 @@ void Solver<T>::iterate(Workspace& w, Step&& step, Restart&& restart) {
   std::vector<index_t> candidates, restarts;
   std::vector<int> replacements(static_cast<std::size_t>(w.k), 0);
   auto check = [&](int it) {
-    const auto norms = backend_.download(w.rnorm2);
-    const std::vector<double> n2(norms.begin(), norms.end());
-    const auto device_status = backend_.download(w.status);
+    std::vector<int> device_status;
+    const std::vector<double> n2 = w.read_monitor(device_status);
     for (std::size_t k = 0; k < w.host_status.size(); ++k)
       if (w.host_status[k] != rhs_stopped) w.host_status[k] = device_status[k];
     bool changed = w.monitor->check(it, n2, w.host_status, candidates);

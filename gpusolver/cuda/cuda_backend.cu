@@ -1,6 +1,7 @@
 // The CUDA backend: device memory on one stream, operators, and the kernels' launchers behind
 // Backend<T>; iterations replayed as CUDA graphs.
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 
@@ -85,9 +86,11 @@ template <class T> class CudaBackend final : public Backend<T> {
     tickets_ = this->template allocate<unsigned>(scratch_.max_columns, 1);
     scratch_.partials = partials_.data();
     scratch_.tickets = tickets_.data();
+    PMOM_CUDA(cudaMallocHost(&staging_, staging_bytes));
   }
   ~CudaBackend() override {
     cudaStreamSynchronize(stream_);
+    cudaFreeHost(staging_);
     cudaStreamDestroy(stream_);
   }
 
@@ -111,6 +114,14 @@ template <class T> class CudaBackend final : public Backend<T> {
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes, CopyKind kind) override {
     if (bytes == 0) return;
+    // Small reads (the per-iteration stopping test) go through pinned memory: a direct copy
+    // into pageable memory costs a staging round of its own.
+    if (kind == CopyKind::to_host && bytes <= staging_bytes) {
+      PMOM_CUDA(cudaMemcpyAsync(staging_, src, bytes, cudaMemcpyDeviceToHost, stream_));
+      PMOM_CUDA(cudaStreamSynchronize(stream_));
+      std::memcpy(dst, staging_, bytes);
+      return;
+    }
     const cudaMemcpyKind k = kind == CopyKind::to_backend ? cudaMemcpyHostToDevice
                              : kind == CopyKind::to_host  ? cudaMemcpyDeviceToHost
                                                           : cudaMemcpyDeviceToDevice;
@@ -216,8 +227,10 @@ template <class T> class CudaBackend final : public Backend<T> {
     return m;
   }
 
+  static constexpr std::size_t staging_bytes = 64 * 1024;
   std::string name_;
   cudaStream_t stream_ = nullptr;
+  void* staging_ = nullptr;
   ReduceScratch scratch_;
   Block<double> partials_;
   Block<unsigned> tickets_;

@@ -2,6 +2,8 @@
 // the mean row length), HYB as a one-thread-per-row ELL pass plus a COO pass, and Aᴴ either
 // from a stored conjugate transpose or by scattering A's rows with atomics. Multi-RHS blocks
 // are done up to four columns per pass, so each matrix entry is read once for four vectors.
+#include <algorithm>
+
 #include "cuda_backend.hpp"
 #include "cuda_error.hpp"
 
@@ -40,11 +42,23 @@ csr_kernel(index_t rows, const index_t* __restrict__ row_ptr, const index_t* __r
   D acc[KC];
 #pragma unroll
   for (int c = 0; c < KC; ++c) acc[c] = zero<D>();
-  for (index_t j = begin + lane; j < end; j += TPR) {
-    const D a = load_ro(val + j);
-    const index_t cj = load_ro(col + j);
+  // Four entries per lane per round: their index, value and x loads are all in flight
+  // together, instead of one index-then-gather latency chain per entry.
+  constexpr int U = 4;
+  for (index_t j0 = begin + lane; j0 < end; j0 += U * TPR) {
+    index_t cj[U];
+    D a[U];
 #pragma unroll
-    for (int c = 0; c < KC; ++c) acc[c] = acc[c] + a * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj);
+    for (int u = 0; u < U; ++u) {
+      const index_t j = j0 + u * TPR;
+      cj[u] = j < end ? load_ro(col + j) : 0;
+      a[u] = j < end ? load_ro(val + j) : zero<D>();
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int c = 0; c < KC; ++c)
+        acc[c] = acc[c] + a[u] * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj[u]);
   }
 #pragma unroll
   for (int c = 0; c < KC; ++c) acc[c] = group_sum<TPR>(acc[c]);
@@ -56,28 +70,43 @@ csr_kernel(index_t rows, const index_t* __restrict__ row_ptr, const index_t* __r
     }
 }
 
+// ELL: a block is 32 consecutive rows times G slot groups. Thread (row r, group g) takes the
+// slots g, g + G, ...: a warp reads one slot of 32 consecutive rows (coalesced in the
+// column-major layout), and G warps share a row's slots, so wide ELL parts (long MoM rows)
+// still give the GPU enough threads. Partial sums meet in shared memory.
+constexpr int ell_rows = 32;
+
 template <class D, int KC>
 __global__ void __launch_bounds__(spmv_block)
-ell_kernel(index_t rows, index_t width, const index_t* __restrict__ ell_col,
+ell_kernel(index_t rows, index_t width, int groups, const index_t* __restrict__ ell_col,
            const D* __restrict__ ell_val, const D* __restrict__ x, index_t x_stride, D* y,
            index_t y_stride, D alpha, D beta, bool beta_zero) {
-  const index_t row = static_cast<index_t>(blockIdx.x * blockDim.x + threadIdx.x);
-  if (row >= rows) return;
+  __shared__ D partial[spmv_block / ell_rows][ell_rows][KC];
+  const int r = threadIdx.x % ell_rows, g = threadIdx.x / ell_rows;
+  const index_t row = static_cast<index_t>(blockIdx.x) * ell_rows + r;
   D acc[KC];
 #pragma unroll
   for (int c = 0; c < KC; ++c) acc[c] = zero<D>();
-  for (index_t w = 0; w < width; ++w) {
-    const std::size_t slot = static_cast<std::size_t>(w) * rows + row;
-    const index_t cj = load_ro(ell_col + slot);
-    if (cj < 0) break;  // rows fill their slots from the first, padding only follows
-    const D a = load_ro(ell_val + slot);
+  if (row < rows && g < groups)
+    for (index_t w = g; w < width; w += groups) {
+      const std::size_t slot = static_cast<std::size_t>(w) * rows + row;
+      const index_t cj = load_ro(ell_col + slot);
+      if (cj < 0) break;  // a row fills its slots from the first, padding only follows
+      const D a = load_ro(ell_val + slot);
 #pragma unroll
-    for (int c = 0; c < KC; ++c) acc[c] = acc[c] + a * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj);
-  }
+      for (int c = 0; c < KC; ++c)
+        acc[c] = acc[c] + a * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj);
+    }
+#pragma unroll
+  for (int c = 0; c < KC; ++c) partial[g][r][c] = acc[c];
+  __syncthreads();
+  if (g != 0 || row >= rows) return;
 #pragma unroll
   for (int c = 0; c < KC; ++c) {
+    D sum = zero<D>();
+    for (int h = 0; h < groups; ++h) sum = sum + partial[h][r][c];
     D* yc = y + static_cast<std::size_t>(c) * y_stride + row;
-    *yc = combine(acc[c], alpha, beta, beta_zero, yc);
+    *yc = combine(sum, alpha, beta, beta_zero, yc);
   }
 }
 
@@ -189,9 +218,13 @@ template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream
         });
         PMOM_CUDA_LAUNCHED("csr_kernel");
       } else {
-        ell_kernel<D<T>, KC><<<blocks_for(m.rows), spmv_block, 0, stream>>>(
-            m.rows, m.ell_width, m.ell_col.data(), dev(m.ell_val.data()), xc, m.cols, yc,
-            m.rows, alpha, beta, beta_zero);
+        // Slot groups: enough that each thread walks about 16 slots, at most a block's worth.
+        const int groups =
+            std::clamp<int>(static_cast<int>(m.ell_width / 16), 1, spmv_block / ell_rows);
+        const auto blocks = static_cast<unsigned>((m.rows + ell_rows - 1) / ell_rows);
+        ell_kernel<D<T>, KC><<<std::max(1u, blocks), spmv_block, 0, stream>>>(
+            m.rows, m.ell_width, groups, m.ell_col.data(), dev(m.ell_val.data()), xc, m.cols,
+            yc, m.rows, alpha, beta, beta_zero);
         PMOM_CUDA_LAUNCHED("ell_kernel");
       }
     };
