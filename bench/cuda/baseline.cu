@@ -20,12 +20,6 @@
 namespace pmom::bench {
 namespace gpu {
 
-inline void check(cusparseStatus_t status, const char* call) {
-  if (status != CUSPARSE_STATUS_SUCCESS)
-    fail(call, std::string(cusparseGetErrorName(status)) + " (" +
-                   cusparseGetErrorString(status) + ")");
-}
-
 // cuBLAS has named its statuses itself since 11.4; no switch of our own to keep in step.
 inline void check(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS)

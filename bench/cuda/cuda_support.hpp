@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <cusparse.h>
 
 #include <cstddef>
 #include <memory>
@@ -25,6 +26,12 @@ inline void check(cudaError_t status, const char* call) {
 
 // PMOM_CHECKED(fn, args...) calls fn(args...) and throws "fn: STATUS (description)" on failure; the
 // check overloads for other libraries' status types live next to their users.
+inline void check(cusparseStatus_t status, const char* call) {
+  if (status != CUSPARSE_STATUS_SUCCESS)
+    fail(call, std::string(cusparseGetErrorName(status)) + " (" +
+                   cusparseGetErrorString(status) + ")");
+}
+
 #define PMOM_CHECKED(fn, ...) ::pmom::bench::gpu::check(fn(__VA_ARGS__), #fn)
 
 // Owns a CUDA or library handle (a pointer type) and releases it with Destroy; release errors

@@ -139,9 +139,10 @@ Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options)
   if (a.rows != a.cols)
     throw std::invalid_argument("solver: matrix is " + std::to_string(a.rows) + " x " +
                                 std::to_string(a.cols) + ", a square matrix is needed");
-  if (options_.tolerance <= 0 || options_.max_iterations < 0 || options_.check_every < 1)
+  if (options_.tolerance <= 0 || options_.max_iterations < 0 || options_.check_every < 0)
     throw std::invalid_argument("solver: tolerance must be > 0, max_iterations >= 0 and "
-                                "check_every >= 1");
+                                "check_every >= 0");
+  if (options_.check_every == 0) options_.check_every = backend_.default_check_interval();
   if (method_ == Method::cocg && !traits_.complex_symmetric)
     BOOST_LOG_TRIVIAL(warning) << "COCG forced on a matrix that is not complex symmetric "
                                   "(A^T != A): it will not converge to the right solution";

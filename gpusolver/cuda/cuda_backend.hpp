@@ -19,7 +19,9 @@ template <class T> struct DeviceMatrix {
   std::size_t nnz = 0;
   Block<index_t> row_ptr, col;  // CSR
   Block<T> val;
-  int threads_per_row = 2;  // CSR vector kernel: lanes per row, from the mean row length
+  // CSR: lanes per row from the mean row length, 2 to 32; 128 (four warps) for rows of 256
+  // entries and more.
+  int threads_per_row = 2;
   index_t ell_width = 0;    // HYB
   Block<index_t> ell_col, coo_row, coo_col;
   Block<T> ell_val, coo_val;

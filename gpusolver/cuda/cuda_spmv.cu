@@ -76,6 +76,59 @@ csr_kernel(index_t rows, const index_t* __restrict__ row_ptr, const index_t* __r
 // still give the GPU enough threads. Partial sums meet in shared memory.
 constexpr int ell_rows = 32;
 
+// Rows of hundreds of entries (dense MoM rows): WARPS warps per row, partial sums meeting in
+// shared memory. A warp per row would leave too few warps in flight when the rows are long
+// but few (N = 10 000 rows fill the GPU barely more than once), and the last wave idles.
+template <class D, int KC, int WARPS>
+__global__ void __launch_bounds__(spmv_block)
+csr_long_rows_kernel(index_t rows, const index_t* __restrict__ row_ptr,
+                     const index_t* __restrict__ col, const D* __restrict__ val,
+                     const D* __restrict__ x, index_t x_stride, D* y, index_t y_stride,
+                     D alpha, D beta, bool beta_zero) {
+  constexpr int rows_per_block = spmv_block / (32 * WARPS);
+  __shared__ D partial[rows_per_block][WARPS][KC];
+  const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % WARPS;
+  const int local = threadIdx.x / (32 * WARPS);
+  const index_t row = static_cast<index_t>(blockIdx.x) * rows_per_block + local;
+  const bool valid = row < rows;
+  const index_t begin = valid ? load_ro(row_ptr + row) : 0;
+  const index_t end = valid ? load_ro(row_ptr + row + 1) : 0;
+  D acc[KC];
+#pragma unroll
+  for (int c = 0; c < KC; ++c) acc[c] = zero<D>();
+  constexpr int U = 4, stride = 32 * WARPS;
+  for (index_t j0 = begin + warp * 32 + lane; j0 < end; j0 += U * stride) {
+    index_t cj[U];
+    D a[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const index_t j = j0 + u * stride;
+      cj[u] = j < end ? load_ro(col + j) : 0;
+      a[u] = j < end ? load_ro(val + j) : zero<D>();
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int c = 0; c < KC; ++c)
+        acc[c] = acc[c] + a[u] * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj[u]);
+  }
+#pragma unroll
+  for (int c = 0; c < KC; ++c) {
+    acc[c] = group_sum<32>(acc[c]);
+    if (lane == 0) partial[local][warp][c] = acc[c];
+  }
+  __syncthreads();
+  if (!valid || warp != 0 || lane != 0) return;
+#pragma unroll
+  for (int c = 0; c < KC; ++c) {
+    D sum = zero<D>();
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) sum = sum + partial[local][w][c];
+    D* yc = y + static_cast<std::size_t>(c) * y_stride + row;
+    *yc = combine(sum, alpha, beta, beta_zero, yc);
+  }
+}
+
 template <class D, int KC>
 __global__ void __launch_bounds__(spmv_block)
 ell_kernel(index_t rows, index_t width, int groups, const index_t* __restrict__ ell_col,
@@ -209,7 +262,14 @@ template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream
     D<T>* yc = y + static_cast<std::size_t>(c0) * m.rows;
     auto run = [&](auto kc_const) {
       constexpr int KC = decltype(kc_const)::value;
-      if (m.format == Format::csr) {
+      if (m.format == Format::csr && m.threads_per_row > 32) {
+        constexpr int W = 4;
+        csr_long_rows_kernel<D<T>, KC, W>
+            <<<blocks_for(static_cast<long long>(m.rows) * 32 * W), spmv_block, 0, stream>>>(
+                m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc,
+                m.rows, alpha, beta, beta_zero);
+        PMOM_CUDA_LAUNCHED("csr_long_rows_kernel");
+      } else if (m.format == Format::csr) {
         with_tpr(m.threads_per_row, [&](auto tpr_const) {
           constexpr int TPR = decltype(tpr_const)::value;
           csr_kernel<D<T>, TPR, KC><<<blocks_for(static_cast<long long>(m.rows) * TPR), spmv_block, 0, stream>>>(

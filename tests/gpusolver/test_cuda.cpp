@@ -121,6 +121,7 @@ const Shape shapes[] = {
     {53, 37, {0.1, false, false}, "53x37"},
     {2000, 2000, {0.01, false, true}, "2000 one dense row"},
     {5000, 5000, {0.002, true, false}, "5000 empty rows"},
+    {600, 600, {0.5, false, true}, "600 long rows"},  // CSR's four-warps-per-row kernel
 };
 
 TYPED_TEST(CudaKernels, SpmvEqualsCpuForEveryFormatAndAdjoint) {

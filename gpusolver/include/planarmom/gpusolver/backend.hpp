@@ -141,6 +141,9 @@ template <class T> class Backend {
     copy_bytes(dst.data(), src.data(), src.bytes(), CopyKind::within_backend);
   }
 
+  // Iterations between the solver's stopping tests when the options leave it to the backend.
+  [[nodiscard]] virtual int default_check_interval() const { return 1; }
+
   // The iteration loop; see StepLoop. The default is the plain loop.
   virtual std::unique_ptr<StepLoop> make_step_loop(std::function<void()> step) {
     return std::make_unique<PlainStepLoop>(std::move(step));

@@ -32,7 +32,10 @@ struct SolverOptions {
   Method method = Method::automatic;
   double tolerance = 1e-7;   // on ‖r‖₂ / ‖b‖₂, the EM BiCG paper's value
   int max_iterations = 10000;
-  int check_every = 1;       // iterations between the host's reads of the residual norms
+  // Iterations between the host's reads of the residual norms; 0: the backend's default
+  // (1 on the CPU, 8 on CUDA). A column may thus run up to check_every - 1 iterations past
+  // the one that met the tolerance; those count in its iterations.
+  int check_every = 0;
   // Stagnation: the best residual has not dropped by 1% for this many iterations.
   int stagnation_window = 2000;
   bool jacobi = true;
