@@ -66,6 +66,11 @@ for stage in $stages; do
     lib="$build/gpusolver/libplanarmom_gpusolver.a"
     cuobjdump -sass "$lib" >"$out/raw/sass.txt" 2>&1
     grep -oE "LDG[.A-Z0-9]*" "$out/raw/sass.txt" | sort | uniq -c | tee -a "$out/summary.txt"
+    # Per complex kernel: its global loads by width (.128 = one 16-byte complex value).
+    awk '/Function :/ { f = $3 } /LDG/ { match($0, /LDG[.A-Z0-9]*/); n[f " " substr($0, RSTART, RLENGTH)]++ }
+         END { for (k in n) print n[k], k }' "$out/raw/sass.txt" |
+      grep -E "dcomplex" | grep -E "csr_kernel|csr_long_rows|ell_kernel|dot_kernel|bicg_update" |
+      sed -E 's/_Z[0-9]+//' | sort -k2 | tee -a "$out/summary.txt"
     ;;
   bench)
     log "benchmarks"
