@@ -27,6 +27,33 @@ template <class D> __device__ D combine(D acc, D alpha, D beta, bool beta_zero, 
   return beta_zero ? alpha * acc : alpha * acc + beta * *y;
 }
 
+// acc[c] = Σ a_ij x_c[j] over the entries first, first + STRIDE, ... before end, for KC
+// columns of x. Four entries per round: their index, value and x loads are all in flight
+// together, instead of one index-then-gather latency chain per entry.
+template <int KC, int STRIDE, class D>
+__device__ void row_products(index_t first, index_t end, const index_t* __restrict__ col,
+                             const D* __restrict__ val, const D* __restrict__ x,
+                             index_t x_stride, D (&acc)[KC]) {
+#pragma unroll
+  for (int c = 0; c < KC; ++c) acc[c] = zero<D>();
+  constexpr int U = 4;
+  for (index_t j0 = first; j0 < end; j0 += U * STRIDE) {
+    index_t cj[U];
+    D a[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const index_t j = j0 + u * STRIDE;
+      cj[u] = j < end ? load_ro(col + j) : 0;
+      a[u] = j < end ? load_ro(val + j) : zero<D>();
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int c = 0; c < KC; ++c)
+        acc[c] = acc[c] + a[u] * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj[u]);
+  }
+}
+
 // One group of TPR lanes per row; rows past the end still take part in the shuffles.
 template <class D, int TPR, int KC>
 __global__ void __launch_bounds__(spmv_block)
@@ -40,26 +67,7 @@ csr_kernel(index_t rows, const index_t* __restrict__ row_ptr, const index_t* __r
   const index_t begin = valid ? load_ro(row_ptr + row) : 0;
   const index_t end = valid ? load_ro(row_ptr + row + 1) : 0;
   D acc[KC];
-#pragma unroll
-  for (int c = 0; c < KC; ++c) acc[c] = zero<D>();
-  // Four entries per lane per round: their index, value and x loads are all in flight
-  // together, instead of one index-then-gather latency chain per entry.
-  constexpr int U = 4;
-  for (index_t j0 = begin + lane; j0 < end; j0 += U * TPR) {
-    index_t cj[U];
-    D a[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const index_t j = j0 + u * TPR;
-      cj[u] = j < end ? load_ro(col + j) : 0;
-      a[u] = j < end ? load_ro(val + j) : zero<D>();
-    }
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int c = 0; c < KC; ++c)
-        acc[c] = acc[c] + a[u] * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj[u]);
-  }
+  row_products<KC, TPR>(begin + lane, end, col, val, x, x_stride, acc);
 #pragma unroll
   for (int c = 0; c < KC; ++c) acc[c] = group_sum<TPR>(acc[c]);
   if (valid && lane == 0)
@@ -94,24 +102,7 @@ csr_long_rows_kernel(index_t rows, const index_t* __restrict__ row_ptr,
   const index_t begin = valid ? load_ro(row_ptr + row) : 0;
   const index_t end = valid ? load_ro(row_ptr + row + 1) : 0;
   D acc[KC];
-#pragma unroll
-  for (int c = 0; c < KC; ++c) acc[c] = zero<D>();
-  constexpr int U = 4, stride = 32 * WARPS;
-  for (index_t j0 = begin + warp * 32 + lane; j0 < end; j0 += U * stride) {
-    index_t cj[U];
-    D a[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const index_t j = j0 + u * stride;
-      cj[u] = j < end ? load_ro(col + j) : 0;
-      a[u] = j < end ? load_ro(val + j) : zero<D>();
-    }
-#pragma unroll
-    for (int u = 0; u < U; ++u)
-#pragma unroll
-      for (int c = 0; c < KC; ++c)
-        acc[c] = acc[c] + a[u] * load_ro(x + static_cast<std::size_t>(c) * x_stride + cj[u]);
-  }
+  row_products<KC, 32 * WARPS>(begin + warp * 32 + lane, end, col, val, x, x_stride, acc);
 #pragma unroll
   for (int c = 0; c < KC; ++c) {
     acc[c] = group_sum<32>(acc[c]);

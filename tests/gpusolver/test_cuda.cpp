@@ -23,6 +23,7 @@ namespace {
 
 using cplx = std::complex<double>;
 using test::Dense;
+using test::random_dense;
 
 bool have_gpu(std::string& why) {
   const CudaDeviceStatus s = cuda_device_status();
@@ -42,14 +43,6 @@ template <class T> double max_rel(const Dense<T>& got, const Dense<T>& want) {
   const double scale = want.cwiseAbs().maxCoeff();
   const double err = (got - want).cwiseAbs().maxCoeff();
   return scale == 0 ? err : err / scale;
-}
-
-template <class T> Dense<T> random_dense(index_t rows, index_t cols, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Dense<T> d(rows, cols);
-  for (index_t j = 0; j < cols; ++j)
-    for (index_t i = 0; i < rows; ++i) d(i, j) = test::random_value<T>(rng);
-  return d;
 }
 
 // The same named blocks on both backends, filled from the same host data.

@@ -22,6 +22,7 @@ namespace {
 
 using cplx = std::complex<double>;
 using test::Dense;
+using test::random_dense;
 
 constexpr double tolerance = 1e-13;
 
@@ -36,14 +37,6 @@ double max_relative_error(const Dense<T>& got, const std::type_identity_t<Dense<
 }
 
 #define EXPECT_CLOSE(got, want) EXPECT_LE(max_relative_error(got, want), tolerance)
-
-template <class T> Dense<T> random_dense(index_t rows, index_t cols, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  Dense<T> d(rows, cols);
-  for (index_t j = 0; j < cols; ++j)
-    for (index_t i = 0; i < rows; ++i) d(i, j) = test::random_value<T>(rng);
-  return d;
-}
 
 // Blocks and dense matrices share the column-major layout, so transfers are plain copies.
 template <class U, class T> Block<U> upload(Backend<T>& backend, const Dense<U>& host) {

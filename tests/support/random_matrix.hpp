@@ -21,6 +21,14 @@ template <class T> T random_value(std::mt19937_64& rng) {
   else return normal(rng);
 }
 
+template <class T> Dense<T> random_dense(index_t rows, index_t cols, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  Dense<T> d(rows, cols);
+  for (index_t j = 0; j < cols; ++j)
+    for (index_t i = 0; i < rows; ++i) d(i, j) = random_value<T>(rng);
+  return d;
+}
+
 template <class T> DenseVector<T> random_vector(index_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   DenseVector<T> v(n);
