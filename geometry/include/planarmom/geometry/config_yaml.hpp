@@ -1,0 +1,63 @@
+// The geometry sections of a planarmom YAML config (DESIGN §7): substrate, metal, layout,
+// ports and mesh. The full config reader (io/) will own the file and the other top-level
+// sections (frequencies, sparsify, solver, output) and hand the parsed document here.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "planarmom/geometry/error.hpp"
+#include "planarmom/geometry/layout.hpp"
+#include "planarmom/geometry/mesh.hpp"
+
+namespace pmom::geometry {
+
+// A config mistake: what() reads "FILE:LINE: message" (line 1-based; "FILE: message" when
+// the line is unknown, i.e. 0).
+class ConfigError : public GeometryError {
+ public:
+  ConfigError(const std::string& file, int line, const std::string& message);
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] int line() const { return line_; }
+
+ private:
+  std::string file_;
+  int line_;
+};
+
+// Exactly one of the two is set. cells_per_wavelength needs the highest frequency: the
+// caller turns it into a maximum cell size and calls largest_dividing_cell.
+struct MeshSpec {
+  std::optional<double> cell_mm;
+  std::optional<double> cells_per_wavelength;
+};
+
+struct GeometryConfig {
+  std::string file;  // for messages
+  Layout layout;
+  MeshSpec mesh;
+  // 1-based lines of items (field "") and of their fields by key, so that errors found
+  // later, when meshing, can name them; index is -1 for substrate, metal, layout, mesh.
+  std::map<std::tuple<Item, int, std::string>, int> lines;
+  // The line for a GeometryError: its field's, else its item's, else 0.
+  [[nodiscard]] int line_of(const GeometryError& error) const;
+
+  // make_mesh(layout, cell_mm), with any GeometryError rethrown as a ConfigError at the line
+  // of the item it is about.
+  [[nodiscard]] Mesh make_mesh(double cell_mm) const;
+};
+
+// Reads the geometry sections of `root` (a parsed config file; `file` is its name for
+// messages). Layout rectangles are written {x0, y0, x1, y1} in mm. Top-level keys owned by
+// other modules (frequencies, sparsify, solver, output) are skipped; any other unknown key,
+// at the top level or inside the geometry sections, is an error naming its path and line
+// (with a suggestion when a known key is close), as are missing required keys, wrong types,
+// duplicate keys and values the layout validators reject. Throws ConfigError.
+[[nodiscard]] GeometryConfig parse_geometry_config(const YAML::Node& root,
+                                                   const std::string& file);
+
+}  // namespace pmom::geometry

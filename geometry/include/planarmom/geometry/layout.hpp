@@ -1,0 +1,65 @@
+// What a planar circuit is made of, independent of any mesh or frequency: the substrate, the
+// metal, Manhattan rectangles (their union is the metal) and the ports on the metal's edge.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pmom::geometry {
+
+// A grounded dielectric slab: ground at z = 0, strips at z = height.
+struct Substrate {
+  double eps_r = 1.0;         // relative permittivity, >= 1
+  double height_mm = 1.0;     // > 0
+  double loss_tangent = 0.0;  // >= 0
+};
+
+// Zero-thickness strips: perfect conductors, or a finite conductivity (S/m) when !pec.
+struct Metal {
+  bool pec = true;
+  double conductivity_s_per_m = 0.0;  // > 0 when !pec, unused otherwise
+};
+
+// An axis-aligned rectangle [x0, x1] x [y0, y1] in mm.
+struct Rect {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+
+// The direction a port's feed line runs from the port edge INTO the circuit.
+enum class Direction { pos_x, neg_x, pos_y, neg_y };
+
+struct Port {
+  std::string name;
+  double x_mm = 0, y_mm = 0;        // any point of the feed line's end edge
+  Direction direction = Direction::pos_x;
+  double feed_length_mm = 0;        // > 0: the straight feed used for de-embedding
+  double reference_plane_mm = 0;    // >= 0: S-parameter reference plane, from the port edge
+  double impedance_ohm = 50;        // > 0: reference impedance of this port
+};
+
+struct Layout {
+  Substrate substrate;
+  Metal metal;
+  std::vector<Rect> rects;
+  std::vector<Port> ports;
+};
+
+// "+x", "-x", "+y", "-y".
+[[nodiscard]] std::string_view to_string(Direction direction);
+// The inverse of to_string; throws GeometryError (Item::port) for anything else.
+[[nodiscard]] Direction parse_direction(std::string_view text);
+
+// Each throws GeometryError naming the item and the offending value. These checks need no
+// mesh; make_mesh adds the ones that do (cell size, alignment, connectivity, port edges).
+void validate(const Substrate& substrate);
+void validate(const Metal& metal);
+void validate_rect(const Rect& rect, int index);
+void validate_port(const Port& port, int index);
+// All of the above, at least one rectangle, and distinct non-empty port names.
+void validate(const Layout& layout);
+
+// "rectangle 3 (x 0..0.1 mm, y 0..5 mm)", the way errors name a rectangle.
+[[nodiscard]] std::string describe_rect(const Rect& rect, int index);
+
+}  // namespace pmom::geometry

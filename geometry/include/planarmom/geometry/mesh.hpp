@@ -1,0 +1,123 @@
+// The uniform square-cell mesh of a layout and its rooftop basis (Galerkin MPIE on the grid),
+// with the ports located on it. Built once per layout; frequency-independent.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "planarmom/geometry/layout.hpp"
+
+namespace pmom::geometry {
+
+struct Point {
+  double x = 0, y = 0;  // mm
+};
+
+// Grid indices of a cell: cell (i, j) covers [x0 + i*cell, x0 + (i+1)*cell] in x, same in y.
+struct Cell {
+  int i = 0, j = 0;
+};
+
+// The grid covers the layout's bounding box exactly; its origin is the box's lower-left
+// corner. Vertical grid lines are numbered 0..nx, horizontal ones 0..ny.
+struct Grid {
+  double x0 = 0, y0 = 0;  // origin, mm
+  double cell_mm = 0;     // dx = dy
+  int nx = 0, ny = 0;     // cells along x and y
+
+  [[nodiscard]] double x_line(int i) const { return x0 + i * cell_mm; }
+  [[nodiscard]] double y_line(int j) const { return y0 + j * cell_mm; }
+  [[nodiscard]] bool contains(Cell c) const { return c.i >= 0 && c.i < nx && c.j >= 0 && c.j < ny; }
+};
+
+enum class Axis { x, y };
+
+// A rooftop spans two adjacent metal cells and carries current across their shared edge in
+// +axis, from `minus` to `plus`; its amplitude is the current density (A/m) on that edge.
+struct Rooftop {
+  Axis axis = Axis::x;
+  Cell minus, plus;  // plus = minus + one cell along axis
+  Point centre;      // centre of the shared edge, mm
+};
+
+// The rooftops on one grid line across a feed line's full width, ordered by increasing
+// across-coordinate. Total current into the circuit there = sign * cell_mm * sum(amplitudes)
+// (sign is -1 for feeds running in -x or -y, where into the circuit is against the rooftops).
+struct CrossSection {
+  double distance_mm = 0;  // from the port edge, along the feed
+  std::vector<int> basis;
+};
+
+// A port located on the mesh. Its edge is the whole run of boundary cell edges on the port's
+// grid line that contains the given point; the feed line is the strip of that width running
+// from the edge in `direction`.
+struct MeshPort {
+  int port = 0;              // index into Layout::ports
+  Direction direction = Direction::pos_x;
+  int line = 0;              // grid line of the port edge: vertical (x) for ±x, else horizontal
+  int first = 0, count = 0;  // cells across the feed: rows j (±x) or columns i (±y)
+  double sign = 1;           // +1 for +x/+y feeds, -1 for -x/-y
+  Point edge_centre;         // midpoint of the port edge, mm
+  double width_mm = 0;
+  // One cross-section per cell step k = 1..K, K = floor(feed_length / cell); K >= 2. These
+  // are the current samples the de-embedding fits.
+  std::vector<CrossSection> samples;
+
+  // The delta-gap source: the cross-section one cell in from the port edge (samples[0]), the
+  // nearest interior edges to the port; the half-cell stub behind it is the open line end.
+  [[nodiscard]] const CrossSection& delta_gap() const { return samples.front(); }
+};
+
+class Mesh {
+ public:
+  [[nodiscard]] const Layout& layout() const { return layout_; }
+  [[nodiscard]] const Grid& grid() const { return grid_; }
+
+  // False outside the grid.
+  [[nodiscard]] bool is_metal(Cell c) const {
+    return grid_.contains(c) && metal_[cell_index(c)] != 0;
+  }
+  [[nodiscard]] int metal_cell_count() const { return metal_cells_; }
+
+  // All x-rooftops first, row-major by (j, i), then all y-rooftops, row-major by (j, i).
+  [[nodiscard]] const std::vector<Rooftop>& basis() const { return basis_; }
+  [[nodiscard]] int x_rooftop_count() const { return x_count_; }
+  [[nodiscard]] int y_rooftop_count() const { return static_cast<int>(basis_.size()) - x_count_; }
+
+  // The rooftop on vertical grid line i in row j (between cells (i-1, j) and (i, j)), or -1.
+  [[nodiscard]] int x_edge_basis(int i, int j) const;
+  // The rooftop on horizontal grid line j in column i (between cells (i, j-1) and (i, j)), or -1.
+  [[nodiscard]] int y_edge_basis(int i, int j) const;
+
+  [[nodiscard]] const std::vector<MeshPort>& ports() const { return ports_; }
+
+ private:
+  friend Mesh make_mesh(const Layout& layout, double cell_mm);
+  Mesh(Layout layout, Grid grid, std::vector<std::uint8_t> metal);
+
+  [[nodiscard]] std::size_t cell_index(Cell c) const {
+    return static_cast<std::size_t>(c.j) * static_cast<std::size_t>(grid_.nx) +
+           static_cast<std::size_t>(c.i);
+  }
+  void number_basis();
+
+  Layout layout_;
+  Grid grid_;
+  std::vector<std::uint8_t> metal_;  // nx*ny, row-major by (j, i)
+  int metal_cells_ = 0;
+  std::vector<Rooftop> basis_;
+  int x_count_ = 0;
+  std::vector<int> x_edge_;  // (nx+1)*ny, row-major by (j, i)
+  std::vector<int> y_edge_;  // nx*(ny+1), row-major by (j, i)
+  std::vector<MeshPort> ports_;
+};
+
+// Validates the layout, meshes it with square cells of cell_mm, numbers the rooftops and
+// locates the ports. Throws GeometryError naming the item when: a rectangle is narrower than
+// a cell or has an edge off the grid (the message suggests a cell that divides the layout),
+// the metal falls apart into pieces (4-neighbour connectivity of cells), the mesh would have
+// more than 1e8 cells, or a port is not on the metal's outer edge, shares its edge with
+// another port, or its feed is not a straight uniform strip at least two cells long.
+[[nodiscard]] Mesh make_mesh(const Layout& layout, double cell_mm);
+
+}  // namespace pmom::geometry

@@ -1,0 +1,110 @@
+// Mesh-independent checks of substrates, metals, rectangles and ports.
+#include <cmath>
+#include <set>
+
+#include "format.hpp"
+#include "planarmom/geometry/error.hpp"
+#include "planarmom/geometry/layout.hpp"
+
+namespace pmom::geometry {
+
+using detail::num;
+
+std::string_view to_string(Direction direction) {
+  switch (direction) {
+    case Direction::pos_x: return "+x";
+    case Direction::neg_x: return "-x";
+    case Direction::pos_y: return "+y";
+    case Direction::neg_y: return "-y";
+  }
+  return "?";
+}
+
+Direction parse_direction(std::string_view text) {
+  for (const auto d : {Direction::pos_x, Direction::neg_x, Direction::pos_y, Direction::neg_y}) {
+    if (text == to_string(d)) return d;
+  }
+  throw GeometryError("port direction must be one of +x, -x, +y, -y, got '" +
+                      std::string(text) + "'", Item::port, -1, "direction");
+}
+
+void validate(const Substrate& substrate) {
+  auto fail = [](const std::string& what, const char* field) {
+    throw GeometryError(what, Item::substrate, -1, field);
+  };
+  if (!(substrate.eps_r >= 1.0) || !std::isfinite(substrate.eps_r)) {
+    fail("substrate eps_r must be >= 1, got " + num(substrate.eps_r), "eps_r");
+  }
+  if (!(substrate.height_mm > 0.0) || !std::isfinite(substrate.height_mm)) {
+    fail("substrate height must be > 0 mm, got " + num(substrate.height_mm), "height_mm");
+  }
+  if (!(substrate.loss_tangent >= 0.0) || !std::isfinite(substrate.loss_tangent)) {
+    fail("substrate loss tangent must be >= 0, got " + num(substrate.loss_tangent), "loss_tangent");
+  }
+}
+
+void validate(const Metal& metal) {
+  if (!metal.pec && (!(metal.conductivity_s_per_m > 0.0) ||
+                     !std::isfinite(metal.conductivity_s_per_m))) {
+    throw GeometryError("metal conductivity must be > 0 S/m, got " +
+                        num(metal.conductivity_s_per_m), Item::metal, -1, "conductivity");
+  }
+}
+
+std::string describe_rect(const Rect& rect, int index) {
+  return "rectangle " + std::to_string(index) + " (x " + num(rect.x0) + ".." + num(rect.x1) +
+         " mm, y " + num(rect.y0) + ".." + num(rect.y1) + " mm)";
+}
+
+void validate_rect(const Rect& rect, int index) {
+  for (const double v : {rect.x0, rect.y0, rect.x1, rect.y1}) {
+    if (!std::isfinite(v)) {
+      throw GeometryError(describe_rect(rect, index) + " has a non-finite coordinate",
+                          Item::rectangle, index);
+    }
+  }
+  if (!(rect.x0 < rect.x1) || !(rect.y0 < rect.y1)) {
+    throw GeometryError(describe_rect(rect, index) + " is empty: it needs x0 < x1 and y0 < y1",
+                        Item::rectangle, index);
+  }
+}
+
+void validate_port(const Port& port, int index) {
+  const std::string name = "port '" + port.name + "'";
+  auto fail = [&](const std::string& what, const char* field) {
+    throw GeometryError(what, Item::port, index, field);
+  };
+  if (port.name.empty()) fail("port " + std::to_string(index) + " has an empty name", "name");
+  if (!std::isfinite(port.x_mm)) fail(name + " has a non-finite position", "x");
+  if (!std::isfinite(port.y_mm)) fail(name + " has a non-finite position", "y");
+  if (!(port.feed_length_mm > 0.0) || !std::isfinite(port.feed_length_mm)) {
+    fail(name + " feed length must be > 0 mm, got " + num(port.feed_length_mm),
+         "feed_length_mm");
+  }
+  if (!(port.reference_plane_mm >= 0.0) || !std::isfinite(port.reference_plane_mm)) {
+    fail(name + " reference plane must be >= 0 mm from the port edge, got " +
+         num(port.reference_plane_mm), "reference_plane_mm");
+  }
+  if (!(port.impedance_ohm > 0.0) || !std::isfinite(port.impedance_ohm)) {
+    fail(name + " impedance must be > 0 ohm, got " + num(port.impedance_ohm), "impedance_ohm");
+  }
+}
+
+void validate(const Layout& layout) {
+  validate(layout.substrate);
+  validate(layout.metal);
+  if (layout.rects.empty()) throw GeometryError("the layout has no rectangles");
+  for (std::size_t r = 0; r < layout.rects.size(); ++r) {
+    validate_rect(layout.rects[r], static_cast<int>(r));
+  }
+  std::set<std::string> names;
+  for (std::size_t p = 0; p < layout.ports.size(); ++p) {
+    validate_port(layout.ports[p], static_cast<int>(p));
+    if (!names.insert(layout.ports[p].name).second) {
+      throw GeometryError("port name '" + layout.ports[p].name + "' is used twice", Item::port,
+                          static_cast<int>(p), "name");
+    }
+  }
+}
+
+}  // namespace pmom::geometry

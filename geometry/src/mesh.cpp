@@ -1,0 +1,110 @@
+// Meshing: grid from the bounding box, alignment and width checks, metal cells from the union
+// of rectangles, then connectivity, basis numbering and ports.
+#include <algorithm>
+#include <cmath>
+
+#include "format.hpp"
+#include "mesh_detail.hpp"
+#include "planarmom/geometry/cell_size.hpp"
+#include "planarmom/geometry/error.hpp"
+
+namespace pmom::geometry {
+
+using detail::num;
+
+namespace {
+
+constexpr double kMaxCells = 1e8;  // a typo in the cell size should not exhaust memory
+
+// Grid lines from the origin to `value`, or NaN when `value` is off the grid.
+double grid_steps(double value, double origin, double cell) {
+  const double steps = (value - origin) / cell;
+  return std::abs(value - origin - std::round(steps) * cell) <= kGridToleranceMm
+             ? std::round(steps)
+             : std::nan("");
+}
+
+void check_rect_on_grid(const Layout& layout, int index, const Grid& grid) {
+  const Rect& r = layout.rects[static_cast<std::size_t>(index)];
+  const double cell = grid.cell_mm;
+  if (r.x1 - r.x0 < cell - kGridToleranceMm || r.y1 - r.y0 < cell - kGridToleranceMm) {
+    throw GeometryError(describe_rect(r, index) + " is narrower than one cell (" + num(cell) +
+                        " mm)", Item::rectangle, index);
+  }
+  const struct { const char* name; double value, origin; } coords[] = {
+      {"x0", r.x0, grid.x0}, {"x1", r.x1, grid.x0}, {"y0", r.y0, grid.y0}, {"y1", r.y1, grid.y0}};
+  for (const auto& c : coords) {
+    if (!std::isnan(grid_steps(c.value, c.origin, cell))) continue;
+    std::string hint;
+    try {
+      hint = "; a cell of " + num(largest_dividing_cell(layout.rects, cell)) +
+             " mm puts every edge on the grid";
+    } catch (const GeometryError&) {
+      hint = "; no cell size near it divides the layout";
+    }
+    throw GeometryError(describe_rect(r, index) + " has " + c.name + " = " + num(c.value) +
+                        " mm off the " + num(cell) + " mm grid (" +
+                        num((c.value - c.origin) / cell) + " cells from the origin)" + hint,
+                        Item::rectangle, index, c.name);
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+CellRange cells_of(const Grid& grid, const Rect& r) {
+  return {static_cast<int>(grid_steps(r.x0, grid.x0, grid.cell_mm)),
+          static_cast<int>(grid_steps(r.x1, grid.x0, grid.cell_mm)),
+          static_cast<int>(grid_steps(r.y0, grid.y0, grid.cell_mm)),
+          static_cast<int>(grid_steps(r.y1, grid.y0, grid.cell_mm))};
+}
+
+}  // namespace detail
+
+Mesh make_mesh(const Layout& layout, double cell_mm) {
+  validate(layout);
+  if (!(cell_mm > 0.0) || !std::isfinite(cell_mm)) {
+    throw GeometryError("the cell size must be > 0 mm, got " + num(cell_mm), Item::mesh, -1,
+                        "cell_mm");
+  }
+  Grid grid;
+  grid.cell_mm = cell_mm;
+  grid.x0 = layout.rects.front().x0;
+  grid.y0 = layout.rects.front().y0;
+  double x1 = layout.rects.front().x1, y1 = layout.rects.front().y1;
+  for (const auto& r : layout.rects) {
+    grid.x0 = std::min(grid.x0, r.x0);
+    grid.y0 = std::min(grid.y0, r.y0);
+    x1 = std::max(x1, r.x1);
+    y1 = std::max(y1, r.y1);
+  }
+  const double nx = std::round((x1 - grid.x0) / cell_mm), ny = std::round((y1 - grid.y0) / cell_mm);
+  if (nx * ny > kMaxCells) {
+    throw GeometryError("a " + num(cell_mm) + " mm cell gives " + num(nx) + " x " + num(ny) +
+                        " cells, more than " + num(kMaxCells), Item::mesh);
+  }
+  grid.nx = static_cast<int>(nx);
+  grid.ny = static_cast<int>(ny);
+  for (std::size_t r = 0; r < layout.rects.size(); ++r) {
+    check_rect_on_grid(layout, static_cast<int>(r), grid);
+  }
+
+  // With every edge on a grid line, "the cell centre lies in the union" is exactly "the cell
+  // lies in some rectangle's cell range".
+  std::vector<std::uint8_t> metal(static_cast<std::size_t>(grid.nx) *
+                                  static_cast<std::size_t>(grid.ny), 0);
+  for (const auto& r : layout.rects) {
+    const detail::CellRange c = detail::cells_of(grid, r);
+    for (int j = c.j0; j < c.j1; ++j) {
+      std::fill_n(metal.begin() + static_cast<std::ptrdiff_t>(j) * grid.nx + c.i0, c.i1 - c.i0, 1);
+    }
+  }
+  detail::check_connected(layout, grid, metal);
+
+  Mesh mesh(layout, grid, std::move(metal));
+  mesh.ports_ = detail::locate_ports(mesh);
+  return mesh;
+}
+
+}  // namespace pmom::geometry

@@ -1,0 +1,34 @@
+// Steps of make_mesh shared between its source files.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "planarmom/geometry/mesh.hpp"
+
+namespace pmom::geometry::detail {
+
+// 4-neighbour connected components of the cells whose mask entry equals `value`; other cells
+// get -1. Labels count from 0 in row-major order of each component's first cell.
+struct Components {
+  std::vector<int> label;  // nx*ny, row-major by (j, i)
+  int count = 0;
+};
+[[nodiscard]] Components label_components(const Grid& grid,
+                                          const std::vector<std::uint8_t>& mask,
+                                          std::uint8_t value);
+
+// Throws GeometryError listing the rectangles of each piece when the metal is not one piece.
+void check_connected(const Layout& layout, const Grid& grid,
+                     const std::vector<std::uint8_t>& metal);
+
+// Locates every port of mesh.layout() on the mesh (see MeshPort), or throws GeometryError.
+[[nodiscard]] std::vector<MeshPort> locate_ports(const Mesh& mesh);
+
+// The cells rectangle r covers; its edges lie on grid lines (checked before).
+struct CellRange {
+  int i0, i1, j0, j1;  // half-open
+};
+[[nodiscard]] CellRange cells_of(const Grid& grid, const Rect& r);
+
+}  // namespace pmom::geometry::detail

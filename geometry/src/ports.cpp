@@ -1,0 +1,185 @@
+// Ports on the mesh: the port edge, the straight feed strip behind it, its current samples
+// and its delta-gap edges.
+#include <cmath>
+#include <string>
+
+#include "format.hpp"
+#include "mesh_detail.hpp"
+#include "planarmom/geometry/cell_size.hpp"
+#include "planarmom/geometry/error.hpp"
+
+namespace pmom::geometry::detail {
+
+namespace {
+
+// Feed coordinates: step s along the feed (s = 0 is the cell at the port edge, s = -1 the
+// cell outside it) and t across it (a row j for ±x feeds, a column i for ±y feeds).
+struct Frame {
+  Direction d;
+  int line;  // grid line of the port edge
+
+  [[nodiscard]] Cell cell(int s, int t) const {
+    switch (d) {
+      case Direction::pos_x: return {line + s, t};
+      case Direction::neg_x: return {line - 1 - s, t};
+      case Direction::pos_y: return {t, line + s};
+      case Direction::neg_y: return {t, line - 1 - s};
+    }
+    return {};
+  }
+  // The rooftop on the grid line k cells in from the port edge, at across-index t.
+  [[nodiscard]] int edge(const Mesh& mesh, int k, int t) const {
+    switch (d) {
+      case Direction::pos_x: return mesh.x_edge_basis(line + k, t);
+      case Direction::neg_x: return mesh.x_edge_basis(line - k, t);
+      case Direction::pos_y: return mesh.y_edge_basis(t, line + k);
+      case Direction::neg_y: return mesh.y_edge_basis(t, line - k);
+    }
+    return -1;
+  }
+};
+
+bool along_x(Direction d) { return d == Direction::pos_x || d == Direction::neg_x; }
+
+// Empty cells that are not enclosed by metal: a port must face one of these (or the space
+// beyond the grid), not a hole.
+std::vector<std::uint8_t> exterior_cells(const Mesh& mesh) {
+  const Grid& g = mesh.grid();
+  std::vector<std::uint8_t> metal(static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny));
+  for (int j = 0; j < g.ny; ++j) {
+    for (int i = 0; i < g.nx; ++i) {
+      metal[static_cast<std::size_t>(j) * static_cast<std::size_t>(g.nx) +
+            static_cast<std::size_t>(i)] = mesh.is_metal({i, j}) ? 1 : 0;
+    }
+  }
+  const Components empty = label_components(g, metal, 0);
+  std::vector<std::uint8_t> touches_border(static_cast<std::size_t>(empty.count), 0);
+  for (int j = 0; j < g.ny; ++j) {
+    for (int i = 0; i < g.nx; ++i) {
+      const int label = empty.label[static_cast<std::size_t>(j) * static_cast<std::size_t>(g.nx) +
+                                    static_cast<std::size_t>(i)];
+      if (label >= 0 && (i == 0 || j == 0 || i == g.nx - 1 || j == g.ny - 1)) {
+        touches_border[static_cast<std::size_t>(label)] = 1;
+      }
+    }
+  }
+  std::vector<std::uint8_t> exterior(metal.size(), 0);
+  for (std::size_t c = 0; c < metal.size(); ++c) {
+    exterior[c] = empty.label[c] >= 0 && touches_border[static_cast<std::size_t>(empty.label[c])];
+  }
+  return exterior;
+}
+
+MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& exterior) {
+  const Port& port = mesh.layout().ports[static_cast<std::size_t>(index)];
+  const Grid& g = mesh.grid();
+  const double h = g.cell_mm;
+  const bool x_feed = along_x(port.direction);
+  const std::string name = "port '" + port.name + "' at (" + num(port.x_mm) + ", " +
+                           num(port.y_mm) + ") mm";
+  auto fail = [&](const std::string& what, const char* field = "") {
+    throw GeometryError(what, Item::port, index, field);
+  };
+  const std::string off_edge = name + " is not on a metal edge (it needs metal on its " +
+                               std::string(to_string(port.direction)) +
+                               " side and none on the other)";
+
+  const double along = x_feed ? port.x_mm : port.y_mm, across = x_feed ? port.y_mm : port.x_mm;
+  const double along0 = x_feed ? g.x0 : g.y0, across0 = x_feed ? g.y0 : g.x0;
+  const int along_n = x_feed ? g.nx : g.ny, across_n = x_feed ? g.ny : g.nx;
+  const double line_steps = std::round((along - along0) / h);
+  if (std::abs(along - along0 - line_steps * h) > kGridToleranceMm || line_steps < 0 ||
+      line_steps > along_n) {
+    fail(off_edge);
+  }
+  const Frame frame{port.direction, static_cast<int>(line_steps)};
+  const auto boundary = [&](int t) {
+    return t >= 0 && t < across_n && mesh.is_metal(frame.cell(0, t)) &&
+           !mesh.is_metal(frame.cell(-1, t));
+  };
+  // The point may sit on a grid line between two cells: either may carry the port edge.
+  const double u = (across - across0) / h;
+  if (u < -1 || u > across_n + 1) fail(off_edge);  // also keeps the casts below in range
+  int t0 = -1;
+  for (const double candidate : {std::floor(u), std::ceil(u) - 1, std::floor(u) - 1}) {
+    const int t = static_cast<int>(candidate);
+    const double lo = across0 + t * h, hi = lo + h;
+    if (across >= lo - kGridToleranceMm && across <= hi + kGridToleranceMm && boundary(t)) {
+      t0 = t;
+      break;
+    }
+  }
+  if (t0 < 0) fail(off_edge);
+  const Cell outside = frame.cell(-1, t0);
+  if (g.contains(outside) &&
+      !exterior[static_cast<std::size_t>(outside.j) * static_cast<std::size_t>(g.nx) +
+                static_cast<std::size_t>(outside.i)]) {
+    fail(name + " faces a hole in the metal, not the metal's outer edge");
+  }
+
+  MeshPort mp;
+  mp.port = index;
+  mp.direction = port.direction;
+  mp.line = frame.line;
+  mp.sign = (port.direction == Direction::pos_x || port.direction == Direction::pos_y) ? 1 : -1;
+  mp.first = t0;
+  while (boundary(mp.first - 1)) --mp.first;
+  int last = t0;
+  while (boundary(last + 1)) ++last;
+  mp.count = last - mp.first + 1;
+  mp.width_mm = mp.count * h;
+  const double edge_along = along0 + frame.line * h;
+  const double edge_across = across0 + (mp.first + 0.5 * mp.count) * h;
+  mp.edge_centre = x_feed ? Point{edge_along, edge_across} : Point{edge_across, edge_along};
+
+  const int steps = static_cast<int>(std::floor((port.feed_length_mm + kGridToleranceMm) / h));
+  if (steps < 2) {
+    fail(name + " has a " + num(port.feed_length_mm) +
+         " mm feed line, shorter than two cells (" + num(2 * h) + " mm)", "feed_length_mm");
+  }
+  // The feed must be a straight strip of the port's width: its cells metal up to and
+  // including the cell beyond the last sample edge, and bare beside it (else the line is not
+  // uniform and the standing-wave fit is meaningless).
+  for (int s = 0; s <= steps; ++s) {
+    for (int t = mp.first; t <= last; ++t) {
+      if (!mesh.is_metal(frame.cell(s, t))) {
+        fail(name + ": its " + num(port.feed_length_mm) + " mm feed line leaves the metal " +
+             num(s * h) + " mm from the port edge", "feed_length_mm");
+      }
+    }
+    if (s < steps && (mesh.is_metal(frame.cell(s, mp.first - 1)) ||
+                      mesh.is_metal(frame.cell(s, last + 1)))) {
+      fail(name + ": its " + num(port.feed_length_mm) + " mm feed line is not a uniform " +
+           num(mp.width_mm) + " mm strip: metal joins it " + num(s * h) +
+           " mm from the port edge (shorten feed_length_mm)", "feed_length_mm");
+    }
+  }
+  for (int k = 1; k <= steps; ++k) {
+    CrossSection section{k * h, {}};
+    for (int t = mp.first; t <= last; ++t) section.basis.push_back(frame.edge(mesh, k, t));
+    mp.samples.push_back(std::move(section));
+  }
+  return mp;
+}
+
+}  // namespace
+
+std::vector<MeshPort> locate_ports(const Mesh& mesh) {
+  const auto exterior = exterior_cells(mesh);
+  std::vector<MeshPort> ports;
+  const auto& layout_ports = mesh.layout().ports;
+  for (std::size_t p = 0; p < layout_ports.size(); ++p) {
+    MeshPort mp = locate(mesh, static_cast<int>(p), exterior);
+    for (const MeshPort& other : ports) {
+      if (other.direction == mp.direction && other.line == mp.line && other.first == mp.first) {
+        throw GeometryError("ports '" + layout_ports[static_cast<std::size_t>(other.port)].name +
+                            "' and '" + layout_ports[p].name + "' share one feed line end",
+                            Item::port, static_cast<int>(p));
+      }
+    }
+    ports.push_back(std::move(mp));
+  }
+  return ports;
+}
+
+}  // namespace pmom::geometry::detail

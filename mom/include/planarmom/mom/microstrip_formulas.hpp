@@ -1,0 +1,34 @@
+// Closed-form microstrip line formulas: the independent references the MoM results are checked
+// against. Hammerstad & Jensen (IEEE MTT-S Digest 1980) for the static effective permittivity
+// and characteristic impedance of a zero-thickness strip, Kirschning & Jansen (Electronics
+// Letters 18(6), 1982) for the dispersion of the effective permittivity.
+#pragma once
+
+#include "planarmom/mom/constants.hpp"
+
+namespace pmom::mom {
+
+// Free-space wave impedance μ0·c0, ohm.
+inline constexpr double eta0_ohm = mu0 * c0;
+
+// Static effective permittivity for width/height u = W/h and substrate permittivity eps_r.
+// Hammerstad-Jensen's stated accuracy: 0.2% for 0.01 ≤ u ≤ 100 and 1 ≤ εr ≤ 128.
+double effective_permittivity_hj(double u, double eps_r);
+
+// Characteristic impedance of the strip in air (εr = 1), ohm; 0.01% for u ≤ 1000.
+double impedance_air_hj(double u);
+
+// Characteristic impedance on the substrate, ohm: Z01(u) / sqrt(εeff(u, εr)).
+double impedance_hj(double u, double eps_r);
+
+// Width-to-height ratio giving the impedance `z0_ohm` (inverts impedance_hj by bisection
+// over 0.01 ≤ u ≤ 100, to 1e-12 relative in u). Throws std::invalid_argument outside the
+// impedances that range covers.
+double width_for_impedance_hj(double z0_ohm, double eps_r);
+
+// Effective permittivity at frequency f_ghz on a substrate of height h_mm, from its static
+// value, per Kirschning-Jansen: accurate to 0.6% for 0.1 ≤ u ≤ 100, 1 ≤ εr ≤ 20 and
+// f·h ≤ 25 GHz·mm.
+double effective_permittivity_kj(double u, double eps_r, double f_ghz, double h_mm);
+
+}  // namespace pmom::mom

@@ -1,0 +1,119 @@
+// GreensTable: parallel sampling of the Sommerfeld remainder on a ξ grid, cubic interpolation,
+// closed-form quasi-static part added at lookup.
+#include "planarmom/mom/greens_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "spectral.hpp"
+
+namespace pmom::mom {
+namespace {
+
+// Interpolation error constant of 4-point Lagrange at the worst point of the middle
+// interval: max |t(t−1)(t−2)(t−3)| / 4! = (9/16)/24.
+constexpr double lagrange_error_constant = 0.0234375;
+
+}  // namespace
+
+GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m,
+                         const TableOptions& options)
+    : frequency_(frequency_hz), rho_max_(rho_max_m) {
+  const SlabSpectrum spectrum = slab_spectrum(slab, frequency_hz);
+  check_path(options.path);
+  eps_ = spectrum.eps;
+  eps_real_ = spectrum.eps_real;
+  k0_ = spectrum.k0;
+  if (!(rho_max_m > 0.0) || !std::isfinite(rho_max_m))
+    throw std::invalid_argument("GreensTable: rho_max must be a positive distance in metres, got " +
+                                std::to_string(rho_max_m));
+  if (!(options.accuracy > 0.0) || !(options.accuracy < 1.0))
+    throw std::invalid_argument("GreensTable: accuracy must lie in (0, 1), got " +
+                                std::to_string(options.accuracy));
+  if (options.path.extraction != Extraction::quasi_static)
+    throw std::invalid_argument(
+        "GreensTable: needs Extraction::quasi_static (the table stores G − c/ρ down to ρ = 0)");
+  singular_ = singular_coefficients(slab);
+  scale_rho_ = slab.height_m;
+  inv_length_ = std::sqrt(slab.eps_r) * k0_;
+  const double xi_max = xi(rho_max_m);
+  const double target_step = 0.5 * std::pow(options.accuracy / lagrange_error_constant, 0.25);
+  const auto intervals =
+      std::max<std::size_t>(3, static_cast<std::size_t>(std::ceil(xi_max / target_step)));
+  step_ = xi_max / static_cast<double>(intervals);
+
+  // ρ(ξ) by Newton: ξ(ρ) is increasing and concave, so iterates from ρ = 0 rise monotonically.
+  rho_.resize(intervals + 1);
+  for (std::size_t i = 0; i <= intervals; ++i) {
+    const double target = step_ * static_cast<double>(i);
+    double r = 0.0;
+    for (int it = 0; it < 100; ++it) {
+      const double next =
+          r - (xi(r) - target) / (1.0 / (scale_rho_ + r) + inv_length_);
+      const bool done = std::abs(next - r) <= 1e-15 * next;
+      r = next;
+      if (done) break;
+    }
+    rho_[i] = r;
+  }
+  rho_.back() = rho_max_m;
+
+  remainder_.resize(rho_.size());
+  std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t i = 0; i < rho_.size(); ++i) {
+    try {
+      // Accurate to rel_tol of what a lookup returns: G, or smooth(0) at ρ = 0.
+      const double r = rho_[i];
+      const Pair qs = quasi_static_smooth(spectrum, r);
+      const Pair known = r > 0.0 ? Pair{singular_.a / r + qs[0], singular_.v / r + qs[1]} : qs;
+      const Pair rem = sommerfeld(spectrum, r, options.path, known, singular_);
+      remainder_[i] = {rem[0], rem[1]};
+    } catch (...) {
+#pragma omp critical
+      failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+double GreensTable::xi(double rho) const {
+  return std::log1p(rho / scale_rho_) + rho * inv_length_;
+}
+
+GreensValues GreensTable::smooth(double rho_m) const {
+  if (!(rho_m >= 0.0) || !(rho_m <= rho_max_))
+    throw std::out_of_range("GreensTable: rho = " + std::to_string(rho_m) +
+                            " m lies outside the table's [0, " + std::to_string(rho_max_) +
+                            "] m; build it with a larger rho_max");
+  const double s = xi(rho_m) / step_;
+  const std::size_t last = rho_.size() - 1;
+  // Stencil s0..s0+3 around the interval holding s, shifted inwards at the ends.
+  const auto cell = static_cast<std::size_t>(std::max(0.0, std::floor(s)));
+  const std::size_t s0 = std::min(cell == 0 ? 0 : cell - 1, last - 3);
+  const double t = s - static_cast<double>(s0);
+  const double w[4] = {-(t - 1.0) * (t - 2.0) * (t - 3.0) / 6.0, t * (t - 2.0) * (t - 3.0) / 2.0,
+                       -t * (t - 1.0) * (t - 3.0) / 2.0, t * (t - 1.0) * (t - 2.0) / 6.0};
+  const Pair qs = quasi_static_smooth({eps_, k0_, scale_rho_, eps_real_}, rho_m);
+  GreensValues out{qs[0], qs[1]};
+  for (std::size_t k = 0; k < 4; ++k) {
+    out.g_a += w[k] * remainder_[s0 + k].g_a;
+    out.g_v += w[k] * remainder_[s0 + k].g_v;
+  }
+  return out;
+}
+
+GreensValues GreensTable::operator()(double rho_m) const {
+  if (!(rho_m > 0.0))
+    throw std::out_of_range("GreensTable: G(rho) needs rho > 0 (use smooth() at rho = 0), got " +
+                            std::to_string(rho_m));
+  GreensValues g = smooth(rho_m);
+  g.g_a += singular_.a / rho_m;
+  g.g_v += singular_.v / rho_m;
+  return g;
+}
+
+}  // namespace pmom::mom

@@ -1,0 +1,58 @@
+// Hammerstad-Jensen and Kirschning-Jansen microstrip formulas.
+#include "planarmom/mom/microstrip_formulas.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace pmom::mom {
+
+double effective_permittivity_hj(double u, double eps_r) {
+  if (!(u > 0) || !(eps_r >= 1))
+    throw std::invalid_argument("microstrip formula: need W/h > 0 and eps_r >= 1, got W/h = " +
+                                std::to_string(u) + ", eps_r = " + std::to_string(eps_r));
+  const double u4 = u * u * u * u;
+  const double a = 1 + std::log((u4 + std::pow(u / 52, 2)) / (u4 + 0.432)) / 49 +
+                   std::log(1 + std::pow(u / 18.1, 3)) / 18.7;
+  const double b = 0.564 * std::pow((eps_r - 0.9) / (eps_r + 3), 0.053);
+  return (eps_r + 1) / 2 + (eps_r - 1) / 2 * std::pow(1 + 10 / u, -a * b);
+}
+
+double impedance_air_hj(double u) {
+  if (!(u > 0)) throw std::invalid_argument("microstrip formula: need W/h > 0");
+  const double f = 6 + (2 * pi - 6) * std::exp(-std::pow(30.666 / u, 0.7528));
+  return eta0_ohm / (2 * pi) * std::log(f / u + std::sqrt(1 + 4 / (u * u)));
+}
+
+double impedance_hj(double u, double eps_r) {
+  return impedance_air_hj(u) / std::sqrt(effective_permittivity_hj(u, eps_r));
+}
+
+double width_for_impedance_hj(double z0_ohm, double eps_r) {
+  double lo = 0.01, hi = 100;  // Z0 falls monotonically with u
+  if (!(z0_ohm <= impedance_hj(lo, eps_r) && z0_ohm >= impedance_hj(hi, eps_r)))
+    throw std::invalid_argument("microstrip synthesis: " + std::to_string(z0_ohm) +
+                                " ohm is outside what 0.01 <= W/h <= 100 gives on eps_r = " +
+                                std::to_string(eps_r));
+  while (hi - lo > 1e-12 * hi) {
+    const double mid = std::sqrt(lo * hi);  // bisection in log u: u spans four decades
+    (impedance_hj(mid, eps_r) > z0_ohm ? lo : hi) = mid;
+  }
+  return std::sqrt(lo * hi);
+}
+
+double effective_permittivity_kj(double u, double eps_r, double f_ghz, double h_mm) {
+  if (f_ghz < 0 || !(h_mm > 0))
+    throw std::invalid_argument("microstrip dispersion: need f >= 0 and h > 0");
+  const double fn = f_ghz * h_mm;  // normalised frequency, GHz·mm
+  const double p1 = 0.27488 + (0.6315 + 0.525 / std::pow(1 + 0.0157 * fn, 20)) * u -
+                    0.065683 * std::exp(-8.7513 * u);
+  const double p2 = 0.33622 * (1 - std::exp(-0.03442 * eps_r));
+  const double p3 = 0.0363 * std::exp(-4.6 * u) * (1 - std::exp(-std::pow(fn / 38.7, 4.97)));
+  const double p4 = 1 + 2.751 * (1 - std::exp(-std::pow(eps_r / 15.916, 8)));
+  const double p = p1 * p2 * std::pow((0.1844 + p3 * p4) * fn, 1.5763);
+  const double e0 = effective_permittivity_hj(u, eps_r);
+  return eps_r - (eps_r - e0) / (1 + p);
+}
+
+}  // namespace pmom::mom

@@ -1,0 +1,129 @@
+// Meshing: metal cells from the union of rectangles, rooftop counts and numbering, lookups,
+// and the mesh-time errors (narrow or off-grid rectangles, disconnected metal).
+#include <gtest/gtest.h>
+
+#include "geometry/layouts.hpp"
+#include "planarmom/geometry/error.hpp"
+#include "planarmom/geometry/mesh.hpp"
+
+namespace pmom::geometry {
+namespace {
+
+using test::expect_error;
+using test::layout_of;
+
+TEST(Mesh, BlockHasTheRooftopCountsOfAGrid) {
+  // n x m block: (n-1)*m x-rooftops and n*(m-1) y-rooftops.
+  const Mesh mesh = make_mesh(layout_of({{0, 0, 5, 3}}), 1.0);
+  EXPECT_EQ(mesh.grid().nx, 5);
+  EXPECT_EQ(mesh.grid().ny, 3);
+  EXPECT_EQ(mesh.metal_cell_count(), 15);
+  EXPECT_EQ(mesh.x_rooftop_count(), 4 * 3);
+  EXPECT_EQ(mesh.y_rooftop_count(), 5 * 2);
+  EXPECT_EQ(mesh.basis().size(), 22u);
+}
+
+TEST(Mesh, NumberingIsXFirstThenYRowMajor) {
+  const Mesh mesh = make_mesh(layout_of({{10, 20, 15, 23}}), 1.0);
+  const Rooftop& first = mesh.basis()[0];
+  EXPECT_EQ(first.axis, Axis::x);
+  EXPECT_EQ(first.minus.i, 0);
+  EXPECT_EQ(first.plus.i, 1);
+  EXPECT_EQ(first.plus.j, 0);
+  EXPECT_DOUBLE_EQ(first.centre.x, 11.0);
+  EXPECT_DOUBLE_EQ(first.centre.y, 20.5);
+  EXPECT_EQ(mesh.x_edge_basis(1, 0), 0);
+  EXPECT_EQ(mesh.x_edge_basis(4, 0), 3);
+  EXPECT_EQ(mesh.x_edge_basis(1, 1), 4);  // next row
+  EXPECT_EQ(mesh.x_edge_basis(0, 0), -1);  // boundary edges carry no rooftop
+  EXPECT_EQ(mesh.x_edge_basis(5, 2), -1);
+  const Rooftop& first_y = mesh.basis()[12];
+  EXPECT_EQ(first_y.axis, Axis::y);
+  EXPECT_EQ(first_y.minus.j, 0);
+  EXPECT_EQ(first_y.plus.j, 1);
+  EXPECT_DOUBLE_EQ(first_y.centre.x, 10.5);
+  EXPECT_DOUBLE_EQ(first_y.centre.y, 21.0);
+  EXPECT_EQ(mesh.y_edge_basis(0, 1), 12);
+  EXPECT_EQ(mesh.y_edge_basis(4, 2), 21);
+  EXPECT_EQ(mesh.y_edge_basis(0, 0), -1);
+  // Every rooftop is found again through its edge.
+  for (std::size_t b = 0; b < mesh.basis().size(); ++b) {
+    const Rooftop& r = mesh.basis()[b];
+    const int found = r.axis == Axis::x ? mesh.x_edge_basis(r.plus.i, r.plus.j)
+                                        : mesh.y_edge_basis(r.plus.i, r.plus.j);
+    EXPECT_EQ(found, static_cast<int>(b));
+  }
+}
+
+TEST(Mesh, LShape) {
+  // A 4-cell bar along x and a 3-cell bar along y sharing the corner cell.
+  const Mesh mesh = make_mesh(layout_of({{0, 0, 4, 1}, {0, 0, 1, 3}}), 1.0);
+  EXPECT_EQ(mesh.metal_cell_count(), 6);
+  EXPECT_EQ(mesh.x_rooftop_count(), 3);
+  EXPECT_EQ(mesh.y_rooftop_count(), 2);
+  EXPECT_TRUE(mesh.is_metal({0, 2}));
+  EXPECT_FALSE(mesh.is_metal({1, 1}));
+  EXPECT_FALSE(mesh.is_metal({-1, 0}));
+  EXPECT_FALSE(mesh.is_metal({0, 3}));
+}
+
+TEST(Mesh, OverlappingRectanglesMeshAsTheirUnion) {
+  const Mesh joined = make_mesh(layout_of({{0, 0, 3, 2}, {2, 0, 5, 2}}), 0.5);
+  const Mesh single = make_mesh(layout_of({{0, 0, 5, 2}}), 0.5);
+  EXPECT_EQ(joined.metal_cell_count(), 40);
+  EXPECT_EQ(joined.x_rooftop_count(), single.x_rooftop_count());
+  EXPECT_EQ(joined.y_rooftop_count(), single.y_rooftop_count());
+  EXPECT_EQ(joined.x_rooftop_count(), 9 * 4);
+}
+
+TEST(Mesh, RectangleNarrowerThanACell) {
+  expect_error<GeometryError>(
+      [] { (void)make_mesh(layout_of({{0, 0, 4, 5}, {0, 0, 0.1, 5}}), 0.2); },
+      "rectangle 1 (x 0..0.1 mm, y 0..5 mm) is narrower than one cell (0.2 mm)");
+}
+
+TEST(Mesh, RectangleOffTheGridSuggestsACell) {
+  try {
+    (void)make_mesh(layout_of({{0, 0, 23, 1.15}}), 0.2);
+    FAIL() << "no exception";
+  } catch (const GeometryError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("rectangle 0 (x 0..23 mm, y 0..1.15 mm) has y1 = 1.15 mm off the 0.2 mm "
+                        "grid (5.75 cells from the origin)"), std::string::npos) << what;
+    EXPECT_NE(what.find("a cell of 0.1916666667 mm puts every edge on the grid"),
+              std::string::npos) << what;
+    EXPECT_EQ(e.item(), Item::rectangle);
+    EXPECT_EQ(e.field(), "y1");
+  }
+}
+
+TEST(Mesh, DisconnectedMetalListsThePieces) {
+  expect_error<GeometryError>(
+      [] { (void)make_mesh(layout_of({{0, 0, 1, 1}, {1, 0, 2, 1}, {3, 0, 4, 1}}), 1.0); },
+      "the metal has 2 disconnected pieces: rectangles {0,1} and {2}");
+  // Pieces are listed by their lowest rectangle, wherever they lie.
+  expect_error<GeometryError>(
+      [] { (void)make_mesh(layout_of({{0, 5, 1, 6}, {0, 0, 1, 1}, {0, 2, 1, 3}}), 1.0); },
+      "3 disconnected pieces: rectangles {0}, {1} and {2}");
+  // Touching at a corner carries no current.
+  expect_error<GeometryError>(
+      [] { (void)make_mesh(layout_of({{0, 0, 1, 1}, {1, 1, 2, 2}}), 1.0); },
+      "the metal has 2 disconnected pieces");
+}
+
+TEST(Mesh, CellSizeErrors) {
+  expect_error<GeometryError>([] { (void)make_mesh(layout_of({{0, 0, 1, 1}}), -0.1); },
+                              "the cell size must be > 0 mm, got -0.1");
+  expect_error<GeometryError>([] { (void)make_mesh(layout_of({{0, 0, 100, 100}}), 1e-3); },
+                              "a 0.001 mm cell gives 100000 x 100000 cells, more than 100000000");
+  expect_error<GeometryError>(
+      [] {
+        auto bad = layout_of({{0, 0, 1, 1}});
+        bad.substrate.height_mm = -1;
+        (void)make_mesh(bad, 0.5);
+      },
+      "substrate height must be > 0 mm, got -1");
+}
+
+}  // namespace
+}  // namespace pmom::geometry
