@@ -1,0 +1,58 @@
+// Filling Z from the offset tables (assembly.hpp) and the delta-gap excitation vector.
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/constants.hpp"
+
+namespace pmom::mom {
+
+ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables) {
+  const geometry::Grid& grid = mesh.grid();
+  if (grid.nx != tables.nx || grid.ny != tables.ny ||
+      std::abs(grid.cell_mm * 1e-3 - tables.cell_m) > 1e-12 * tables.cell_m) {
+    throw std::invalid_argument("assemble_impedance: the tables were built for another grid");
+  }
+  std::vector<RooftopCells> rooftops;
+  rooftops.reserve(mesh.basis().size());
+  for (const geometry::Rooftop& r : mesh.basis()) {
+    rooftops.push_back({r.axis == geometry::Axis::x ? 0 : 1, r.minus.i, r.minus.j});
+  }
+  const double omega = 2.0 * pi * tables.frequency_hz;
+  const TableView view{tables.axx.data(), tables.ayy.data(), tables.p.data(), tables.nx,
+                       std::complex<double>(0.0, omega), 1.0 / (tables.cell_m * tables.cell_m)};
+
+  ImpedanceMatrix z;
+  z.n = static_cast<int>(rooftops.size());
+  z.values.resize(static_cast<std::size_t>(z.n) * static_cast<std::size_t>(z.n));
+  // Rows shrink along the triangle: dynamic scheduling balances them.
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int m = 0; m < z.n; ++m) {
+    const RooftopCells rm = rooftops[static_cast<std::size_t>(m)];
+    for (int n = m; n < z.n; ++n) {
+      const std::complex<double> value =
+          impedance_entry(view, rm, rooftops[static_cast<std::size_t>(n)]);
+      z(m, n) = value;
+      z(n, m) = value;
+    }
+  }
+  return z;
+}
+
+std::vector<std::complex<double>> delta_gap_excitation(int unknowns, const std::vector<int>& basis,
+                                                       std::complex<double> voltage,
+                                                       double cell_m) {
+  std::vector<std::complex<double>> v(static_cast<std::size_t>(unknowns));
+  for (const int m : basis) {
+    if (m < 0 || m >= unknowns) {
+      throw std::out_of_range("delta_gap_excitation: rooftop " + std::to_string(m) +
+                              " outside [0, " + std::to_string(unknowns) + ")");
+    }
+    v[static_cast<std::size_t>(m)] += voltage * cell_m;
+  }
+  return v;
+}
+
+}  // namespace pmom::mom
