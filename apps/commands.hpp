@@ -15,5 +15,6 @@ struct Command {
 Command add_bench_command(CLI::App& parent);
 Command add_solve_command(CLI::App& parent);
 Command add_device_info_command(CLI::App& parent);
+Command add_line_command(CLI::App& parent);
 
 }  // namespace pmom::app

@@ -8,7 +8,7 @@ rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-for sub in "" bench solve; do
+for sub in "" bench solve line device-info; do
   $exe $sub --help >"$work/help.txt" || fail "planarmom $sub --help exited non-zero"
   grep -q "Usage" "$work/help.txt" || fail "planarmom $sub --help printed no usage"
 done
@@ -51,4 +51,9 @@ $exe bench "$work/a.mtx" --reps 1 --warmup 0 --json "$work/bench.json" >"$work/b
   fail "bench failed"
 grep -q "cocg" "$work/bench.txt" || fail "bench table lacks the COCG row"
 grep -q '"true_residual"' "$work/bench.json" || fail "bench JSON lacks residuals"
+# The MoM line check on a short FR-4 line: a table row with eps_eff and Z0.
+$exe -q line --eps-r 4.4 --height-mm 1.6 --cells-across 4 --freq-ghz 3 >"$work/line.txt" ||
+  fail "line failed"
+grep -qE "^ +3\.000 " "$work/line.txt" || fail "line printed no row for 3 GHz: $(cat "$work/line.txt")"
+
 echo "cli checks passed"
