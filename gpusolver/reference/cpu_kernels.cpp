@@ -86,6 +86,21 @@ template <class Admit> std::vector<index_t> running_columns(int* status, index_t
   return active;
 }
 
+// The running columns whose divisor is non-zero, after `admit(k)` has used it; a zero divisor
+// flags `breakdown` in status and keeps the column out of the sweep.
+template <class T, class Admit>
+std::vector<index_t> nonzero_divisor_columns(int* status, index_t k, const T* divisor,
+                                             RhsStatus breakdown, Admit admit) {
+  return running_columns(status, k, [&](index_t c) {
+    if (divisor[c] == T(0)) {
+      status[c] = breakdown;
+      return false;
+    }
+    admit(c);
+    return true;
+  });
+}
+
 // Stores sweeps whose sums hold (Σ rho term, Σ |r_i|²): the layout of the fused updates.
 // With rho_old given, the previous rho moves there first (the updates' rotation).
 template <class T, std::size_t N>
@@ -162,14 +177,8 @@ template <class T> void VectorKernels<T>::bicg_directions(BicgVectors<T>& v) {
     const T* rho_old = e.scalars(v.rho_old, "rho_old");
     int* status = e.scalars(v.status, "status");
     std::vector<T> beta(static_cast<std::size_t>(e.k));
-    const auto active = running_columns(status, e.k, [&](index_t k) {
-      if (rho[k] == T(0)) {
-        status[k] = rhs_breakdown_rho;
-        return false;
-      }
-      beta[k] = rho[k] / rho_old[k];
-      return true;
-    });
+    const auto active = nonzero_divisor_columns(
+        status, e.k, rho, rhs_breakdown_rho, [&](index_t k) { beta[k] = rho[k] / rho_old[k]; });
     sweep_columns<0>(e.n, active, [&](index_t k) {
       return [d, b = beta[k], rk = r.column(k), pk = p.column(k), rtk = column_or_null(rt, k),
               ptk = column_or_null(pt, k)](index_t i, Sums<0>&) {
@@ -197,14 +206,8 @@ template <class T> void VectorKernels<T>::bicg_update(BicgVectors<T>& v) {
     real_t<T>* rnorm2 = e.scalars(v.rnorm2, "rnorm2");
     int* status = e.scalars(v.status, "status");
     std::vector<T> alpha(static_cast<std::size_t>(e.k));
-    const auto active = running_columns(status, e.k, [&](index_t k) {
-      if (sigma[k] == T(0)) {
-        status[k] = rhs_breakdown_sigma;
-        return false;
-      }
-      alpha[k] = rho[k] / sigma[k];
-      return true;
-    });
+    const auto active = nonzero_divisor_columns(
+        status, e.k, sigma, rhs_breakdown_sigma, [&](index_t k) { alpha[k] = rho[k] / sigma[k]; });
     static constexpr std::size_t P = parts<T>;
     const auto sums = sweep_columns<P + 1>(e.n, active, [&](index_t k) {
       return [d, a = alpha[k], xk = x.column(k), rk = r.column(k), pk = p.column(k),
@@ -234,13 +237,8 @@ template <class T> void VectorKernels<T>::bicgstab_directions(BicgstabVectors<T>
   const T* omega = e.scalars(v.omega, "omega");
   int* status = e.scalars(v.status, "status");
   std::vector<T> beta(static_cast<std::size_t>(e.k));
-  const auto active = running_columns(status, e.k, [&](index_t k) {
-    if (rho[k] == T(0)) {
-      status[k] = rhs_breakdown_rho;
-      return false;
-    }
+  const auto active = nonzero_divisor_columns(status, e.k, rho, rhs_breakdown_rho, [&](index_t k) {
     beta[k] = (rho[k] / rho_old[k]) * (alpha[k] / omega[k]);
-    return true;
   });
   sweep_columns<0>(e.n, active, [&](index_t k) {
     return [d, b = beta[k], w = omega[k], rk = r.column(k), pk = p.column(k),
@@ -262,14 +260,8 @@ template <class T> void VectorKernels<T>::bicgstab_half_step(BicgstabVectors<T>&
   const T* rhat_v = e.scalars(v.rhat_v, "rhat_v");
   T* alpha = e.scalars(v.alpha, "alpha");
   int* status = e.scalars(v.status, "status");
-  const auto active = running_columns(status, e.k, [&](index_t k) {
-    if (rhat_v[k] == T(0)) {
-      status[k] = rhs_breakdown_sigma;
-      return false;
-    }
-    alpha[k] = rho[k] / rhat_v[k];
-    return true;
-  });
+  const auto active = nonzero_divisor_columns(
+      status, e.k, rhat_v, rhs_breakdown_sigma, [&](index_t k) { alpha[k] = rho[k] / rhat_v[k]; });
   sweep_columns<0>(e.n, active, [&](index_t k) {
     return [d, a = alpha[k], rk = r.column(k), vk = vv.column(k), sk = s.column(k),
             shk = shat.column(k)](index_t i, Sums<0>&) {
