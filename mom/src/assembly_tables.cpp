@@ -140,24 +140,25 @@ InteractionTables make_interaction_tables(const GreensTable& greens, const geome
   const auto smooth_v = [&](double s) { return greens.smooth(a * s).g_v; };
   const auto is_near = [&](int di, int dj) { return std::hypot(di, dj) < options.near_cells; };
 
+  // One table entry for offset (di, dj): far, the tabulated G under the overlap weight; near,
+  // its smooth part likewise plus c/R with the analytic inner integral (`static_overlap`).
+  const auto entry = [&](Along weight, int di, int dj, const auto& g, const auto& smooth, cd c,
+                         double (*static_overlap)(int, int, int), long long& evaluations) {
+    if (!is_near(di, dj)) {
+      evaluations += overlap_points(weight, options.far_order);
+      return a4 * overlap_integral(weight, di, dj, far_rule, g);
+    }
+    evaluations += overlap_points(weight, options.near_order);
+    return a4 * overlap_integral(weight, di, dj, near_rule, smooth) +
+           c * a3 * static_overlap(di, dj, options.outer_order);
+  };
   // Rooftop overlap for offset `along` the rooftops' axis and `across` it.
   const auto rooftop = [&](int along, int across, long long& evaluations) {
-    if (!is_near(along, across)) {
-      evaluations += overlap_points(Along::bspline, options.far_order);
-      return a4 * overlap_integral(Along::bspline, along, across, far_rule, g_a);
-    }
-    evaluations += overlap_points(Along::bspline, options.near_order);
-    return a4 * overlap_integral(Along::bspline, along, across, near_rule, smooth_a) +
-           c_a * a3 * static_rooftop_overlap(along, across, options.outer_order);
+    return entry(Along::bspline, along, across, g_a, smooth_a, c_a, static_rooftop_overlap,
+                 evaluations);
   };
   const auto cells = [&](int di, int dj, long long& evaluations) {
-    if (!is_near(di, dj)) {
-      evaluations += overlap_points(Along::tent, options.far_order);
-      return a4 * overlap_integral(Along::tent, di, dj, far_rule, g_v);
-    }
-    evaluations += overlap_points(Along::tent, options.near_order);
-    return a4 * overlap_integral(Along::tent, di, dj, near_rule, smooth_v) +
-           c_v * a3 * static_cell_overlap(di, dj, options.outer_order);
+    return entry(Along::tent, di, dj, g_v, smooth_v, c_v, static_cell_overlap, evaluations);
   };
 
   long long evaluations = 0;
