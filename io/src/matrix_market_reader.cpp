@@ -7,7 +7,6 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <concepts>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -19,28 +18,10 @@
 #include <system_error>
 #include <unordered_map>
 
+#include "message_text.hpp"
 #include "planarmom/io/matrix_market.hpp"
 
 namespace pmom::io {
-
-namespace {
-
-// Joins message parts by appending: chains of `"literal" + std::string` trip a false
-// -Wrestrict in GCC 12 (PR 105329).
-std::string_view as_text(std::string_view text) { return text; }
-std::string as_text(std::integral auto number) { return std::to_string(number); }
-
-template <class... Parts> std::string cat(const Parts&... parts) {
-  std::string text;
-  ((text += as_text(parts)), ...);
-  return text;
-}
-
-std::string locate(const std::filesystem::path& file, std::size_t line) {
-  return line == 0 ? cat(file.string(), ": ") : cat(file.string(), ":", line, ": ");
-}
-
-}  // namespace
 
 MatrixMarketError::MatrixMarketError(const std::filesystem::path& file, std::size_t line,
                                      const std::string& what)

@@ -1,0 +1,62 @@
+// The HDF5 sweep file (layout in DESIGN.md §7, readable with h5py): written one frequency at a
+// time into `<output>.partial`, renamed to `<output>` when the sweep finishes, and resumable
+// after a kill from the frequencies already in the partial file.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "planarmom/io/sweep_record.hpp"
+
+namespace pmom::io {
+
+// what() names the file and says what to do; HDF5's own explanation, when there is one, follows.
+class SweepFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class SweepFile {
+ public:
+  enum class Mode {
+    fresh,   // start a new partial file, discarding one a killed run left behind
+    resume,  // continue the partial file a killed run left; start a new one when there is none
+  };
+
+  // Opens `partial_path(target)` for writing. Throws std::invalid_argument when the port
+  // vectors of `info` differ in length or are empty, and SweepFileError when the file cannot be
+  // created, or (resume) cannot be read or belongs to a different run: other ports, config text,
+  // program version or backend.
+  SweepFile(const std::filesystem::path& target, const SweepInfo& info, Mode mode);
+  ~SweepFile();  // closes without finishing: the partial file stays, ready to resume
+  SweepFile(SweepFile&&) noexcept;
+  SweepFile& operator=(SweepFile&&) noexcept;
+
+  [[nodiscard]] static std::filesystem::path partial_path(const std::filesystem::path& target);
+
+  // Frequencies already in the file (resumed ones first), in the order they were written.
+  [[nodiscard]] const std::vector<double>& frequencies() const;
+  // Exact comparison: a resumed run computes its frequency list from the same config text.
+  [[nodiscard]] bool contains(double frequency_hz) const;
+
+  // Appends one record and flushes it to disk, so that a kill loses at most the record being
+  // written. Throws std::invalid_argument when record.s is not P x P or the frequency is already
+  // in the file, std::logic_error after finish(), SweepFileError on a write failure.
+  void append(const FrequencyRecord& record);
+
+  // Marks the file complete, closes it and renames it to the target (replacing an older one).
+  void finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Reads a sweep file, finished or partial; a partial file gives the records written in full.
+// Throws SweepFileError naming the file and the missing or malformed part.
+SweepData read_sweep_file(const std::filesystem::path& file);
+
+}  // namespace pmom::io

@@ -1,0 +1,46 @@
+// The results of a frequency sweep as plain data: one record per frequency plus the sweep-wide
+// description (ports, configuration, program), shared by the HDF5 and Touchstone writers.
+#pragma once
+
+#include <complex>
+#include <string>
+#include <vector>
+
+namespace pmom::io {
+
+// One frequency's solution and what it cost.
+struct FrequencyRecord {
+  double frequency_hz = 0.0;
+  std::vector<std::complex<double>> s;  // P x P, row-major: s[i * P + j] = S_(i+1)(j+1)
+  int iterations = 0;                   // the most any port's excitation needed
+  double residual = 0.0;                // the largest final relative residual over the ports
+  double seconds_greens = 0.0;
+  double seconds_fill = 0.0;
+  double seconds_sparsify = 0.0;
+  double seconds_solve = 0.0;
+  double seconds_deembed = 0.0;
+  long long nnz = 0;         // nonzeros of the sparsified matrix the solver saw
+  double density = 0.0;      // nnz / N^2
+  double dense_error = 0.0;  // relative S error against a dense solve; NaN when not checked
+};
+
+// What holds for the whole sweep. The three port vectors have one entry per port, in port order.
+struct SweepInfo {
+  std::vector<std::string> port_names;
+  std::vector<double> reference_impedance_ohm;
+  std::vector<double> reference_plane_mm;
+  std::string config_text;      // the configuration file as given, so the run can be repeated
+  std::string program_version;
+  std::string backend;          // the solver backend that produced the records (cpu, cuda)
+
+  [[nodiscard]] std::size_t ports() const { return port_names.size(); }
+};
+
+// A sweep as read back from a file: complete == false for a run that did not finish.
+struct SweepData {
+  SweepInfo info;
+  std::vector<FrequencyRecord> records;  // in the order they were written
+  bool complete = false;
+};
+
+}  // namespace pmom::io

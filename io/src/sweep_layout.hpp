@@ -1,0 +1,58 @@
+// Where each part of a sweep lives in the HDF5 file (DESIGN.md §7), and the reading steps that
+// both read_sweep_file and a resuming SweepFile need.
+#pragma once
+
+#include <hdf5.h>
+
+#include <vector>
+
+#include "planarmom/io/sweep_record.hpp"
+
+namespace pmom::io::sweep_layout {
+
+inline constexpr const char* kFrequency = "frequency";  // [F] Hz
+inline constexpr const char* kS = "s";                  // [F, P, P] complex
+inline constexpr const char* kPortNames = "ports/name";
+inline constexpr const char* kImpedances = "ports/reference_impedance_ohm";
+inline constexpr const char* kPlanes = "ports/reference_plane_mm";
+
+inline constexpr const char* kVersionAttribute = "program_version";
+inline constexpr const char* kUnitsAttribute = "units";
+inline constexpr const char* kConfigAttribute = "config";
+inline constexpr const char* kBackendAttribute = "backend";
+inline constexpr const char* kCompleteAttribute = "complete";  // 1 once the sweep finished
+
+inline constexpr const char* kUnits =
+    "frequency: Hz; s: dimensionless; impedance: ohm; plane: mm; time: s";
+
+// Calls visit(path, &FrequencyRecord::member) for each per-frequency scalar dataset, all of
+// shape [F]. The frequency comes last: a record counts as written once its frequency is in the
+// file, so the writer, which follows this order, writes it after everything else.
+template <class Visit> void for_each_column(Visit&& visit) {
+  visit("solver/iterations", &FrequencyRecord::iterations);
+  visit("solver/residual", &FrequencyRecord::residual);
+  visit("solver/nnz", &FrequencyRecord::nnz);
+  visit("solver/density", &FrequencyRecord::density);
+  visit("solver/dense_error", &FrequencyRecord::dense_error);
+  visit("timing/greens_s", &FrequencyRecord::seconds_greens);
+  visit("timing/fill_s", &FrequencyRecord::seconds_fill);
+  visit("timing/sparsify_s", &FrequencyRecord::seconds_sparsify);
+  visit("timing/solve_s", &FrequencyRecord::seconds_solve);
+  visit("timing/deembed_s", &FrequencyRecord::seconds_deembed);
+  visit(kFrequency, &FrequencyRecord::frequency_hz);
+}
+
+// Calls visit(path) for every dataset with one row per frequency, /s first.
+template <class Visit> void for_each_row_dataset(Visit&& visit) {
+  visit(kS);
+  for_each_column([&](const char* path, auto) { visit(path); });
+}
+
+// Everything but `complete`, which the callers treat differently.
+SweepInfo read_info(hid_t file);
+// Records whose every dataset row is there: the shortest dataset's length, as a kill between
+// two dataset writes leaves the earlier datasets one row longer.
+hsize_t complete_rows(hid_t file);
+std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, std::size_t ports);
+
+}  // namespace pmom::io::sweep_layout
