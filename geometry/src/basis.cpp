@@ -5,6 +5,26 @@
 
 namespace pmom::geometry {
 
+namespace {
+
+Edge edge_of(bool metal_low, bool metal_high) {
+  if (!metal_low && metal_high) return Edge::low;
+  if (metal_low && !metal_high) return Edge::high;
+  return Edge::none;
+}
+
+Edge common(Edge a, Edge b) { return a == b ? a : Edge::none; }
+
+}  // namespace
+
+Edge Mesh::x_edge_of(Cell c) const {
+  return edge_of(is_metal({c.i - 1, c.j}), is_metal({c.i + 1, c.j}));
+}
+
+Edge Mesh::y_edge_of(Cell c) const {
+  return edge_of(is_metal({c.i, c.j - 1}), is_metal({c.i, c.j + 1}));
+}
+
 Mesh::Mesh(Layout layout, Grid grid, std::vector<std::uint8_t> metal)
     : layout_(std::move(layout)), grid_(grid), metal_(std::move(metal)) {
   metal_cells_ = static_cast<int>(std::count(metal_.begin(), metal_.end(), 1));
@@ -21,7 +41,10 @@ void Mesh::number_basis() {
       if (!is_metal({i - 1, j}) || !is_metal({i, j})) continue;
       x_edge_[static_cast<std::size_t>(j) * static_cast<std::size_t>(nx + 1) +
               static_cast<std::size_t>(i)] = static_cast<int>(basis_.size());
-      basis_.push_back({Axis::x, {i - 1, j}, {i, j}, {grid_.x_line(i), grid_.y_line(j) + h / 2}});
+      const Cell minus{i - 1, j}, plus{i, j};
+      basis_.push_back({Axis::x, minus, plus, {grid_.x_line(i), grid_.y_line(j) + h / 2},
+                        x_edge_of(minus), x_edge_of(plus),
+                        common(y_edge_of(minus), y_edge_of(plus))});
     }
   }
   x_count_ = static_cast<int>(basis_.size());
@@ -30,7 +53,10 @@ void Mesh::number_basis() {
       if (!is_metal({i, j - 1}) || !is_metal({i, j})) continue;
       y_edge_[static_cast<std::size_t>(j) * static_cast<std::size_t>(nx) +
               static_cast<std::size_t>(i)] = static_cast<int>(basis_.size());
-      basis_.push_back({Axis::y, {i, j - 1}, {i, j}, {grid_.x_line(i) + h / 2, grid_.y_line(j)}});
+      const Cell minus{i, j - 1}, plus{i, j};
+      basis_.push_back({Axis::y, minus, plus, {grid_.x_line(i) + h / 2, grid_.y_line(j)},
+                        y_edge_of(minus), y_edge_of(plus),
+                        common(x_edge_of(minus), x_edge_of(plus))});
     }
   }
 }

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "planarmom/mom/assembly.hpp"
-#include "planarmom/mom/constants.hpp"
 
 namespace pmom::mom {
 
@@ -15,14 +14,8 @@ ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const Interaction
       std::abs(grid.cell_mm * 1e-3 - tables.cell_m) > 1e-12 * tables.cell_m) {
     throw std::invalid_argument("assemble_impedance: the tables were built for another grid");
   }
-  std::vector<RooftopCells> rooftops;
-  rooftops.reserve(mesh.basis().size());
-  for (const geometry::Rooftop& r : mesh.basis()) {
-    rooftops.push_back({r.axis == geometry::Axis::x ? 0 : 1, r.minus.i, r.minus.j});
-  }
-  const double omega = 2.0 * pi * tables.frequency_hz;
-  const TableView view{tables.axx.data(), tables.ayy.data(), tables.p.data(), tables.nx,
-                       std::complex<double>(0.0, omega), 1.0 / (tables.cell_m * tables.cell_m)};
+  const std::vector<RooftopCells> rooftops = rooftop_cells(mesh, tables.edge_profiles);
+  const TableView view = host_view(tables);
 
   ImpedanceMatrix z;
   z.n = static_cast<int>(rooftops.size());

@@ -1,29 +1,23 @@
-// Per-frequency offset tables of the rooftop MPIE (assembly.hpp): overlap-weighted Gauss
-// rules in the difference variable, with the 1/R part of near offsets done analytically.
+// Per-frequency offset tables of the rooftop MPIE (assembly.hpp): Gauss rules of the overlap
+// weights in the difference variable, with the 1/R part of near offsets done analytically.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/constants.hpp"
+#include "planarmom/mom/edge_profile.hpp"
 #include "planarmom/mom/gauss_legendre.hpp"
 
 namespace pmom::mom {
 namespace {
 
 using cd = std::complex<double>;
-
-// Overlap of two unit cells at offset t (cells): the tent.
-double tent(double t) { return std::max(0.0, 1.0 - std::abs(t)); }
-
-// Overlap ∫ tri(x) tri(x + t) dx of two unit triangles: the cubic B-spline.
-double bspline(double t) {
-  const double s = std::abs(t);
-  if (s < 1.0) return 2.0 / 3.0 - s * s + 0.5 * s * s * s;
-  if (s < 2.0) return (2.0 - s) * (2.0 - s) * (2.0 - s) / 6.0;
-  return 0.0;
-}
+using geometry::Edge;
 
 // The rule with nodes pushed towards both panel ends by u = t²(3 − 2t), du = 6t(1 − t) dt,
 // for integrands with (u − e) ln|u − e| behaviour at the ends.
@@ -37,71 +31,205 @@ GaussRule graded_rule(int n) {
   return rule;
 }
 
-enum class Along { tent, bspline };
-
-// ∫∫ weight(dx − cx) tent(dy − cy) g(|d|) dd over the weight's support, Gauss on each unit
-// piece (exact for the piecewise-polynomial weights); g gets the distance in cells.
-template <class G>
-cd overlap_integral(Along along, int cx, int cy, const GaussRule& rule, G&& g) {
-  const int half = along == Along::tent ? 1 : 2;
-  cd sum = 0.0;
-  for (int px = -half; px < half; ++px) {
-    for (std::size_t a = 0; a < rule.x.size(); ++a) {
-      const double tx = px + rule.x[a];  // dx − cx
-      const double wx = rule.w[a] * (along == Along::tent ? tent(tx) : bspline(tx));
-      const double dx = cx + tx;
-      for (int py = -1; py < 1; ++py) {
-        for (std::size_t b = 0; b < rule.x.size(); ++b) {
-          const double ty = py + rule.x[b];
-          sum += wx * rule.w[b] * tent(ty) * g(std::hypot(dx, cy + ty));
-        }
+// Observer quadrature points in one dimension: the observer's pieces cut at the ends of the
+// source's pieces (shifted by the offset), a graded rule on each part, weights times the
+// observer's density there.
+WeightRule observer_points(std::span<const ShapePiece> obs, std::span<const ShapePiece> src,
+                           double shift, const GaussRule& rule) {
+  WeightRule points;
+  for (const ShapePiece& o : obs) {
+    std::vector<double> cuts{o.t0, o.t1};
+    for (const ShapePiece& s : src) {
+      for (const double e : {shift + s.t0, shift + s.t1}) {
+        if (e > o.t0 && e < o.t1) cuts.push_back(e);
       }
     }
+    std::sort(cuts.begin(), cuts.end());
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+      const double width = cuts[k + 1] - cuts[k];
+      if (width <= 0.0) continue;
+      for (std::size_t q = 0; q < rule.x.size(); ++q) {
+        const double t = cuts[k] + width * rule.x[q];
+        points.t.push_back(t);
+        points.w.push_back(width * rule.w[q] * o.at(t));
+      }
+    }
+  }
+  return points;
+}
+
+// ∑∑ wx wy g(|(cx + tx, cy + ty)|): the overlap-weighted integral of g (distance in cells).
+template <class G> cd overlap_integral(const WeightRule& x, const WeightRule& y, int cx, int cy,
+                                       G&& g) {
+  cd sum = 0.0;
+  for (std::size_t a = 0; a < x.t.size(); ++a) {
+    const double dx = cx + x.t[a];
+    cd row = 0.0;
+    for (std::size_t b = 0; b < y.t.size(); ++b) row += y.w[b] * g(std::hypot(dx, cy + y.t[b]));
+    sum += x.w[a] * row;
   }
   return sum;
 }
 
-long long overlap_points(Along along, int order) {
-  return (along == Along::tent ? 4LL : 8LL) * order * order;
+Edge edge_of(int code) { return static_cast<Edge>(code); }
+
+RooftopShape rooftop_shape(int kind) {
+  return {edge_of(kind / 9), edge_of(kind / 3 % 3), edge_of(kind % 3)};
+}
+CellProfile cell_profile(int kind) { return {edge_of(kind / 3), edge_of(kind % 3)}; }
+
+int rooftop_kind(const RooftopShape& r) {
+  return 9 * static_cast<int>(r.minus) + 3 * static_cast<int>(r.plus) + static_cast<int>(r.across);
+}
+int charge_kind(Edge x, Edge y) { return 3 * static_cast<int>(x) + static_cast<int>(y); }
+
+// ∫ src(x') dx'/R-type inner integral over the source rectangles in closed form: density
+// linear along x (α + β X in X = x' − x) and constant across, for the observer at (x, y).
+double inner_static(std::span<const ShapePiece> src_x, std::span<const ShapePiece> src_y, int di,
+                    int dj, double x, double y) {
+  double inner = 0.0;
+  for (const ShapePiece& sx : src_x) {
+    const double x1 = di + sx.t0 - x, x2 = di + sx.t1 - x;
+    const double slope = (sx.d1 - sx.d0) / (sx.t1 - sx.t0);
+    const double alpha = sx.d0 - slope * x1;  // density at X = 0
+    for (const ShapePiece& sy : src_y) {
+      const double y1 = dj + sy.t0 - y, y2 = dj + sy.t1 - y;
+      inner += sy.d0 * (alpha * rect_inv_r(x1, x2, y1, y2) +
+                        (slope != 0.0 ? slope * rect_x_over_r(x1, x2, y1, y2) : 0.0));
+    }
+  }
+  return inner;
+}
+
+double static_overlap(std::span<const ShapePiece> obs_x, std::span<const ShapePiece> obs_y,
+                      std::span<const ShapePiece> src_x, std::span<const ShapePiece> src_y, int di,
+                      int dj, int outer_order) {
+  const GaussRule rule = graded_rule(outer_order);
+  const WeightRule xs = observer_points(obs_x, src_x, di, rule);
+  const WeightRule ys = observer_points(obs_y, src_y, dj, rule);
+  double sum = 0.0;
+  for (std::size_t a = 0; a < xs.t.size(); ++a)
+    for (std::size_t b = 0; b < ys.t.size(); ++b)
+      sum += xs.w[a] * ys.w[b] * inner_static(src_x, src_y, di, dj, xs.t[a], ys.t[b]);
+  return sum;
+}
+
+// The Gauss rules of every weight the tables need, for one order.
+class Rules {
+ public:
+  explicit Rules(int order) {
+    for (int m = 0; m < 9; ++m)
+      for (int n = 0; n < 9; ++n)
+        along_[static_cast<std::size_t>(m * 9 + n)] =
+            overlap_rule(ramp_pieces(edge_of(m / 3), edge_of(m % 3)),
+                         ramp_pieces(edge_of(n / 3), edge_of(n % 3)), -2, 2, order);
+    for (int o = 0; o < 3; ++o)
+      for (int s = 0; s < 3; ++s)
+        across_[static_cast<std::size_t>(o * 3 + s)] =
+            overlap_rule(profile_pieces(edge_of(o)), profile_pieces(edge_of(s)), -1, 1, order);
+  }
+  // Ramps of two rooftops along their axis; profiles of two rooftops or cells across.
+  [[nodiscard]] const WeightRule& along(const RooftopShape& m, const RooftopShape& n) const {
+    return along_[static_cast<std::size_t>(ramp(m) * 9 + ramp(n))];
+  }
+  [[nodiscard]] const WeightRule& across(Edge obs, Edge src) const {
+    return across_[static_cast<std::size_t>(static_cast<int>(obs) * 3 + static_cast<int>(src))];
+  }
+
+ private:
+  static int ramp(const RooftopShape& r) {
+    return static_cast<int>(r.minus) * 3 + static_cast<int>(r.plus);
+  }
+  std::array<WeightRule, 81> along_;
+  std::array<WeightRule, 9> across_;
+};
+
+// Which tables and offsets the mesh uses: for each kind, the cells (rooftops: minus cells;
+// charges: the cells holding that shape) carrying it; per table, a mark for every offset.
+struct Plan {
+  int nx = 0, ny = 0;
+  std::array<std::vector<geometry::Cell>, 2 * kRooftopKinds> rooftops;  // axis·27 + kind
+  std::array<std::vector<geometry::Cell>, kChargeKinds> charges;
+
+  Plan(const geometry::Grid& grid, const std::vector<RooftopCells>& cells) : nx(grid.nx), ny(grid.ny) {
+    std::array<std::vector<std::uint8_t>, kChargeKinds> seen;
+    for (auto& s : seen) s.assign(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny), 0);
+    const auto add_charge = [&](int kind, int i, int j) {
+      std::uint8_t& flag = seen[static_cast<std::size_t>(kind)]
+                               [static_cast<std::size_t>(j) * static_cast<std::size_t>(nx) +
+                                static_cast<std::size_t>(i)];
+      if (flag == 0) charges[static_cast<std::size_t>(kind)].push_back({i, j});
+      flag = 1;
+    };
+    for (const RooftopCells& r : cells) {
+      rooftops[static_cast<std::size_t>(r.axis * kRooftopKinds + r.kind)].push_back({r.i, r.j});
+      add_charge(r.minus_charge, r.i, r.j);
+      add_charge(r.plus_charge, r.i + (r.axis == 0 ? 1 : 0), r.j + (r.axis == 1 ? 1 : 0));
+    }
+  }
+
+  // The marks of one table from the kinds' cells; empty when one kind is absent.
+  [[nodiscard]] std::vector<std::uint8_t> offsets(const std::vector<geometry::Cell>& obs,
+                                                  const std::vector<geometry::Cell>& src) const {
+    if (obs.empty() || src.empty()) return {};
+    std::vector<std::uint8_t> marks(static_cast<std::size_t>(2 * nx - 1) *
+                                    static_cast<std::size_t>(2 * ny - 1), 0);
+    for (const geometry::Cell& o : obs)
+      for (const geometry::Cell& s : src)
+        marks[static_cast<std::size_t>(offset_index(nx, ny, s.i - o.i, s.j - o.j))] = 1;
+    return marks;
+  }
+};
+
+struct WorkItem {
+  int table, di, dj;
+};
+
+// The entry a table entry equals by symmetry: reciprocity (observer and source swapped, with
+// the offset negated: ⟨f_m, G f_n⟩ = ⟨f_n, G f_m⟩) to order the kinds, then evenness in each
+// offset component along which both shapes are symmetric (plain triangles and uniform
+// profiles: mirroring that component changes nothing).
+WorkItem canonical(WorkItem w) {
+  bool x_symmetric = false, y_symmetric = false;
+  if (w.table < kVectorTables) {
+    const int axis = w.table / (kRooftopKinds * kRooftopKinds);
+    int m = w.table / kRooftopKinds % kRooftopKinds, n = w.table % kRooftopKinds;
+    if (m > n) {
+      std::swap(m, n);
+      w = {vector_table(axis, m, n), -w.di, -w.dj};
+    }
+    const RooftopShape a = rooftop_shape(m), b = rooftop_shape(n);
+    const bool along = a.minus == Edge::none && a.plus == Edge::none && b.minus == Edge::none &&
+                       b.plus == Edge::none;
+    const bool across = a.across == Edge::none && b.across == Edge::none;
+    x_symmetric = axis == 0 ? along : across;
+    y_symmetric = axis == 0 ? across : along;
+  } else {
+    int o = (w.table - kVectorTables) / kChargeKinds, s = (w.table - kVectorTables) % kChargeKinds;
+    if (o > s) {
+      std::swap(o, s);
+      w = {charge_table(o, s), -w.di, -w.dj};
+    }
+    const CellProfile a = cell_profile(o), b = cell_profile(s);
+    x_symmetric = a.x == Edge::none && b.x == Edge::none;
+    y_symmetric = a.y == Edge::none && b.y == Edge::none;
+  }
+  if (x_symmetric) w.di = std::abs(w.di);
+  if (y_symmetric) w.dj = std::abs(w.dj);
+  return w;
 }
 
 }  // namespace
 
-double static_cell_overlap(int di, int dj, int outer_order) {
-  const GaussRule rule = graded_rule(outer_order);
-  double sum = 0.0;
-  for (std::size_t a = 0; a < rule.x.size(); ++a) {
-    const double x = rule.x[a];
-    for (std::size_t b = 0; b < rule.x.size(); ++b) {
-      const double y = rule.x[b];
-      sum += rule.w[a] * rule.w[b] * rect_inv_r(di - x, di + 1 - x, dj - y, dj + 1 - y);
-    }
-  }
-  return sum;
+double static_cell_overlap(int di, int dj, int outer_order, CellProfile obs, CellProfile src) {
+  return static_overlap(profile_pieces(obs.x), profile_pieces(obs.y), profile_pieces(src.x),
+                        profile_pieces(src.y), di, dj, outer_order);
 }
 
-double static_rooftop_overlap(int di, int dj, int outer_order) {
-  const GaussRule rule = graded_rule(outer_order);
-  double sum = 0.0;
-  for (int panel = -1; panel < 1; ++panel) {  // observer x in [−1, 0] and [0, 1]
-    for (std::size_t a = 0; a < rule.x.size(); ++a) {
-      const double x = panel + rule.x[a];
-      const double observer = rule.w[a] * (1.0 - std::abs(x));
-      for (std::size_t b = 0; b < rule.x.size(); ++b) {
-        const double y = rule.x[b];
-        const double y1 = dj - y, y2 = dj + 1 - y;
-        // Source triangle, linear in X = x' − x on each half: (x − Δi + 1) + X on the left,
-        // (Δi + 1 − x) − X on the right.
-        const double left_lo = di - 1 - x, mid = di - x, right_hi = di + 1 - x;
-        const double left = (x - di + 1) * rect_inv_r(left_lo, mid, y1, y2) +
-                            rect_x_over_r(left_lo, mid, y1, y2);
-        const double right = (di + 1 - x) * rect_inv_r(mid, right_hi, y1, y2) -
-                             rect_x_over_r(mid, right_hi, y1, y2);
-        sum += observer * rule.w[b] * (left + right);
-      }
-    }
-  }
-  return sum;
+double static_rooftop_overlap(int di, int dj, int outer_order, RooftopShape obs, RooftopShape src) {
+  return static_overlap(ramp_pieces(obs.minus, obs.plus), profile_pieces(obs.across),
+                        ramp_pieces(src.minus, src.plus), profile_pieces(src.across), di, dj,
+                        outer_order);
 }
 
 double required_rho_max(const geometry::Grid& grid) {
@@ -109,11 +237,38 @@ double required_rho_max(const geometry::Grid& grid) {
   return grid.cell_mm * 1e-3 * std::hypot(grid.nx + 1.0, grid.ny + 1.0);
 }
 
-InteractionTables make_interaction_tables(const GreensTable& greens, const geometry::Grid& grid,
+std::vector<RooftopCells> rooftop_cells(const geometry::Mesh& mesh, bool edge_profiles) {
+  std::vector<RooftopCells> cells;
+  cells.reserve(mesh.basis().size());
+  for (const geometry::Rooftop& r : mesh.basis()) {
+    const RooftopShape shape = edge_profiles
+                                   ? RooftopShape{r.minus_along, r.plus_along, r.across}
+                                   : RooftopShape{};
+    const bool x = r.axis == geometry::Axis::x;
+    // Its charge in each cell: the ramp's profile along the axis, its profile across.
+    const int minus_charge = x ? charge_kind(shape.minus, shape.across)
+                               : charge_kind(shape.across, shape.minus);
+    const int plus_charge = x ? charge_kind(shape.plus, shape.across)
+                              : charge_kind(shape.across, shape.plus);
+    cells.push_back({x ? 0 : 1, r.minus.i, r.minus.j, rooftop_kind(shape), minus_charge,
+                     plus_charge});
+  }
+  return cells;
+}
+
+TableView host_view(const InteractionTables& tables) {
+  const double omega = 2.0 * pi * tables.frequency_hz;
+  return {tables.values.data(), tables.start.data(), tables.nx, tables.ny,
+          std::complex<double>(0.0, omega), 1.0 / (tables.cell_m * tables.cell_m)};
+}
+
+InteractionTables make_interaction_tables(const GreensTable& greens, const geometry::Mesh& mesh,
                                           const AssemblyOptions& options) {
-  if (options.far_order < 1 || options.near_order < 1 || options.outer_order < 1) {
+  if (options.far_order < 1 || options.near_order < 1 || options.outer_order < 1 ||
+      options.distant_order < 1) {
     throw std::invalid_argument("make_interaction_tables: quadrature orders must be >= 1");
   }
+  const geometry::Grid& grid = mesh.grid();
   if (greens.rho_max() < required_rho_max(grid)) {
     throw std::invalid_argument("make_interaction_tables: the Green's table reaches " +
                                 std::to_string(greens.rho_max()) + " m, the grid needs " +
@@ -124,52 +279,110 @@ InteractionTables make_interaction_tables(const GreensTable& greens, const geome
   t.cell_m = grid.cell_mm * 1e-3;
   t.nx = grid.nx;
   t.ny = grid.ny;
-  const auto count = static_cast<std::size_t>(t.nx) * static_cast<std::size_t>(t.ny);
-  t.axx.resize(count);
-  t.ayy.resize(count);
-  t.p.resize(count);
+  t.edge_profiles = options.edge_profiles;
+  t.start.assign(static_cast<std::size_t>(kTables), -1);
+
+  // Lay out the tables the mesh uses, mark the offsets its pairs use, and reduce those to the
+  // entries to compute by the symmetries (canonical()).
+  const Plan plan(grid, rooftop_cells(mesh, options.edge_profiles));
+  const long long table_size = static_cast<long long>(2 * t.nx - 1) * (2 * t.ny - 1);
+  std::vector<std::vector<std::uint8_t>> used(static_cast<std::size_t>(kTables));
+  long long next = 0;
+  const auto add_table = [&](int table, const std::vector<geometry::Cell>& obs,
+                             const std::vector<geometry::Cell>& src) {
+    std::vector<std::uint8_t> marks = plan.offsets(obs, src);
+    if (marks.empty()) return;
+    t.start[static_cast<std::size_t>(table)] = next;
+    next += table_size;
+    used[static_cast<std::size_t>(table)] = std::move(marks);
+  };
+  for (int axis = 0; axis < 2; ++axis)
+    for (int km = 0; km < kRooftopKinds; ++km)
+      for (int kn = 0; kn < kRooftopKinds; ++kn)
+        add_table(vector_table(axis, km, kn),
+                  plan.rooftops[static_cast<std::size_t>(axis * kRooftopKinds + km)],
+                  plan.rooftops[static_cast<std::size_t>(axis * kRooftopKinds + kn)]);
+  for (int ko = 0; ko < kChargeKinds; ++ko)
+    for (int ks = 0; ks < kChargeKinds; ++ks)
+      add_table(charge_table(ko, ks), plan.charges[static_cast<std::size_t>(ko)],
+                plan.charges[static_cast<std::size_t>(ks)]);
+  t.values.assign(static_cast<std::size_t>(next), cd(0.0));
+  std::vector<WorkItem> work;
+  {
+    std::vector<std::vector<std::uint8_t>> listed(static_cast<std::size_t>(kTables));
+    for (int table = 0; table < kTables; ++table) {
+      if (used[static_cast<std::size_t>(table)].empty()) continue;
+      for (int dj = 1 - t.ny; dj < t.ny; ++dj)
+        for (int di = 1 - t.nx; di < t.nx; ++di) {
+          if (used[static_cast<std::size_t>(table)]
+                  [static_cast<std::size_t>(offset_index(t.nx, t.ny, di, dj))] == 0)
+            continue;
+          const WorkItem c = canonical({table, di, dj});
+          auto& flags = listed[static_cast<std::size_t>(c.table)];
+          if (flags.empty()) flags.assign(static_cast<std::size_t>(table_size), 0);
+          std::uint8_t& flag = flags[static_cast<std::size_t>(offset_index(t.nx, t.ny, c.di, c.dj))];
+          if (flag == 0) work.push_back(c);
+          flag = 1;
+        }
+    }
+  }
 
   const double a = t.cell_m;
   const double a3 = a * a * a, a4 = a3 * a;
   const cd c_a = greens.singular().a, c_v = greens.singular().v;
-  const GaussRule far_rule = gauss_legendre(options.far_order);
-  const GaussRule near_rule = gauss_legendre(options.near_order);
+  const Rules far(options.far_order), near(options.near_order), distant(options.distant_order);
   const auto g_a = [&](double s) { return greens(a * s).g_a; };
   const auto g_v = [&](double s) { return greens(a * s).g_v; };
   const auto smooth_a = [&](double s) { return greens.smooth(a * s).g_a; };
   const auto smooth_v = [&](double s) { return greens.smooth(a * s).g_v; };
-  const auto is_near = [&](int di, int dj) { return std::hypot(di, dj) < options.near_cells; };
 
-  // One table entry for offset (di, dj): far, the tabulated G under the overlap weight; near,
-  // its smooth part likewise plus c/R with the analytic inner integral (`static_overlap`).
-  const auto entry = [&](Along weight, int di, int dj, const auto& g, const auto& smooth, cd c,
-                         double (*static_overlap)(int, int, int), long long& evaluations) {
-    if (!is_near(di, dj)) {
-      evaluations += overlap_points(weight, options.far_order);
-      return a4 * overlap_integral(weight, di, dj, far_rule, g);
+  // One entry: far, the tabulated G under the overlap weight; near, its smooth part likewise
+  // plus c/R with the analytic inner integral.
+  const auto entry = [&](const WorkItem& w, long long& evaluations) -> cd {
+    const double distance = std::hypot(w.di, w.dj);
+    const bool is_near = distance < options.near_cells;
+    const Rules& rules = is_near ? near : distance < options.distant_cells ? far : distant;
+    if (w.table < kVectorTables) {
+      const int axis = w.table / (kRooftopKinds * kRooftopKinds);
+      const RooftopShape obs = rooftop_shape(w.table / kRooftopKinds % kRooftopKinds);
+      const RooftopShape src = rooftop_shape(w.table % kRooftopKinds);
+      const int along = axis == 0 ? w.di : w.dj, across = axis == 0 ? w.dj : w.di;
+      const WeightRule& x = rules.along(obs, src);
+      const WeightRule& y = rules.across(obs.across, src.across);
+      evaluations += static_cast<long long>(x.t.size() * y.t.size());
+      if (!is_near) return a4 * overlap_integral(x, y, along, across, g_a);
+      return a4 * overlap_integral(x, y, along, across, smooth_a) +
+             c_a * a3 * static_rooftop_overlap(along, across, options.outer_order, obs, src);
     }
-    evaluations += overlap_points(weight, options.near_order);
-    return a4 * overlap_integral(weight, di, dj, near_rule, smooth) +
-           c * a3 * static_overlap(di, dj, options.outer_order);
-  };
-  // Rooftop overlap for offset `along` the rooftops' axis and `across` it.
-  const auto rooftop = [&](int along, int across, long long& evaluations) {
-    return entry(Along::bspline, along, across, g_a, smooth_a, c_a, static_rooftop_overlap,
-                 evaluations);
-  };
-  const auto cells = [&](int di, int dj, long long& evaluations) {
-    return entry(Along::tent, di, dj, g_v, smooth_v, c_v, static_cell_overlap, evaluations);
+    const int kinds = w.table - kVectorTables;
+    const CellProfile obs = cell_profile(kinds / kChargeKinds), src = cell_profile(kinds % kChargeKinds);
+    const WeightRule& x = rules.across(obs.x, src.x);
+    const WeightRule& y = rules.across(obs.y, src.y);
+    evaluations += static_cast<long long>(x.t.size() * y.t.size());
+    if (!is_near) return a4 * overlap_integral(x, y, w.di, w.dj, g_v);
+    return a4 * overlap_integral(x, y, w.di, w.dj, smooth_v) +
+           c_v * a3 * static_cell_overlap(w.di, w.dj, options.outer_order, obs, src);
   };
 
   long long evaluations = 0;
-  const long long total = static_cast<long long>(count);
+  const auto count = static_cast<long long>(work.size());
 #pragma omp parallel for schedule(dynamic, 4) reduction(+ : evaluations)
-  for (long long k = 0; k < total; ++k) {
-    const int di = static_cast<int>(k % t.nx), dj = static_cast<int>(k / t.nx);
-    const auto index = static_cast<std::size_t>(k);
-    t.axx[index] = rooftop(di, dj, evaluations);
-    t.ayy[index] = rooftop(dj, di, evaluations);
-    t.p[index] = cells(di, dj, evaluations);
+  for (long long k = 0; k < count; ++k) {
+    const WorkItem& w = work[static_cast<std::size_t>(k)];
+    t.values[static_cast<std::size_t>(t.start[static_cast<std::size_t>(w.table)] +
+                                      offset_index(t.nx, t.ny, w.di, w.dj))] = entry(w, evaluations);
+  }
+  // Every used entry from its canonical one.
+  for (int table = 0; table < kTables; ++table) {
+    if (used[static_cast<std::size_t>(table)].empty()) continue;
+    for (int dj = 1 - t.ny; dj < t.ny; ++dj)
+      for (int di = 1 - t.nx; di < t.nx; ++di) {
+        const long long index = offset_index(t.nx, t.ny, di, dj);
+        if (used[static_cast<std::size_t>(table)][static_cast<std::size_t>(index)] == 0) continue;
+        const WorkItem c = canonical({table, di, dj});
+        t.values[static_cast<std::size_t>(t.start[static_cast<std::size_t>(table)] + index)] =
+            t.at(c.table, c.di, c.dj);
+      }
   }
   t.greens_evaluations = evaluations;
   return t;

@@ -36,9 +36,11 @@ LineResult characterise_line(const LineSpec& spec, double frequency_hz) {
   r.frequency_hz = frequency_hz;
   r.unknowns = n;
   const auto t0 = clock::now();
+  AssemblyOptions options;
+  options.edge_profiles = spec.edge_profiles;
   const GreensTable greens(Slab{spec.eps_r, 0.0, spec.height_mm * 1e-3}, frequency_hz,
                            required_rho_max(mesh.grid()), {});
-  const ImpedanceMatrix z = assemble_impedance(mesh, make_interaction_tables(greens, mesh.grid()));
+  const ImpedanceMatrix z = assemble_impedance(mesh, make_interaction_tables(greens, mesh, options));
   const auto t1 = clock::now();
 
   // The gap: every x-rooftop on the middle grid line, so the source is uniform across.

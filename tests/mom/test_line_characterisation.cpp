@@ -14,13 +14,14 @@ struct Board {
   double eps_r, height_mm, z0;
 };
 
-// Tolerances are the issue's: εeff within 2% of Kirschning-Jansen, Z0 within 3% of
-// Hammerstad-Jensen (the formulas' own accuracy is 0.6% and 0.2%; the rest is the mesh: six
-// cells across resolve the edge singularity of the current only so far, and Z0 converges
-// from above as the mesh is refined, see docs/VALIDATION.md).
-void expect_matches_references(const Board& b, double f_hz, double half_length_mm) {
+// The bars are εeff within 2% of Kirschning-Jansen and Z0 within 3% of
+// Hammerstad-Jensen; the test asks 1% of both: the formulas' own accuracy is 0.6% (KJ) and
+// 0.2% (HJ εeff; 0.01% for the air impedance), and with edge-shaped rooftops six cells across
+// are within 0.5% (docs/VALIDATION.md), so 1% leaves room for the references only.
+LineResult expect_matches_references(const Board& b, double f_hz, double half_length_mm,
+                                     int cells_across = 6) {
   const double u = width_for_impedance_hj(b.z0, b.eps_r);
-  LineSpec spec{b.eps_r, b.height_mm, u * b.height_mm, 6, half_length_mm};
+  LineSpec spec{b.eps_r, b.height_mm, u * b.height_mm, cells_across, half_length_mm};
   const LineResult r = characterise_line(spec, f_hz);
   const double kj = effective_permittivity_kj(u, b.eps_r, f_hz * 1e-9, b.height_mm);
   const double hj = impedance_hj(u, b.eps_r);
@@ -29,17 +30,39 @@ void expect_matches_references(const Board& b, double f_hz, double half_length_m
               b.eps_r, b.height_mm, spec.width_mm, f_hz * 1e-9, r.eps_eff, kj,
               100 * (r.eps_eff / kj - 1), r.z0.real(), hj, 100 * (r.z0.real() / hj - 1),
               r.unknowns, r.seconds_assembly, r.seconds_solve);
-  EXPECT_NEAR(r.eps_eff, kj, 0.02 * kj);
-  EXPECT_NEAR(r.z0.real(), hj, 0.03 * hj);
+  EXPECT_NEAR(r.eps_eff, kj, 0.01 * kj);
+  EXPECT_NEAR(r.z0.real(), hj, 0.01 * hj);
   EXPECT_LT(std::abs(r.z0.imag()), 0.01 * hj);  // a lossless line has a real Z0
-}
-
-TEST(LineCharacterisation, FiftyOhmOnRo4003AtThreeGigahertz) {
-  expect_matches_references({3.38, 0.508, 50}, 3e9, 25);
+  return r;
 }
 
 TEST(LineCharacterisation, FiftyOhmOnFr4AtThreeGigahertz) {
   expect_matches_references({4.4, 1.6, 50}, 3e9, 25);
+}
+
+TEST(LineCharacterisation, FiftyOhmOnRo4003AtThreeGigahertzStableUnderRefinement) {
+  // Both meshes against the references, and the bar: under 0.5% change in εeff and Z0
+  // when the cells are halved (3 → 6 across).
+  const LineResult coarse = expect_matches_references({3.38, 0.508, 50}, 3e9, 25, 3);
+  const LineResult fine = expect_matches_references({3.38, 0.508, 50}, 3e9, 25, 6);
+  EXPECT_LT(std::abs(coarse.eps_eff / fine.eps_eff - 1), 0.005);
+  EXPECT_LT(std::abs(coarse.z0.real() / fine.z0.real() - 1), 0.005);
+}
+
+TEST(LineCharacterisation, AirLinePropagatesAtTheSpeedOfLightOnEveryMesh) {
+  // With εr = 1 every mode of the line is TEM in a homogeneous medium: εeff = 1 whatever the
+  // mesh. Rooftops whose charge shapes disagree inside a cell break this (a spurious slow mode
+  // gave 0.964 and 1.071 at 4 and 5 cells across, docs/VALIDATION.md). The fit's own offset
+  // (radiation of the open ends, the finite line) is +0.4% on every mesh; tolerances: 1% from
+  // 1, and 0.1% between the meshes.
+  const double width = width_for_impedance_hj(50, 1.0) * 0.508;
+  const LineResult four = characterise_line({1.0, 0.508, width, 4, 37.5}, 3e9);
+  const LineResult five = characterise_line({1.0, 0.508, width, 5, 37.5}, 3e9);
+  std::printf("[line] air: eps_eff %.5f (4 across), %.5f (5 across)\n", four.eps_eff,
+              five.eps_eff);
+  EXPECT_NEAR(four.eps_eff, 1.0, 0.01);
+  EXPECT_NEAR(five.eps_eff, 1.0, 0.01);
+  EXPECT_NEAR(four.eps_eff, five.eps_eff, 0.001);
 }
 
 TEST(LineCharacterisation, RejectsUnusableSpecs) {

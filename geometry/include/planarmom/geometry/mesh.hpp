@@ -32,12 +32,21 @@ struct Grid {
 
 enum class Axis { x, y };
 
+// Where the metal ends beside a cell along one axis: `low` when there is no metal on the side
+// of smaller coordinate but there is on the other, `high` the reverse, `none` otherwise
+// (metal on both sides, or on neither). The charge and current densities there have the edge
+// singularity (mom/ gives such cells an edge-weighted shape).
+enum class Edge : std::uint8_t { none, low, high };
+
 // A rooftop spans two adjacent metal cells and carries current across their shared edge in
 // +axis, from `minus` to `plus`; its amplitude is the current density (A/m) on that edge.
 struct Rooftop {
   Axis axis = Axis::x;
   Cell minus, plus;  // plus = minus + one cell along axis
   Point centre;      // centre of the shared edge, mm
+  // Edges of the minus and plus cells along the axis, and across it: the cells' common edge
+  // across the axis (none when the two cells differ, at a step or corner of the metal).
+  Edge minus_along = Edge::none, plus_along = Edge::none, across = Edge::none;
 };
 
 // The rooftops on one grid line across a feed line's full width, ordered by increasing
@@ -78,6 +87,9 @@ class Mesh {
     return grid_.contains(c) && metal_[cell_index(c)] != 0;
   }
   [[nodiscard]] int metal_cell_count() const { return metal_cells_; }
+  // Where the metal ends beside a metal cell, along x and along y.
+  [[nodiscard]] Edge x_edge_of(Cell c) const;
+  [[nodiscard]] Edge y_edge_of(Cell c) const;
 
   // All x-rooftops first, row-major by (j, i), then all y-rooftops, row-major by (j, i).
   [[nodiscard]] const std::vector<Rooftop>& basis() const { return basis_; }

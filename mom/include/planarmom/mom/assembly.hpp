@@ -7,30 +7,42 @@
 // their support boundary, so ⟨f_m, ∇Φ⟩ = −⟨∇·f_m, Φ⟩) gives Σ_n Z_mn I_n = ⟨f_m, E_i⟩ with
 //   Z_mn = jω ⟨f_m, G_A f_n⟩ + (1/(jω)) ⟨∇·f_m, G_V ∇·f_n⟩.
 // Rooftop of unit amplitude on the edge between its minus and plus cells (cell size a):
-// f = (1 − |s − s_e|/a) along its axis, so ∇·f = +1/a on the minus cell and −1/a on the plus
-// cell. The vector part couples same-axis rooftops only; the scalar part is
+// f = r(s) p(across) along its axis (r the ramp, the triangle 1 − |s − s_e|/a away from edges;
+// p the transverse profile, mean 1; edge_profile.hpp), so ∇·f = +ρ/a on the minus cell and
+// −ρ/a on the plus cell, ρ = r'·a·p the cell's charge shape (mean 1). The vector part
+// couples same-axis rooftops only; the scalar part is
 //   (1/a²) Σ_{c ∈ m, c' ∈ n} s_c s_c' P(c' − c),  s = +1 (minus), −1 (plus),
-//   P(Δ) = ∫_cell ∫_cell+Δ G_V dS dS'.
+//   P(Δ) = ∫_cell ∫_cell+Δ ρ_c ρ_c' G_V dS dS'.
 // Check: an isolated rooftop has P(0) + P(0) − 2P(±1) > 0, so its scalar term is
 // −j·(positive)/ω: capacitive, Im Z < 0 for e^{+jωt} (Z = 1/(jωC)), and it dominates at low
 // frequency (the test checks this for εr = 1). Units: I_n in A/m (current density across
 // the edge), Z in Ω·m², V_m in V·m.
 //
-// Translation invariance: with a the cell size, all integrals depend on the offset only and
-// are tabulated once per frequency for 0 ≤ Δi < nx, 0 ≤ Δj < ny (they are even in each
-// component). In the difference variable d = r' − r (in cells) the double surface integrals
-// become single ones against the overlap weights: cell×cell → tent(dx) tent(dy), x-rooftop ×
-// x-rooftop → B(dx) tent(dy) with B the triangle autocorrelation (the cubic B-spline,
-// pieces on unit intervals). Gauss–Legendre on each unit piece integrates the weights exactly:
-//   far (centre distance ≥ near_cells): G from the table, far_order points per piece;
+// Edge shapes (edge_profile.hpp): every cell beside a metal edge holds an edge-weighted charge
+// shape and the rooftops touching it carry the matching ramp and profile. Every integral then
+// depends on the kinds of the two rooftops (their ramp's two cells and their profile across)
+// or of the two cells' charge shapes, and on their offset only.
+//
+// Translation invariance: with a the cell size, the integrals are tabulated once per frequency
+// per pair of kinds, for the signed offsets −nx < Δi < nx, −ny < Δj < ny that the mesh
+// uses (reduced by reciprocity and by evenness where both shapes are symmetric). In the
+// difference variable d = r' − r (in cells) the double surface integrals become single ones
+// against the overlap weights: cell×cell → c_x(dx) c_y(dy), x-rooftop × x-rooftop →
+// B(dx) c_y(dy), with B the ramps' overlap (the cubic B-spline for two triangles) and c the
+// overlap of two profiles (the tent for uniform ones). Gauss rules of those weights on each
+// unit piece (edge_profile.hpp):
+//   far (centre distance ≥ near_cells): G from the table, far_order points per piece, and
+//   distant_order beyond distant_cells (G varies little over a cell there);
 //   near: G = c/R + smooth; smooth from the table with near_order points per piece; the 1/R
-//   part with the inner (source) integral over its rectangle in closed form
-//   (rect_integrals.hpp; the triangle weight of a rooftop source is linear on each half, so
-//   it is I0 and I1 there, also closed form) and the outer (observer) integral by Gauss on
-//   each unit panel after the substitution u = t²(3 − 2t): the inner potential has
-//   (x − e) ln|x − e| terms at the panel edges e, which the substitution smooths.
+//   part with the inner (source) integral over each rectangle of the source (density constant
+//   across, linear along) in closed form (rect_integrals.hpp: I0 and I1) and the outer
+//   (observer) integral by
+//   Gauss on panels that end at every source rectangle's edge, after the substitution
+//   u = t²(3 − 2t): the inner potential has (x − e) ln|x − e| terms at those edges e, which
+//   the substitution smooths.
 #pragma once
 
+#include <array>
 #include <complex>
 #include <vector>
 
@@ -41,56 +53,108 @@
 namespace pmom::mom {
 
 struct AssemblyOptions {
-  int far_order = 4;        // Gauss points per unit piece of the weight, far offsets
-  int near_order = 8;       // the same for the smooth part of near offsets
-  int outer_order = 16;     // observer points per unit panel and dimension, 1/R part (~3e-8)
-  double near_cells = 3.0;  // offsets whose centre distance (cells) is below this are near
+  int far_order = 4;          // Gauss points per unit piece of the weight, far offsets
+  int near_order = 8;         // the same for the smooth part of near offsets
+  int outer_order = 16;       // observer points per panel and dimension, 1/R part (~3e-8)
+  double near_cells = 3.0;    // offsets whose centre distance (cells) is below this are near
+  int distant_order = 3;      // Gauss points per unit piece from distant_cells on
+  double distant_cells = 12.0;
+  bool edge_profiles = true;  // false: plain rooftops everywhere (for comparisons)
+};
+
+// The profiles of a cell's charge density across x and across y.
+struct CellProfile {
+  geometry::Edge x = geometry::Edge::none, y = geometry::Edge::none;
 };
 
 // The 1/R integrals for unit cells, observer at offset 0 (multiply by a³):
-// ∫_{[0,1]²} ∫_{[Δi,Δi+1]×[Δj,Δj+1]} 1/R, and for x-rooftops on edges x = 0 and x = Δi in
-// rows 0 and Δj, ∫∫ tri(x) tri(x' − Δi) / R. Analytic inner, outer_order-point outer rule.
-double static_cell_overlap(int di, int dj, int outer_order);
-double static_rooftop_overlap(int di, int dj, int outer_order);
+// ∫_{[0,1]²} ∫_{[Δi,Δi+1]×[Δj,Δj+1]} ρ_obs ρ_src / R, and for x-rooftops on edges x = 0 and
+// x = Δi in rows 0 and Δj, ∫∫ r_obs(x) p_obs(y) r_src(x' − Δi) p_src(y' − Δj) / R. Analytic
+// inner, outer_order points per observer panel and dimension.
+double static_cell_overlap(int di, int dj, int outer_order, CellProfile obs = {},
+                           CellProfile src = {});
 
-// The offset tables of one frequency. Index dj·nx + di with di = |Δi| < nx, dj = |Δj| < ny:
-// axx: x-rooftops, Δ = offset of their edges (cells); ayy: y-rooftops, the same integral with
-// the components swapped, ayy(Δi, Δj) = axx-integral(Δj, Δi); p: P(Δ). All in SI (m⁴·G).
+// A rooftop's shape: the edges of its minus and plus cells along its axis (its ramp) and
+// across it (its profile), as geometry::Edge.
+struct RooftopShape {
+  geometry::Edge minus = geometry::Edge::none, plus = geometry::Edge::none,
+                 across = geometry::Edge::none;
+};
+double static_rooftop_overlap(int di, int dj, int outer_order, RooftopShape obs = {},
+                              RooftopShape src = {});
+
+// Kinds. A rooftop: 9·minus + 3·plus + across (each edge 0 none, 1 low, 2 high), per axis
+// (0 = x, 1 = y). A cell's charge shape: 3·(edge along x) + (edge along y).
+inline constexpr int kRooftopKinds = 27;
+inline constexpr int kChargeKinds = 9;
+inline constexpr int kVectorTables = 2 * kRooftopKinds * kRooftopKinds;
+inline constexpr int kTables = kVectorTables + kChargeKinds * kChargeKinds;
+
+PLANARMOM_HD inline int vector_table(int axis, int obs_kind, int src_kind) {
+  return (axis * kRooftopKinds + obs_kind) * kRooftopKinds + src_kind;
+}
+PLANARMOM_HD inline int charge_table(int obs_kind, int src_kind) {
+  return kVectorTables + obs_kind * kChargeKinds + src_kind;
+}
+
+// Position of a signed offset in a table.
+PLANARMOM_HD inline long long offset_index(int nx, int ny, int di, int dj) {
+  return static_cast<long long>(dj + ny - 1) * (2 * nx - 1) + (di + nx - 1);
+}
+
+// The offset tables of one frequency, in SI (m⁴·G). Table vector_table(axis, k_m, k_n) at
+// offset Δ = (minus cell of n) − (minus cell of m): ⟨f_m, G_A f_n⟩ for rooftops of that axis
+// and those kinds; charge_table(k_c, k_c'): P(Δ) = ∫_cell ∫_cell+Δ ρ_c ρ_c' G_V for charge
+// shapes of those kinds. Only the tables and offsets the mesh uses are computed; the others
+// hold zeros.
 struct InteractionTables {
   double frequency_hz = 0;
   double cell_m = 0;
   int nx = 0, ny = 0;
-  std::vector<std::complex<double>> axx, ayy, p;
+  bool edge_profiles = true;
+  std::vector<std::complex<double>> values;
+  std::vector<long long> start;     // kTables: each table's first entry in values, −1: absent
   long long greens_evaluations = 0;  // table lookups made to build them
+
+  [[nodiscard]] std::complex<double> at(int table, int di, int dj) const {
+    return values[static_cast<std::size_t>(start[static_cast<std::size_t>(table)] +
+                                           offset_index(nx, ny, di, dj))];
+  }
 };
 
 // The ρ range the Green's table must cover for a grid (m).
 double required_rho_max(const geometry::Grid& grid);
 
-// Throws std::invalid_argument when greens.rho_max() < required_rho_max(grid) or an order
-// is below 1. Offsets are computed in parallel (OpenMP).
-InteractionTables make_interaction_tables(const GreensTable& greens, const geometry::Grid& grid,
+// Throws std::invalid_argument when greens.rho_max() < required_rho_max(mesh.grid()) or an
+// order is below 1. Offsets are computed in parallel (OpenMP).
+InteractionTables make_interaction_tables(const GreensTable& greens, const geometry::Mesh& mesh,
                                           const AssemblyOptions& options = {});
 
 // A rooftop reduced to what the entry kernel needs: axis 0 = x, 1 = y; (i, j) its minus cell
-// (the plus cell is the next one along the axis).
+// (the plus cell is the next one along the axis); its kind, and the charge kinds of its minus
+// and plus cells.
 struct RooftopCells {
   int axis = 0;
   int i = 0, j = 0;
+  int kind = 0;
+  int minus_charge = 0, plus_charge = 0;
 };
+
+// The mesh's rooftops in basis order; all uniform when edge_profiles is false.
+std::vector<RooftopCells> rooftop_cells(const geometry::Mesh& mesh, bool edge_profiles);
 
 // Raw view of the tables for the per-entry kernel (host or device memory).
 struct TableView {
-  const std::complex<double>* axx = nullptr;
-  const std::complex<double>* ayy = nullptr;
-  const std::complex<double>* p = nullptr;
-  int nx = 0;
+  const std::complex<double>* values = nullptr;
+  const long long* start = nullptr;  // kTables entries
+  int nx = 0, ny = 0;
   std::complex<double> jw;  // jω
   double inv_a2 = 0;        // 1/a²
 };
 
-PLANARMOM_HD inline int offset_index(int nx, int di, int dj) {
-  return (dj < 0 ? -dj : dj) * nx + (di < 0 ? -di : di);
+PLANARMOM_HD inline std::complex<double> table_value(const TableView& t, int table, int di,
+                                                     int dj) {
+  return t.values[t.start[table] + offset_index(t.nx, t.ny, di, dj)];
 }
 
 // Z_mn from the tables; no exceptions or allocation (a later GPU assembly calls it per entry).
@@ -98,17 +162,21 @@ PLANARMOM_HD inline std::complex<double> impedance_entry(const TableView& t, Roo
                                                          RooftopCells n) {
   std::complex<double> vector_part = 0.0;
   if (m.axis == n.axis) {
-    vector_part = (m.axis == 0 ? t.axx : t.ayy)[offset_index(t.nx, n.i - m.i, n.j - m.j)];
+    vector_part = table_value(t, vector_table(m.axis, m.kind, n.kind), n.i - m.i, n.j - m.j);
   }
   const int m_pi = m.i + (m.axis == 0 ? 1 : 0), m_pj = m.j + (m.axis == 1 ? 1 : 0);
   const int n_pi = n.i + (n.axis == 0 ? 1 : 0), n_pj = n.j + (n.axis == 1 ? 1 : 0);
   // s_c s_c': minus·minus and plus·plus +1, mixed −1.
-  const std::complex<double> charge = t.p[offset_index(t.nx, n.i - m.i, n.j - m.j)] -
-                                      t.p[offset_index(t.nx, n_pi - m.i, n_pj - m.j)] -
-                                      t.p[offset_index(t.nx, n.i - m_pi, n.j - m_pj)] +
-                                      t.p[offset_index(t.nx, n_pi - m_pi, n_pj - m_pj)];
+  const std::complex<double> charge =
+      table_value(t, charge_table(m.minus_charge, n.minus_charge), n.i - m.i, n.j - m.j) -
+      table_value(t, charge_table(m.minus_charge, n.plus_charge), n_pi - m.i, n_pj - m.j) -
+      table_value(t, charge_table(m.plus_charge, n.minus_charge), n.i - m_pi, n.j - m_pj) +
+      table_value(t, charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
   return t.jw * vector_part + charge * t.inv_a2 / t.jw;
 }
+
+// A view of tables in host memory.
+TableView host_view(const InteractionTables& tables);
 
 // Dense N×N, row-major.
 struct ImpedanceMatrix {
@@ -124,7 +192,7 @@ struct ImpedanceMatrix {
   }
 };
 
-// Z for the mesh's rooftops (in mesh.basis() order) from tables built for mesh.grid().
+// Z for the mesh's rooftops (in mesh.basis() order) from tables built for the mesh.
 // Fills the upper triangle in parallel (OpenMP over rows) and mirrors it: Z is symmetric.
 // Throws std::invalid_argument when the tables do not match the grid.
 ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables);

@@ -16,6 +16,7 @@ struct LineSpec {
   int cells_across = 6;      // square cells across the width
   double half_length_mm = 25;  // gap to each open end; keep it away from odd multiples of
                                // λg/4, where the gap sits at a voltage null and Z0 is lost
+  bool edge_profiles = true;   // edge-shaped rooftops (AssemblyOptions::edge_profiles)
 };
 
 struct LineResult {
