@@ -1,10 +1,12 @@
 // `planarmom line`: characterise a straight microstrip line by the full MoM and compare it with
-// Hammerstad-Jensen (Z0) and Kirschning-Jansen (εeff), frequency by frequency.
+// Hammerstad-Jensen (Z0) and Kirschning-Jansen (εeff), frequency by frequency. Settings come
+// from flags or from a YAML file (--config, line_config.hpp), the flags given overriding it.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "commands.hpp"
+#include "line_config.hpp"
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
@@ -20,7 +22,35 @@ struct LineFlags {
   int cells_across = 6;
   double half_length_mm = 0;  // 0: 3/8 of the guided wavelength, per frequency
   std::vector<double> freq_ghz{3};
+  std::string config;  // YAML settings; the flags given on the command line override it
+  bool plain_rooftops = false;
 };
+
+// The options whose values a config file supplies unless they are given.
+struct LineOptions {
+  CLI::Option *eps_r, *height_mm, *z0, *width_mm, *cells_across, *half_length_mm, *freq_ghz;
+};
+
+// The flags with the config file's settings under those not given on the command line.
+LineFlags with_config(const LineFlags& given, const LineOptions& o) {
+  LineFlags f = given;
+  if (f.config.empty()) return f;
+  const LineConfig c = read_line_config(f.config);
+  auto unset = [](const CLI::Option* option) { return option->count() == 0; };
+  if (unset(o.eps_r)) f.eps_r = c.eps_r;
+  if (unset(o.height_mm)) f.height_mm = c.height_mm;
+  if (unset(o.z0) && unset(o.width_mm)) {
+    f.z0 = c.z0_ohm.value_or(f.z0);
+    f.width_mm = c.width_mm.value_or(0);
+  }
+  if (unset(o.cells_across)) f.cells_across = c.cells_across;
+  if (unset(o.half_length_mm)) f.half_length_mm = c.half_length_mm.value_or(0);
+  if (unset(o.freq_ghz)) {
+    f.freq_ghz.clear();
+    for (double hz : c.frequencies_hz) f.freq_ghz.push_back(hz * 1e-9);
+  }
+  return f;
+}
 
 int run(const LineFlags& f) {
   const double width = f.width_mm > 0
@@ -29,8 +59,9 @@ int run(const LineFlags& f) {
   const double u = width / f.height_mm;
   const double z_hj = mom::impedance_hj(u, f.eps_r);
   std::printf("eps_r %.3f, h %.4f mm, W %.4f mm (Hammerstad-Jensen Z0 %.2f ohm), %d cells "
-              "across\n",
-              f.eps_r, f.height_mm, width, z_hj, f.cells_across);
+              "across, %s rooftops\n",
+              f.eps_r, f.height_mm, width, z_hj, f.cells_across,
+              f.plain_rooftops ? "plain" : "edge-shaped");
   std::printf("%8s %8s %9s %10s %10s %8s %9s %8s %10s %8s\n", "f GHz", "half mm", "unknowns",
               "eps_eff", "KJ", "diff %", "Z0 ohm", "diff %", "assembly s", "LU s");
   for (double g : f.freq_ghz) {
@@ -46,7 +77,8 @@ int run(const LineFlags& f) {
       }
     PMOM_LOG(info) << "line at " << g << " GHz, half length " << half << " mm";
     const mom::LineResult r =
-        mom::characterise_line({f.eps_r, f.height_mm, width, f.cells_across, half}, g * 1e9);
+        mom::characterise_line(
+        {f.eps_r, f.height_mm, width, f.cells_across, half, !f.plain_rooftops}, g * 1e9);
     std::printf("%8.3f %8.2f %9d %10.4f %10.4f %+8.2f %9.2f %+8.2f %10.2f %8.2f\n", g, half,
                 r.unknowns,
                 r.eps_eff, kj, 100 * (r.eps_eff / kj - 1), r.z0.real(),
@@ -60,32 +92,40 @@ int run(const LineFlags& f) {
 
 Command add_line_command(CLI::App& parent) {
   auto flags = std::make_shared<LineFlags>();
+  LineOptions o{};
   CLI::App* app = parent.add_subcommand(
       "line", "Characterise a straight microstrip line by the MoM (centre-fed, dense LU) and "
               "compare eps_eff with Kirschning-Jansen and Z0 with Hammerstad-Jensen");
-  app->add_option("--eps-r", flags->eps_r, "Substrate permittivity")
+  o.eps_r = app->add_option("--eps-r", flags->eps_r, "Substrate permittivity")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 100.0));
-  app->add_option("--height-mm", flags->height_mm, "Substrate height")
+  o.height_mm = app->add_option("--height-mm", flags->height_mm, "Substrate height")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  app->add_option("--z0", flags->z0, "Line impedance whose Hammerstad-Jensen width is used")
+  o.z0 = app->add_option("--z0", flags->z0, "Line impedance whose Hammerstad-Jensen width is used")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  app->add_option("--width-mm", flags->width_mm, "Strip width (overrides --z0)")
+  o.width_mm = app->add_option("--width-mm", flags->width_mm, "Strip width (overrides --z0)")
       ->check(CLI::PositiveNumber);
-  app->add_option("--cells-across", flags->cells_across, "Square cells across the strip")
+  o.cells_across = app->add_option("--cells-across", flags->cells_across,
+                                   "Square cells across the strip")
       ->capture_default_str()
       ->check(CLI::Range(2, 64));
-  app->add_option("--half-length-mm", flags->half_length_mm,
+  o.half_length_mm = app->add_option("--half-length-mm", flags->half_length_mm,
                   "Gap to each open end (default: 3/8 of the guided wavelength; avoid odd "
                   "multiples of a quarter wavelength)")
       ->check(CLI::PositiveNumber);
-  app->add_option("--freq-ghz", flags->freq_ghz, "Frequencies, comma-separated")
+  o.freq_ghz = app->add_option("--freq-ghz", flags->freq_ghz, "Frequencies, comma-separated")
       ->delimiter(',')
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  return {app, [flags] { return run(*flags); }};
+  app->add_option("--config", flags->config,
+                  "YAML settings (examples/microstrip_line.yaml); flags given override them")
+      ->check(CLI::ExistingFile);
+  app->add_flag("--plain-rooftops", flags->plain_rooftops,
+                "Plain rooftops also beside the metal edges (to compare with the default "
+                "edge-shaped ones)");
+  return {app, [flags, o] { return run(with_config(*flags, o)); }};
 }
 
 }  // namespace pmom::app

@@ -1,104 +1,20 @@
 // Reading the geometry sections of a YAML config, with every mistake reported as
 // "FILE:LINE: what" so that a user can fix the file without guessing.
-#include <algorithm>
-#include <cmath>
-#include <set>
-#include <string_view>
-#include <vector>
-
 #include "planarmom/geometry/config_yaml.hpp"
+
+#include "planarmom/geometry/yaml_reader.hpp"
 
 namespace pmom::geometry {
 
 namespace {
 
-using Keys = std::vector<std::string_view>;
-
 // Top-level sections other modules read; this reader skips them.
-const Keys kForeignSections = {"frequencies", "sparsify", "solver", "output"};
+const YamlReader::Keys kForeignSections = {"frequencies", "sparsify", "solver", "output"};
 
-int line_of(const YAML::Node& node) {
-  const YAML::Mark mark = node.Mark();
-  return mark.line >= 0 ? mark.line + 1 : 0;
-}
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
-class Reader {
+// The shared checks plus the geometry's own: each item's and field's line goes to c_.lines.
+class Reader : public YamlReader {
  public:
-  explicit Reader(GeometryConfig& config) : c_(config) {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
-    throw ConfigError(c_.file, line_of(at), message);
-  }
-
-  // `node` must be a mapping whose keys are all in `known` (or in `skipped`), each once.
-  void check_keys(const YAML::Node& node, const std::string& path, const Keys& known,
-                  const Keys& skipped = {}) const {
-    if (!node.IsMap()) fail(node, shown(path) + " must be a mapping");
-    std::set<std::string> seen;
-    for (const auto& entry : node) {
-      const std::string key = entry.first.Scalar();
-      if (!seen.insert(key).second) fail(entry.first, "duplicate key '" + key + "' in " + shown(path));
-      if (std::find(known.begin(), known.end(), key) != known.end() ||
-          std::find(skipped.begin(), skipped.end(), key) != skipped.end()) {
-        continue;
-      }
-      std::string message = "unknown key '" + key + "' in " + shown(path);
-      const auto best = std::min_element(known.begin(), known.end(), [&](auto a, auto b) {
-        return edit_distance(key, a) < edit_distance(key, b);
-      });
-      if (best != known.end() &&
-          edit_distance(key, *best) <= std::max<std::size_t>(2, std::max(key.size(), best->size()) / 3)) {
-        message += " (did you mean '" + std::string(*best) + "'?)";
-      }
-      fail(entry.first, message);
-    }
-  }
-
-  YAML::Node require(const YAML::Node& map, const std::string& path, const std::string& key) const {
-    const YAML::Node value = map[key];
-    if (!value) fail(map, "missing required key '" + key + "' in " + shown(path));
-    return value;
-  }
-
-  double number(const YAML::Node& node, const std::string& path) const {
-    if (!node.IsScalar()) fail(node, path + " must be a number");
-    double value = 0;
-    try {
-      value = node.as<double>();
-    } catch (const YAML::BadConversion&) {
-      fail(node, path + " must be a number, got '" + node.Scalar() + "'");
-    }
-    if (!std::isfinite(value)) fail(node, path + " must be finite, got '" + node.Scalar() + "'");
-    return value;
-  }
-
-  bool boolean(const YAML::Node& node, const std::string& path) const {
-    try {
-      if (node.IsScalar()) return node.as<bool>();
-    } catch (const YAML::BadConversion&) {
-    }
-    fail(node, path + " must be true or false");
-  }
-
-  std::string text(const YAML::Node& node, const std::string& path) const {
-    if (!node.IsScalar()) fail(node, path + " must be a string");
-    return node.Scalar();
-  }
+  explicit Reader(GeometryConfig& config) : YamlReader(config.file), c_(config) {}
 
   // A field of an item: records its line and reads it as a number.
   double field(const YAML::Node& map, const std::string& path, const std::string& key, Item item,
@@ -214,8 +130,6 @@ class Reader {
   }
 
  private:
-  static std::string shown(const std::string& path) { return path.empty() ? "/" : path; }
-
   GeometryConfig& c_;
 };
 

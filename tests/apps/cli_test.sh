@@ -56,4 +56,100 @@ $exe -q line --eps-r 4.4 --height-mm 1.6 --cells-across 4 --freq-ghz 3 >"$work/l
   fail "line failed"
 grep -qE "^ +3\.000 " "$work/line.txt" || fail "line printed no row for 3 GHz: $(cat "$work/line.txt")"
 
+# The line settings from YAML (examples/microstrip_line.yaml): a short 2-cells-across line at
+# two frequencies from a range, rows in the flag form's columns.
+examples=$(cd "$(dirname "$0")/../../examples" && pwd)
+cat >"$work/line.yaml" <<'YAML'
+substrate: {eps_r: 3.38, height_mm: 0.508}
+line: {z0_ohm: 50, cells_across: 2, half_length_mm: 18}
+frequencies: {start_hz: 2.0e9, stop_hz: 3.0e9, points: 2}
+YAML
+$exe -q line --config "$work/line.yaml" >"$work/line_yaml.txt" 2>"$work/line_yaml.err" ||
+  fail "line --config failed: $(cat "$work/line_yaml.err")"
+grep -q "W 1.1765 mm .*2 cells across" "$work/line_yaml.txt" ||
+  fail "line --config: wrong width or mesh: $(head -1 "$work/line_yaml.txt")"
+grep -qE "^ +f GHz +half mm +unknowns +eps_eff +KJ +diff % +Z0 ohm +diff % +assembly s +LU s$" \
+  "$work/line_yaml.txt" || fail "line --config printed no column header"
+awk '$1 ~ /^[0-9.]+$/ { if (NF != 10) bad = 1; f = f " " $1 }
+     END { exit bad || f != " 2.000 3.000" }' "$work/line_yaml.txt" ||
+  fail "line --config rows are not 2 and 3 GHz: $(cat "$work/line_yaml.txt")"
+# Every example parses and runs, the flags overriding the file (short lines, one frequency).
+for ex in microstrip_line:18 microstrip_line_fr4:40 microstrip_line_100ohm:8; do
+  $exe -q line --config "$examples/${ex%%:*}.yaml" --cells-across 2 --half-length-mm "${ex##*:}" \
+    --freq-ghz 3 >"$work/example.txt" 2>"$work/example.err" ||
+    fail "examples/${ex%%:*}.yaml failed: $(cat "$work/example.err")"
+  grep -qE "^ +3\.000 +${ex##*:}\.00 " "$work/example.txt" ||
+    fail "examples/${ex%%:*}.yaml printed no 3 GHz row: $(cat "$work/example.txt")"
+done
+
+# Bad line settings: one error line "FILE:LINE: ..." naming the key path, exit status 1.
+bad_line_config() {  # name, line, expected text; the YAML on stdin
+  cat >"$work/$1.yaml"
+  set +e
+  $exe line --config "$work/$1.yaml" >/dev/null 2>"$work/$1.err"
+  local rc=$?
+  set -e
+  [ "$rc" -eq 1 ] || fail "$1.yaml exited $rc, expected 1"
+  [ "$(wc -l <"$work/$1.err")" -eq 1 ] ||
+    fail "$1.yaml: expected one error line: $(cat "$work/$1.err")"
+  grep -qF "$1.yaml:$2: $3" "$work/$1.err" ||
+    fail "$1.yaml: expected '$1.yaml:$2: $3', got: $(cat "$work/$1.err")"
+}
+bad_line_config unknown_key 3 \
+  "unknown key 'cells_acros' in /line (did you mean 'cells_across'?)" <<'YAML'
+substrate: {eps_r: 3.38, height_mm: 0.508}
+line:
+  cells_acros: 2
+  z0_ohm: 50
+frequencies: [3.0e9]
+YAML
+bad_line_config missing_field 2 "missing required key 'eps_r' in /substrate" <<'YAML'
+substrate:
+  height_mm: 0.508
+line: {z0_ohm: 50}
+frequencies: [3.0e9]
+YAML
+bad_line_config negative_height 3 "/substrate/height_mm must be > 0, got -0.5" <<'YAML'
+substrate:
+  eps_r: 3.38
+  height_mm: -0.5
+line: {z0_ohm: 50}
+frequencies: [3.0e9]
+YAML
+bad_line_config zero_width 3 "/line/width_mm must be > 0, got 0" <<'YAML'
+substrate: {eps_r: 3.38, height_mm: 0.508}
+line:
+  width_mm: 0
+frequencies: [3.0e9]
+YAML
+bad_line_config z0_and_width 4 "/line needs exactly one of 'z0_ohm' or 'width_mm'" <<'YAML'
+substrate: {eps_r: 3.38, height_mm: 0.508}
+line:
+  z0_ohm: 50
+  width_mm: 1.2
+frequencies: [3.0e9]
+YAML
+bad_line_config empty_frequencies 3 "/frequencies must not be an empty list" <<'YAML'
+substrate: {eps_r: 3.38, height_mm: 0.508}
+line: {z0_ohm: 50}
+frequencies: []
+YAML
+bad_line_config no_points 6 "/frequencies/points must be >= 1, got 0" <<'YAML'
+substrate: {eps_r: 3.38, height_mm: 0.508}
+line: {z0_ohm: 50}
+frequencies:
+  start_hz: 1.0e9
+  stop_hz: 2.0e9
+  points: 0
+YAML
+bad_line_config stop_below_start 5 \
+  "/frequencies/stop_hz must be >= start_hz (3.0e9), got 2.0e9" <<'YAML'
+substrate: {eps_r: 3.38, height_mm: 0.508}
+line: {z0_ohm: 50}
+frequencies:
+  start_hz: 3.0e9
+  stop_hz: 2.0e9
+  points: 2
+YAML
+
 echo "cli checks passed"

@@ -1,0 +1,89 @@
+// Reading the settings of `planarmom line` from YAML with the geometry config's checks
+// (geometry::YamlReader): every mistake reads "FILE:LINE: what", naming the key path.
+#include "line_config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <limits>
+
+#include "planarmom/geometry/config_yaml.hpp"
+#include "planarmom/geometry/yaml_reader.hpp"
+
+namespace pmom::app {
+namespace {
+
+using geometry::ConfigError;
+using geometry::YamlReader;
+
+void read_substrate(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
+  r.check_keys(node, "/substrate", {"eps_r", "height_mm", "loss_tangent"});
+  const YAML::Node eps_r = r.require(node, "/substrate", "eps_r");
+  c.eps_r = r.number(eps_r, "/substrate/eps_r");
+  if (!(c.eps_r >= 1)) r.fail(eps_r, "/substrate/eps_r must be >= 1, got " + eps_r.Scalar());
+  c.height_mm = r.positive(r.require(node, "/substrate", "height_mm"), "/substrate/height_mm");
+  // Accepted so that a geometry config's substrate can be pasted, but the line check is
+  // lossless.
+  if (const YAML::Node loss = node["loss_tangent"];
+      loss && r.number(loss, "/substrate/loss_tangent") != 0)
+    r.fail(loss, "/substrate/loss_tangent must be 0: the line check is lossless, got " +
+                     loss.Scalar());
+}
+
+void read_line(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
+  r.check_keys(node, "/line", {"z0_ohm", "width_mm", "cells_across", "half_length_mm"});
+  const YAML::Node z0 = node["z0_ohm"], width = node["width_mm"];
+  if (z0.IsDefined() == width.IsDefined())
+    r.fail(z0.IsDefined() ? width : node, "/line needs exactly one of 'z0_ohm' or 'width_mm'");
+  if (z0) c.z0_ohm = r.positive(z0, "/line/z0_ohm");
+  if (width) c.width_mm = r.positive(width, "/line/width_mm");
+  if (const YAML::Node n = node["cells_across"])
+    c.cells_across = r.integer(n, "/line/cells_across", 2, 64);
+  if (const YAML::Node n = node["half_length_mm"])
+    c.half_length_mm = r.positive(n, "/line/half_length_mm");
+}
+
+void read_frequencies(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
+  if (node.IsSequence()) {
+    if (node.size() == 0) r.fail(node, "/frequencies must not be an empty list");
+    for (std::size_t i = 0; i < node.size(); ++i)
+      c.frequencies_hz.push_back(r.positive(node[i], "/frequencies/" + std::to_string(i)));
+    return;
+  }
+  if (!node.IsMap())
+    r.fail(node, "/frequencies must be {start_hz, stop_hz, points} or a list of frequencies in Hz");
+  r.check_keys(node, "/frequencies", {"start_hz", "stop_hz", "points"});
+  const double start =
+      r.positive(r.require(node, "/frequencies", "start_hz"), "/frequencies/start_hz");
+  const YAML::Node stop_node = r.require(node, "/frequencies", "stop_hz");
+  const double stop = r.positive(stop_node, "/frequencies/stop_hz");
+  if (stop < start)
+    r.fail(stop_node, "/frequencies/stop_hz must be >= start_hz (" +
+                          node["start_hz"].Scalar() + "), got " + stop_node.Scalar());
+  const int points = r.integer(r.require(node, "/frequencies", "points"), "/frequencies/points",
+                               1, std::numeric_limits<int>::max());
+  for (int i = 0; i < points; ++i)
+    c.frequencies_hz.push_back(points == 1 ? start : start + (stop - start) * i / (points - 1));
+}
+
+}  // namespace
+
+LineConfig read_line_config(const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file);
+  } catch (const YAML::BadFile&) {
+    throw ConfigError(file, 0, "cannot be opened");
+  } catch (const YAML::Exception& e) {  // a syntax error
+    throw ConfigError(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.msg);
+  }
+  const YamlReader r(file);
+  if (!root.IsMap()) r.fail(root, "the config must be a mapping of sections");
+  r.check_keys(root, "", {"substrate", "line", "frequencies"});
+  LineConfig c;
+  read_substrate(r, r.require(root, "", "substrate"), c);
+  read_line(r, r.require(root, "", "line"), c);
+  read_frequencies(r, r.require(root, "", "frequencies"), c);
+  return c;
+}
+
+}  // namespace pmom::app

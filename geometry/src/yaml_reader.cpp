@@ -1,0 +1,120 @@
+// Checked reading of YAML config values, each mistake a ConfigError at its line.
+#include "planarmom/geometry/yaml_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "planarmom/geometry/config_yaml.hpp"
+
+namespace pmom::geometry {
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// node.as<T>() for a scalar `node`; `kind` ("a number") names T in the messages.
+template <class T>
+T scalar_as(const YamlReader& reader, const YAML::Node& node, const std::string& path,
+            const std::string& kind) {
+  if (!node.IsScalar()) reader.fail(node, path + " must be " + kind);
+  try {
+    return node.as<T>();
+  } catch (const YAML::BadConversion&) {
+    reader.fail(node, path + " must be " + kind + ", got '" + node.Scalar() + "'");
+  }
+}
+
+}  // namespace
+
+int YamlReader::line_of(const YAML::Node& node) {
+  const YAML::Mark mark = node.Mark();
+  return mark.line >= 0 ? mark.line + 1 : 0;
+}
+
+void YamlReader::fail(const YAML::Node& at, const std::string& message) const {
+  throw ConfigError(file_, line_of(at), message);
+}
+
+void YamlReader::check_keys(const YAML::Node& node, const std::string& path, const Keys& known,
+                            const Keys& skipped) const {
+  if (!node.IsMap()) fail(node, shown(path) + " must be a mapping");
+  std::set<std::string> seen;
+  for (const auto& entry : node) {
+    const std::string key = entry.first.Scalar();
+    if (!seen.insert(key).second) fail(entry.first, "duplicate key '" + key + "' in " + shown(path));
+    if (std::find(known.begin(), known.end(), key) != known.end() ||
+        std::find(skipped.begin(), skipped.end(), key) != skipped.end()) {
+      continue;
+    }
+    std::string message = "unknown key '" + key + "' in " + shown(path);
+    const auto best = std::min_element(known.begin(), known.end(), [&](auto a, auto b) {
+      return edit_distance(key, a) < edit_distance(key, b);
+    });
+    if (best != known.end() &&
+        edit_distance(key, *best) <= std::max<std::size_t>(2, std::max(key.size(), best->size()) / 3)) {
+      message += " (did you mean '" + std::string(*best) + "'?)";
+    }
+    fail(entry.first, message);
+  }
+}
+
+YAML::Node YamlReader::require(const YAML::Node& map, const std::string& path,
+                               const std::string& key) const {
+  const YAML::Node value = map[key];
+  if (!value) fail(map, "missing required key '" + key + "' in " + shown(path));
+  return value;
+}
+
+double YamlReader::number(const YAML::Node& node, const std::string& path) const {
+  const double value = scalar_as<double>(*this, node, path, "a number");
+  if (!std::isfinite(value)) fail(node, path + " must be finite, got '" + node.Scalar() + "'");
+  return value;
+}
+
+double YamlReader::positive(const YAML::Node& node, const std::string& path) const {
+  const double value = number(node, path);
+  if (!(value > 0)) fail(node, path + " must be > 0, got " + node.Scalar());
+  return value;
+}
+
+int YamlReader::integer(const YAML::Node& node, const std::string& path, int lo, int hi) const {
+  const int value = scalar_as<int>(*this, node, path, "a whole number");
+  if (value < lo || value > hi) {
+    fail(node, path + " must be " +
+                   (hi == std::numeric_limits<int>::max()
+                        ? ">= " + std::to_string(lo)
+                        : "in " + std::to_string(lo) + ".." + std::to_string(hi)) +
+                   ", got " + node.Scalar());
+  }
+  return value;
+}
+
+bool YamlReader::boolean(const YAML::Node& node, const std::string& path) const {
+  try {
+    if (node.IsScalar()) return node.as<bool>();
+  } catch (const YAML::BadConversion&) {
+  }
+  fail(node, path + " must be true or false");
+}
+
+std::string YamlReader::text(const YAML::Node& node, const std::string& path) const {
+  if (!node.IsScalar()) fail(node, path + " must be a string");
+  return node.Scalar();
+}
+
+}  // namespace pmom::geometry
