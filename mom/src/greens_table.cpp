@@ -17,6 +17,26 @@ namespace {
 // interval: max |t(t−1)(t−2)(t−3)| / 4! = (9/16)/24.
 constexpr double lagrange_error_constant = 0.0234375;
 
+// How much finer the grid of the closed-form quasi-static part is than the remainder's.
+constexpr int kQuasiStaticRefinement = 10;
+
+// 4-point Lagrange interpolation of samples at ξ = k·step, at s = ξ/step.
+GreensValues interpolate(const std::vector<GreensValues>& samples, double s) {
+  const std::size_t last = samples.size() - 1;
+  // Stencil s0..s0+3 around the interval holding s, shifted inwards at the ends.
+  const auto cell = static_cast<std::size_t>(std::max(0.0, std::floor(s)));
+  const std::size_t s0 = std::min(cell == 0 ? 0 : cell - 1, last - 3);
+  const double t = s - static_cast<double>(s0);
+  const double w[4] = {-(t - 1.0) * (t - 2.0) * (t - 3.0) / 6.0, t * (t - 2.0) * (t - 3.0) / 2.0,
+                       -t * (t - 1.0) * (t - 3.0) / 2.0, t * (t - 1.0) * (t - 2.0) / 6.0};
+  GreensValues out{0.0, 0.0};
+  for (std::size_t k = 0; k < 4; ++k) {
+    out.g_a += w[k] * samples[s0 + k].g_a;
+    out.g_v += w[k] * samples[s0 + k].g_v;
+  }
+  return out;
+}
+
 }  // namespace
 
 GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m,
@@ -24,8 +44,6 @@ GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m
     : frequency_(frequency_hz), rho_max_(rho_max_m) {
   const SlabSpectrum spectrum = slab_spectrum(slab, frequency_hz);
   check_path(options.path);
-  eps_ = spectrum.eps;
-  eps_real_ = spectrum.eps_real;
   k0_ = spectrum.k0;
   if (!(rho_max_m > 0.0) || !std::isfinite(rho_max_m))
     throw std::invalid_argument("GreensTable: rho_max must be a positive distance in metres, got " +
@@ -45,22 +63,17 @@ GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m
       std::max<std::size_t>(3, static_cast<std::size_t>(std::ceil(xi_max / target_step)));
   step_ = xi_max / static_cast<double>(intervals);
 
-  // ρ(ξ) by Newton: ξ(ρ) is increasing and concave, so iterates from ρ = 0 rise monotonically.
-  rho_.resize(intervals + 1);
-  for (std::size_t i = 0; i <= intervals; ++i) {
-    const double target = step_ * static_cast<double>(i);
-    double r = 0.0;
-    for (int it = 0; it < 100; ++it) {
-      const double next =
-          r - (xi(r) - target) / (1.0 / (scale_rho_ + r) + inv_length_);
-      const bool done = std::abs(next - r) <= 1e-15 * next;
-      r = next;
-      if (done) break;
+  rho_ = rho_at_steps(intervals, step_);
+  {
+    const std::vector<double> fine =
+        rho_at_steps(intervals * kQuasiStaticRefinement, step_ / kQuasiStaticRefinement);
+    quasi_static_.resize(fine.size());
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < fine.size(); ++i) {
+      const Pair qs = quasi_static_smooth(spectrum, fine[i]);
+      quasi_static_[i] = {qs[0], qs[1]};
     }
-    rho_[i] = r;
   }
-  rho_.back() = rho_max_m;
-
   remainder_.resize(rho_.size());
   std::exception_ptr failure;
 #pragma omp parallel for schedule(dynamic)
@@ -84,26 +97,33 @@ double GreensTable::xi(double rho) const {
   return std::log1p(rho / scale_rho_) + rho * inv_length_;
 }
 
+std::vector<double> GreensTable::rho_at_steps(std::size_t intervals, double step) const {
+  // ρ(ξ) by Newton: ξ(ρ) is increasing and concave, so iterates from ρ = 0 rise monotonically.
+  std::vector<double> rho(intervals + 1);
+  for (std::size_t i = 0; i <= intervals; ++i) {
+    const double target = step * static_cast<double>(i);
+    double r = 0.0;
+    for (int it = 0; it < 100; ++it) {
+      const double next = r - (xi(r) - target) / (1.0 / (scale_rho_ + r) + inv_length_);
+      const bool done = std::abs(next - r) <= 1e-15 * next;
+      r = next;
+      if (done) break;
+    }
+    rho[i] = r;
+  }
+  rho.back() = rho_max_;
+  return rho;
+}
+
 GreensValues GreensTable::smooth(double rho_m) const {
   if (!(rho_m >= 0.0) || !(rho_m <= rho_max_))
     throw std::out_of_range("GreensTable: rho = " + std::to_string(rho_m) +
                             " m lies outside the table's [0, " + std::to_string(rho_max_) +
                             "] m; build it with a larger rho_max");
   const double s = xi(rho_m) / step_;
-  const std::size_t last = rho_.size() - 1;
-  // Stencil s0..s0+3 around the interval holding s, shifted inwards at the ends.
-  const auto cell = static_cast<std::size_t>(std::max(0.0, std::floor(s)));
-  const std::size_t s0 = std::min(cell == 0 ? 0 : cell - 1, last - 3);
-  const double t = s - static_cast<double>(s0);
-  const double w[4] = {-(t - 1.0) * (t - 2.0) * (t - 3.0) / 6.0, t * (t - 2.0) * (t - 3.0) / 2.0,
-                       -t * (t - 1.0) * (t - 3.0) / 2.0, t * (t - 1.0) * (t - 2.0) / 6.0};
-  const Pair qs = quasi_static_smooth({eps_, k0_, scale_rho_, eps_real_}, rho_m);
-  GreensValues out{qs[0], qs[1]};
-  for (std::size_t k = 0; k < 4; ++k) {
-    out.g_a += w[k] * remainder_[s0 + k].g_a;
-    out.g_v += w[k] * remainder_[s0 + k].g_v;
-  }
-  return out;
+  const GreensValues qs = interpolate(quasi_static_, s * kQuasiStaticRefinement);
+  const GreensValues r = interpolate(remainder_, s);
+  return {qs.g_a + r.g_a, qs.g_v + r.g_v};
 }
 
 GreensValues GreensTable::operator()(double rho_m) const {

@@ -147,7 +147,9 @@ TEST(Assembly, EdgeShapeRulesIntegrateTheOverlapsExactly) {
     EXPECT_EQ(ramp.front().d0, 0.0);
     EXPECT_NEAR(ramp.back().d1, 0.0, 1e-15);
     for (const ShapePiece& p : ramp) {
-      if (p.t1 == 0.0) EXPECT_NEAR(p.d1, 1.0, 1e-15);
+      if (p.t1 == 0.0) {
+        EXPECT_NEAR(p.d1, 1.0, 1e-15);
+      }
     }
   }
   EXPECT_GT(profile_pieces(Edge::low).front().d0, 5.0);
