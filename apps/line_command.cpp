@@ -1,6 +1,7 @@
 // `planarmom line`: characterise a straight microstrip line by the full MoM and compare it with
 // Hammerstad-Jensen (Z0) and Kirschning-Jansen (εeff), frequency by frequency. Settings come
 // from flags or from a YAML file (--config, line_config.hpp), the flags given overriding it.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -68,12 +69,14 @@ int run(const LineFlags& f) {
     const double kj = mom::effective_permittivity_kj(u, f.eps_r, g, f.height_mm);
     // The gap 3/8 λg (plus whole half wavelengths) from the open ends keeps it off the
     // voltage and current nulls (at odd multiples of λg/4 Z0 is lost); the added half
-    // wavelengths give the fit at least 60 cells. The estimate only sizes the line; the
-    // result does not depend on it.
+    // wavelengths make each half at least 20 widths and 20 heights long, so that the fitted
+    // stretch lies well clear of the gap's and the open end's near fields. The length does not
+    // depend on the mesh, so refining it changes nothing else.
     const double lambda_g = 299.792458 / (g * std::sqrt(kj));
+    const double shortest = 20 * std::max(width, f.height_mm);
     double half = f.half_length_mm;
     if (half <= 0)
-      for (half = 0.375 * lambda_g; half < 60 * width / f.cells_across; half += lambda_g / 2) {
+      for (half = 0.375 * lambda_g; half < shortest; half += lambda_g / 2) {
       }
     PMOM_LOG(info) << "line at " << g << " GHz, half length " << half << " mm";
     const mom::LineResult r =
