@@ -1,0 +1,48 @@
+// S-parameters of a P-port layout from its MoM solutions (DESIGN §5): every port driven in turn
+// by a delta gap on its feed line, the current standing wave on every feed fitted for its
+// incident and outgoing waves, those moved to the reference planes, S solved from the P
+// excitations (S = B A⁻¹) and renormalised to each port's reference impedance.
+#pragma once
+
+#include <complex>
+#include <span>
+#include <vector>
+
+#include "planarmom/geometry/mesh.hpp"
+
+namespace pmom::mom {
+
+// The P right-hand sides, N×P column-major: column p is the delta gap of port p
+// (mesh.ports()[p].delta_gap()), 1 V driving current into the circuit.
+std::vector<std::complex<double>> port_excitations(const geometry::Mesh& mesh);
+
+struct DeembedOptions {
+  // Samples closer than this many max(width, height) to the gap, the port's open edge or the
+  // circuit end of the feed are left out of the fit: their near fields are not a wave. On a
+  // 50 Ω line 1/2/3/4 sizes gave the feed's β 0.32/0.20/0.15/0.13% below the centre-fed
+  // line's (30 mm feeds); with 15 mm feeds 2.7/1.5/1.1/0.9%: keep feeds long.
+  double near_field_sizes = 3.0;
+};
+
+struct SParameters {
+  int ports = 0;
+  std::vector<std::complex<double>> s;      // P×P row-major, to the ports' reference impedances
+  std::vector<std::complex<double>> gamma;  // per feed line, 1/m
+  std::vector<double> reference_ohm;        // per port
+  std::vector<double> reference_plane_mm;   // per port, from its port edge into the circuit
+  [[nodiscard]] std::complex<double> operator()(int row, int col) const {
+    return s[static_cast<std::size_t>(row) * static_cast<std::size_t>(ports) +
+             static_cast<std::size_t>(col)];
+  }
+};
+
+// currents: the MoM solutions of port_excitations (N×P column-major); feed_z0_ohm: the
+// characteristic impedance of each port's feed line (e.g. from characterise_line), to which
+// the fitted waves are first referred. Throws std::invalid_argument when the sizes disagree or
+// a feed is too short to leave at least 6 samples between its near fields (the message names
+// the port and the length it needs; 10–15 sizes give the fit room to be accurate), std::runtime_error when the excitations do not determine
+// S (singular wave matrix).
+SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
+                    std::span<const double> feed_z0_ohm, const DeembedOptions& options = {});
+
+}  // namespace pmom::mom
