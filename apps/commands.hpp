@@ -16,5 +16,6 @@ Command add_bench_command(CLI::App& parent);
 Command add_solve_command(CLI::App& parent);
 Command add_device_info_command(CLI::App& parent);
 Command add_line_command(CLI::App& parent);
+Command add_sweep_command(CLI::App& parent);
 
 }  // namespace pmom::app

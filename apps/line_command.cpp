@@ -67,21 +67,12 @@ int run(const LineFlags& f) {
               "eps_eff", "KJ", "diff %", "Z0 ohm", "diff %", "assembly s", "LU s");
   for (double g : f.freq_ghz) {
     const double kj = mom::effective_permittivity_kj(u, f.eps_r, g, f.height_mm);
-    // The gap 3/8 λg (plus whole half wavelengths) from the open ends keeps it off the
-    // voltage and current nulls (at odd multiples of λg/4 Z0 is lost); the added half
-    // wavelengths make each half at least 20 widths and 20 heights long, so that the fitted
-    // stretch lies well clear of the gap's and the open end's near fields. The length does not
-    // depend on the mesh, so refining it changes nothing else.
-    const double lambda_g = 299.792458 / (g * std::sqrt(kj));
-    const double shortest = 20 * std::max(width, f.height_mm);
-    double half = f.half_length_mm;
-    if (half <= 0)
-      for (half = 0.375 * lambda_g; half < shortest; half += lambda_g / 2) {
-      }
+    mom::LineSpec spec{f.eps_r, f.height_mm, width, f.cells_across, f.half_length_mm,
+                       !f.plain_rooftops};
+    if (spec.half_length_mm <= 0) spec.half_length_mm = mom::suggested_half_length_mm(spec, g * 1e9);
+    const double half = spec.half_length_mm;
     PMOM_LOG(info) << "line at " << g << " GHz, half length " << half << " mm";
-    const mom::LineResult r =
-        mom::characterise_line(
-        {f.eps_r, f.height_mm, width, f.cells_across, half, !f.plain_rooftops}, g * 1e9);
+    const mom::LineResult r = mom::characterise_line(spec, g * 1e9);
     std::printf("%8.3f %8.2f %9d %10.4f %10.4f %+8.2f %9.2f %+8.2f %10.2f %8.2f\n", g, half,
                 r.unknowns,
                 r.eps_eff, kj, 100 * (r.eps_eff / kj - 1), r.z0.real(),

@@ -4,10 +4,9 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <limits>
-
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
+#include "sweep_config.hpp"
 
 namespace pmom::app {
 namespace {
@@ -42,29 +41,6 @@ void read_line(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
     c.half_length_mm = r.positive(n, "/line/half_length_mm");
 }
 
-void read_frequencies(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
-  if (node.IsSequence()) {
-    if (node.size() == 0) r.fail(node, "/frequencies must not be an empty list");
-    for (std::size_t i = 0; i < node.size(); ++i)
-      c.frequencies_hz.push_back(r.positive(node[i], "/frequencies/" + std::to_string(i)));
-    return;
-  }
-  if (!node.IsMap())
-    r.fail(node, "/frequencies must be {start_hz, stop_hz, points} or a list of frequencies in Hz");
-  r.check_keys(node, "/frequencies", {"start_hz", "stop_hz", "points"});
-  const double start =
-      r.positive(r.require(node, "/frequencies", "start_hz"), "/frequencies/start_hz");
-  const YAML::Node stop_node = r.require(node, "/frequencies", "stop_hz");
-  const double stop = r.positive(stop_node, "/frequencies/stop_hz");
-  if (stop < start)
-    r.fail(stop_node, "/frequencies/stop_hz must be >= start_hz (" +
-                          node["start_hz"].Scalar() + "), got " + stop_node.Scalar());
-  const int points = r.integer(r.require(node, "/frequencies", "points"), "/frequencies/points",
-                               1, std::numeric_limits<int>::max());
-  for (int i = 0; i < points; ++i)
-    c.frequencies_hz.push_back(points == 1 ? start : start + (stop - start) * i / (points - 1));
-}
-
 }  // namespace
 
 LineConfig read_line_config(const std::string& file) {
@@ -82,7 +58,7 @@ LineConfig read_line_config(const std::string& file) {
   LineConfig c;
   read_substrate(r, r.require(root, "", "substrate"), c);
   read_line(r, r.require(root, "", "line"), c);
-  read_frequencies(r, r.require(root, "", "frequencies"), c);
+  c.frequencies_hz = read_frequencies(r.require(root, "", "frequencies"), file);
   return c;
 }
 

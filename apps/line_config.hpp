@@ -18,7 +18,7 @@ struct LineConfig {
   std::optional<double> width_mm;
   int cells_across = 6;
   std::optional<double> half_length_mm;  // unset: sized per frequency
-  std::vector<double> frequencies_hz;    // not empty, each > 0
+  std::vector<double> frequencies_hz;    // not empty, each > 0, increasing
 };
 
 // Reads and checks `file`. Throws geometry::ConfigError, whose what() reads

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
   const std::vector<pmom::app::Command> commands{pmom::app::add_bench_command(app),
                                                  pmom::app::add_solve_command(app),
                                                  pmom::app::add_device_info_command(app),
-                                                 pmom::app::add_line_command(app)};
+                                                 pmom::app::add_line_command(app),
+                                                 pmom::app::add_sweep_command(app)};
   // Lets the logging options stand after the subcommand's name as well.
   for (const auto& c : commands) c.app->fallthrough();
 

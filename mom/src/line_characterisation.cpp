@@ -2,6 +2,7 @@
 #include "planarmom/mom/line_characterisation.hpp"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -13,8 +14,20 @@
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/line_fit.hpp"
+#include "planarmom/mom/microstrip_formulas.hpp"
 
 namespace pmom::mom {
+
+double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
+  const double u = spec.width_mm / spec.height_mm;
+  const double eps_eff =
+      effective_permittivity_kj(u, spec.eps_r, frequency_hz * 1e-9, spec.height_mm);
+  const double lambda_g_mm = c0 / (frequency_hz * std::sqrt(eps_eff)) * 1e3;
+  const double shortest = 20 * std::max(spec.width_mm, spec.height_mm);
+  double half = 0.375 * lambda_g_mm;
+  while (half < shortest) half += lambda_g_mm / 2;
+  return half;
+}
 
 LineResult characterise_line(const LineSpec& spec, double frequency_hz) {
   using clock = std::chrono::steady_clock;

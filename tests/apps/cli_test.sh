@@ -8,7 +8,7 @@ rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-for sub in "" bench solve line device-info; do
+for sub in "" bench solve line sweep device-info; do
   $exe $sub --help >"$work/help.txt" || fail "planarmom $sub --help exited non-zero"
   grep -q "Usage" "$work/help.txt" || fail "planarmom $sub --help printed no usage"
 done
@@ -151,5 +151,48 @@ frequencies:
   stop_hz: 2.0e9
   points: 2
 YAML
+
+# A sweep of a straight 50 Ω two-port line (1.2 mm = 3 cells of 0.4 mm, 78 mm, 30 mm feeds),
+# all entries kept: HDF5, Touchstone and layout written, no partial file left, and the line
+# matched and transparent between its reference planes.
+cat >"$work/line2.yaml" <<'YAML'
+substrate: {eps_r: 3.38, height_mm: 0.508, loss_tangent: 0}
+metal: {pec: true}
+layout:
+  - {x0: 0, y0: 0, x1: 78.0, y1: 1.2}
+ports:
+  - {name: a, x: 0, y: 0.6, direction: "+x", feed_length_mm: 30, reference_plane_mm: 30}
+  - {name: b, x: 78.0, y: 0.6, direction: "-x", feed_length_mm: 30, reference_plane_mm: 30}
+mesh: {cell_mm: 0.4}
+frequencies: [2.9e9, 3.0e9]
+sparsify: {density: 1.0}
+solver: {backend: cpu}
+YAML
+$exe -q sweep "$work/line2.yaml" >"$work/sweep.out" 2>"$work/sweep.err" ||
+  fail "sweep exited non-zero: $(cat "$work/sweep.err")"
+for f in line2.h5 line2.s2p line2.svg; do
+  [ -s "$work/$f" ] || fail "sweep wrote no $f"
+done
+[ ! -e "$work/line2.h5.partial" ] || fail "sweep left its partial file behind"
+# Touchstone 2-port rows: f S11 S21 S12 S22 (re im each).
+awk '/^[!#]/ || NF == 0 { next }
+     { n++; s11 = sqrt($2^2 + $3^2); s21 = sqrt($4^2 + $5^2)
+       if (s11 > 0.05 || s21 < 0.99 || s21 > 1.001) bad = 1 }
+     END { exit bad || n != 2 }' "$work/line2.s2p" ||
+  fail "straight line is not matched and transparent: $(cat "$work/line2.s2p")"
+
+# A bad sweep config: one error line naming file, line and key path, exit 1, no output files.
+sed 's/solver: {backend: cpu}/solver: {backnd: cpu}/' "$work/line2.yaml" >"$work/badsweep.yaml"
+set +e
+$exe sweep "$work/badsweep.yaml" >/dev/null 2>"$work/badsweep.err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "bad sweep config exited $rc, expected 1"
+[ "$(wc -l <"$work/badsweep.err")" -eq 1 ] ||
+  fail "bad sweep config: expected one error line: $(cat "$work/badsweep.err")"
+grep -qF "badsweep.yaml:11: unknown key 'backnd' in /solver (did you mean 'backend'?)" \
+  "$work/badsweep.err" || fail "bad sweep config: unexpected message: $(cat "$work/badsweep.err")"
+ls "$work"/badsweep.* | grep -qv "badsweep\.\(yaml\|err\)$" &&
+  fail "bad sweep config left output behind: $(ls "$work"/badsweep.*)"
 
 echo "cli checks passed"

@@ -28,6 +28,13 @@ struct LineResult {
   double seconds_assembly = 0, seconds_solve = 0;
 };
 
+// The half length the line checks use at f: the gap 3/8 λg (plus whole half wavelengths)
+// from the open ends keeps it off the voltage and current nulls (at odd multiples of λg/4 Z0
+// is lost); the added half wavelengths make each half at least 20 widths and 20 heights long,
+// so that the fitted stretch lies well clear of the gap's and the open end's near fields. λg
+// from Kirschning-Jansen: the estimate only sizes the line. Independent of the mesh.
+double suggested_half_length_mm(const LineSpec& spec, double frequency_hz);
+
 // Throws std::invalid_argument for unusable specs (fewer than 2 cells across, a line shorter
 // than 20 cells per half).
 LineResult characterise_line(const LineSpec& spec, double frequency_hz);

@@ -1,0 +1,145 @@
+// `planarmom sweep CONFIG.yaml`: the frequency sweep of a layout to S-parameters, written to
+// HDF5 as it goes (resumable), then Touchstone, a layout picture and a plot of |S| in dB.
+#include <yaml-cpp/yaml.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "planarmom/geometry/cell_size.hpp"
+#include "planarmom/geometry/config_yaml.hpp"
+#include "planarmom/geometry/svg.hpp"
+#include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/io/logging.hpp"
+#include "planarmom/io/sweep_file.hpp"
+#include "planarmom/io/touchstone.hpp"
+#include "planarmom/mom/constants.hpp"
+#include "sweep_config.hpp"
+#include "sweep_pipeline.hpp"
+
+namespace pmom::app {
+namespace {
+
+namespace fs = std::filesystem;
+using cd = std::complex<double>;
+
+struct SweepFlags {
+  std::string config;
+  bool resume = false;
+  std::string backend;  // overrides solver.backend
+};
+
+std::string read_text(const std::string& file) {
+  std::ifstream in(file);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The cell size: given, or the largest one dividing the layout with at least the requested
+// cells per guided wavelength in the substrate at the highest frequency.
+double cell_size(const geometry::GeometryConfig& g, double max_frequency_hz) {
+  if (g.mesh.cell_mm) return *g.mesh.cell_mm;
+  const double lambda_mm =
+      mom::c0 / (max_frequency_hz * std::sqrt(g.layout.substrate.eps_r)) * 1e3;
+  return geometry::largest_dividing_cell(g.layout.rects, lambda_mm / *g.mesh.cells_per_wavelength);
+}
+
+std::string choose_backend(const std::string& wanted) {
+  if (wanted != "auto") return wanted;
+  const CudaDeviceStatus status = cuda_device_status();
+  PMOM_LOG(info) << "backend: " << (status.available ? "cuda, " : "cpu (") << status.description
+                 << (status.available ? "" : ")");
+  return status.available ? "cuda" : "cpu";
+}
+
+// |S| in dB over frequency, by tools/plot_sweep.py under Debian's python3 (h5py, matplotlib);
+// skipped with a log line where those are missing.
+void plot(const fs::path& hdf5, const fs::path& png) {
+  const fs::path script = fs::path(PLANARMOM_SOURCE_DIR) / "tools" / "plot_sweep.py";
+  const std::string command = "/usr/bin/python3 '" + script.string() + "' '" + hdf5.string() +
+                              "' '" + png.string() + "'";
+  if (!fs::exists(script) || std::system(command.c_str()) != 0) {
+    PMOM_LOG(warning) << "no plot written (needs " << script.string()
+                      << " and /usr/bin/python3 with h5py and matplotlib)";
+  }
+}
+
+int run(const SweepFlags& f) {
+  const YAML::Node root = YAML::LoadFile(f.config);
+  const geometry::GeometryConfig g = geometry::parse_geometry_config(root, f.config);
+  SweepSettings settings =
+      read_sweep_settings(root, f.config, static_cast<int>(g.layout.ports.size()));
+  if (!f.backend.empty()) settings.backend = f.backend;
+  const geometry::Mesh mesh = g.make_mesh(cell_size(g, settings.frequencies_hz.back()));
+  PMOM_LOG(info) << f.config << ": " << mesh.metal_cell_count() << " cells of "
+                 << mesh.grid().cell_mm << " mm, " << mesh.basis().size() << " unknowns, "
+                 << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
+                 << " frequencies";
+  geometry::write_svg(mesh, settings.layout);
+
+  const std::string backend_name = choose_backend(settings.backend);
+  const auto backend = make_backend<cd>(backend_name);
+  io::SweepInfo info;
+  for (const geometry::Port& p : g.layout.ports) {
+    info.port_names.push_back(p.name);
+    info.reference_impedance_ohm.push_back(p.impedance_ohm);
+    info.reference_plane_mm.push_back(p.reference_plane_mm);
+  }
+  info.config_text = read_text(f.config);
+  info.program_version = PLANARMOM_VERSION;
+  info.backend = backend_name;
+  io::SweepFile file(settings.hdf5, info,
+                     f.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);
+
+  SweepPipeline pipeline(mesh, settings, *backend);
+  std::vector<cd> guess;
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t done = 0, todo = 0;
+  for (const double hz : settings.frequencies_hz) todo += file.contains(hz) ? 0 : 1;
+  for (const double hz : settings.frequencies_hz) {
+    if (file.contains(hz)) continue;
+    const io::FrequencyRecord r = pipeline.run(hz, guess);
+    file.append(r);
+    ++done;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    PMOM_LOG(info) << "[" << done << "/" << todo << "] " << hz * 1e-9 << " GHz: "
+                   << r.iterations << " iterations, residual " << r.residual << ", "
+                   << r.seconds_greens + r.seconds_fill + r.seconds_sparsify + r.seconds_solve +
+                          r.seconds_deembed
+                   << " s, ETA " << elapsed / static_cast<double>(done) *
+                                        static_cast<double>(todo - done)
+                   << " s";
+  }
+  file.finish();
+  io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(io::read_sweep_file(settings.hdf5)));
+  plot(settings.hdf5, settings.plot);
+  PMOM_LOG(info) << "wrote " << settings.hdf5 << ", " << settings.touchstone << ", "
+                 << settings.plot << " and " << settings.layout;
+  return 0;
+}
+
+}  // namespace
+
+Command add_sweep_command(CLI::App& parent) {
+  auto flags = std::make_shared<SweepFlags>();
+  CLI::App* app = parent.add_subcommand(
+      "sweep", "Sweep a layout's S-parameters over frequency (YAML config; HDF5, Touchstone, "
+               "plot and layout picture out)");
+  app->add_option("config", flags->config, "The sweep's YAML config (examples/*.yaml)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  app->add_flag("--resume", flags->resume,
+                "Continue a killed sweep from its partial HDF5 file, skipping the frequencies "
+                "already written");
+  app->add_option("--backend", flags->backend, "Override solver.backend: auto, cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  return {app, [flags] { return run(*flags); }};
+}
+
+}  // namespace pmom::app

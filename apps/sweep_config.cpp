@@ -1,0 +1,126 @@
+// Reading the non-geometry sections of a sweep config (and the frequency section of
+// `planarmom line`) with the geometry config's checks: every mistake reads "FILE:LINE: what",
+// naming the key path.
+#include "sweep_config.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+
+#include "planarmom/geometry/yaml_reader.hpp"
+
+namespace pmom::app {
+namespace {
+
+using geometry::YamlReader;
+
+// `node` (at `path`) as one of `choices`, e.g. "/solver/method must be one of auto, bicg, ...".
+std::string choice(const YamlReader& r, const YAML::Node& node, const std::string& path,
+                   const YamlReader::Keys& choices) {
+  std::string value = r.text(node, path);
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
+  std::string list;
+  for (const auto c : choices) list += (list.empty() ? "" : ", ") + std::string(c);
+  r.fail(node, path + " must be one of " + list + ", got '" + value + "'");
+}
+
+void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
+  r.check_keys(node, "/sparsify", {"density", "check_dense", "format"});
+  if (const YAML::Node n = node["density"]) {
+    s.density = r.number(n, "/sparsify/density");
+    if (!(s.density > 0 && s.density <= 1))
+      r.fail(n, "/sparsify/density must be in (0, 1], got " + n.Scalar());
+  }
+  if (const YAML::Node n = node["check_dense"]) s.check_dense = r.boolean(n, "/sparsify/check_dense");
+  if (const YAML::Node n = node["format"])
+    s.format = choice(r, n, "/sparsify/format", {"auto", "csr", "hyb"});
+}
+
+void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
+  r.check_keys(node, "/solver", {"method", "tolerance", "max_iterations", "backend"});
+  if (const YAML::Node n = node["method"])
+    s.method = choice(r, n, "/solver/method", {"auto", "bicg", "cocg", "bicgstab"});
+  if (const YAML::Node n = node["tolerance"]) {
+    s.tolerance = r.number(n, "/solver/tolerance");
+    if (!(s.tolerance > 0 && s.tolerance < 1))
+      r.fail(n, "/solver/tolerance must be in (0, 1), got " + n.Scalar());
+  }
+  if (const YAML::Node n = node["max_iterations"])
+    s.max_iterations =
+        r.integer(n, "/solver/max_iterations", 1, std::numeric_limits<int>::max());
+  if (const YAML::Node n = node["backend"])
+    s.backend = choice(r, n, "/solver/backend", {"auto", "cpu", "cuda"});
+}
+
+// Output paths: given ones relative to the config file's folder, the others the config file's
+// stem with `extension` beside it.
+void read_output(const YamlReader& r, const YAML::Node& node, int ports, SweepSettings& s) {
+  const std::filesystem::path config(r.file());
+  const std::filesystem::path folder = config.parent_path();
+  const auto path = [&](const char* key, const std::string& extension) {
+    if (node && node[key]) {
+      const YAML::Node n = node[key];
+      const std::string where = std::string("/output/") + key;
+      const std::filesystem::path given(r.text(n, where));
+      if (given.empty()) r.fail(n, where + " must not be empty");
+      return (given.is_absolute() ? given : folder / given).string();
+    }
+    return (folder / config.stem()).string() + extension;
+  };
+  if (node) r.check_keys(node, "/output", {"hdf5", "touchstone", "plot", "layout"});
+  s.hdf5 = path("hdf5", ".h5");
+  s.touchstone = path("touchstone", ".s" + std::to_string(ports) + "p");
+  s.plot = path("plot", ".png");
+  s.layout = path("layout", ".svg");
+}
+
+}  // namespace
+
+std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file) {
+  const YamlReader r(file);
+  std::vector<double> f;
+  if (node.IsSequence()) {
+    if (node.size() == 0) r.fail(node, "/frequencies must not be an empty list");
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      const std::string path = "/frequencies/" + std::to_string(i);
+      f.push_back(r.positive(node[i], path));
+      if (i > 0 && !(f[i] > f[i - 1]))
+        r.fail(node[i], path + " must be greater than the entry before it (" +
+                            node[i - 1].Scalar() + "): the list must be increasing without "
+                            "duplicates, got " + node[i].Scalar());
+    }
+    return f;
+  }
+  if (!node.IsMap())
+    r.fail(node, "/frequencies must be {start_hz, stop_hz, points} or a list of frequencies in Hz");
+  r.check_keys(node, "/frequencies", {"start_hz", "stop_hz", "points"});
+  const double start =
+      r.positive(r.require(node, "/frequencies", "start_hz"), "/frequencies/start_hz");
+  const YAML::Node stop_node = r.require(node, "/frequencies", "stop_hz");
+  const double stop = r.positive(stop_node, "/frequencies/stop_hz");
+  if (stop < start)
+    r.fail(stop_node, "/frequencies/stop_hz must be >= start_hz (" +
+                          node["start_hz"].Scalar() + "), got " + stop_node.Scalar());
+  const YAML::Node points_node = r.require(node, "/frequencies", "points");
+  const int points =
+      r.integer(points_node, "/frequencies/points", 1, std::numeric_limits<int>::max());
+  if (points > 1 && stop == start)
+    r.fail(points_node, "/frequencies/points must be 1 when stop_hz equals start_hz, got " +
+                            points_node.Scalar());
+  for (int i = 0; i < points; ++i)
+    f.push_back(i == 0 ? start : i == points - 1 ? stop : start + (stop - start) * i / (points - 1));
+  return f;
+}
+
+SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& file, int ports) {
+  const YamlReader r(file);
+  if (!root.IsMap()) r.fail(root, "the config must be a mapping of sections");
+  SweepSettings s;
+  s.frequencies_hz = read_frequencies(r.require(root, "", "frequencies"), file);
+  if (const YAML::Node n = root["sparsify"]) read_sparsify(r, n, s);
+  if (const YAML::Node n = root["solver"]) read_solver(r, n, s);
+  read_output(r, root["output"], ports, s);
+  return s;
+}
+
+}  // namespace pmom::app

@@ -1,0 +1,43 @@
+// The non-geometry sections of a sweep config (DESIGN §7): frequencies, sparsify, solver and
+// output. The geometry sections (substrate, metal, layout, ports, mesh) are read by
+// geometry::parse_geometry_config from the same document.
+//
+//   frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 101}   # or a list in Hz
+//   sparsify: {density: 0.05, check_dense: false, format: auto}    # format: auto | csr | hyb
+//   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto}
+//   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace pmom::app {
+
+struct SweepSettings {
+  std::vector<double> frequencies_hz;  // not empty, each > 0, increasing, no duplicates
+  double density = 0.05;               // (0, 1]
+  bool check_dense = false;            // dense LU reference per frequency (small N only)
+  std::string format = "auto";         // auto | csr | hyb
+  std::string method = "auto";         // auto | bicg | cocg | bicgstab
+  double tolerance = 1e-7;             // (0, 1)
+  int max_iterations = 5000;           // >= 1
+  std::string backend = "auto";        // auto (cuda if a device is there, else cpu) | cpu | cuda
+  // Output paths; relative ones are relative to the config file's folder; defaults: the config
+  // file's stem with .h5, .sNp (N = ports), .png and .svg beside it.
+  std::string hdf5, touchstone, plot, layout;
+};
+
+// The YAML frequency section, shared with `planarmom line`: {start_hz, stop_hz, points} (points
+// >= 1, stop_hz >= start_hz, evenly spaced; points 1 when stop_hz equals start_hz) or a list of
+// frequencies in Hz, increasing without duplicates. Throws geometry::ConfigError.
+[[nodiscard]] std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file);
+
+// Reads the sections above from `root` (sections other than these and the geometry ones are
+// errors, reported by parse_geometry_config); every section but frequencies is optional.
+// `ports` sizes the default Touchstone name. Throws geometry::ConfigError ("FILE:LINE: ...").
+[[nodiscard]] SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& file,
+                                                int ports);
+
+}  // namespace pmom::app

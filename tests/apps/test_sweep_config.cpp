@@ -1,0 +1,156 @@
+// The sweep config's own sections (frequencies, sparsify, solver, output): the example coupler
+// parses with its defaults, and each kind of mistake is a ConfigError "sweep.yaml:LINE: ..."
+// naming the key path.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "geometry/layouts.hpp"
+#include "planarmom/geometry/config_yaml.hpp"
+#include "sweep_config.hpp"
+
+namespace pmom::app {
+namespace {
+
+using geometry::ConfigError;
+using geometry::test::expect_error;
+
+// Line numbers below refer to this text (line 1 is "frequencies:"); the geometry sections are
+// not read here.
+const std::string kValid = R"(frequencies:
+  start_hz: 1.0e9
+  stop_hz: 2.0e9
+  points: 3
+sparsify:
+  density: 0.1
+  check_dense: true
+  format: hyb
+solver:
+  method: cocg
+  tolerance: 1.0e-6
+  max_iterations: 200
+  backend: cpu
+output:
+  hdf5: out/run.h5
+  touchstone: /tmp/run.s2p
+)";
+
+SweepSettings read(const std::string& text, const std::string& file = "dir/sweep.yaml") {
+  return read_sweep_settings(YAML::Load(text), file, 2);
+}
+
+// kValid with the first occurrence of `from` replaced by `to`.
+std::string edited(const std::string& from, const std::string& to) {
+  std::string text = kValid;
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+// Every field but the frequencies.
+auto fields(const SweepSettings& s) {
+  return std::tie(s.density, s.check_dense, s.format, s.method, s.tolerance, s.max_iterations,
+                  s.backend, s.hdf5, s.touchstone, s.plot, s.layout);
+}
+
+void expect_bad(const std::string& text, const std::string& message) {
+  expect_error<ConfigError>([&] { (void)read(text); }, "dir/sweep.yaml:" + message);
+}
+
+TEST(SweepConfig, ExampleCouplerParses) {
+  const std::string file = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler.yaml";
+  const YAML::Node root = YAML::LoadFile(file);
+  const geometry::GeometryConfig geometry = geometry::parse_geometry_config(root, file);
+  ASSERT_EQ(geometry.layout.ports.size(), 4u);
+  EXPECT_EQ(geometry.layout.ports[0].name, "in");
+  EXPECT_EQ(geometry.layout.ports[3].name, "isolated");
+  ASSERT_TRUE(geometry.mesh.cell_mm.has_value());
+  const geometry::Mesh mesh = geometry.make_mesh(*geometry.mesh.cell_mm);
+  EXPECT_EQ(mesh.ports().size(), 4u);
+  // 0.4 mm cells: series arms 41 x 5 each, shunt arms 3 x 43 less the corners, feeds 50 x 3.
+  EXPECT_EQ(mesh.metal_cell_count(), 2 * 41 * 5 + 2 * (3 * 43 - 2 * 3 * 5) + 4 * 50 * 3);
+  EXPECT_EQ(mesh.basis().size(), 2064u);
+
+  const SweepSettings s = read_sweep_settings(root, file, 4);
+  ASSERT_EQ(s.frequencies_hz.size(), 101u);
+  EXPECT_DOUBLE_EQ(s.frequencies_hz.front(), 2.0e9);
+  EXPECT_DOUBLE_EQ(s.frequencies_hz[50], 3.0e9);
+  EXPECT_DOUBLE_EQ(s.frequencies_hz.back(), 4.0e9);
+  const std::string stem = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler";
+  const SweepSettings defaults{{}, 0.05, false, "auto", "auto", 1e-7, 5000, "auto",
+                               stem + ".h5", stem + ".s4p", stem + ".png", stem + ".svg"};
+  EXPECT_EQ(fields(s), fields(defaults));
+}
+
+TEST(SweepConfig, GivenValuesAndOutputPaths) {
+  const SweepSettings s = read(kValid);
+  EXPECT_EQ(s.frequencies_hz, (std::vector<double>{1.0e9, 1.5e9, 2.0e9}));
+  // Relative paths are relative to the config file's folder; missing ones default to its stem.
+  const SweepSettings given{{},   0.1,  true, "hyb", "cocg", 1e-6, 200, "cpu", "dir/out/run.h5",
+                            "/tmp/run.s2p", "dir/sweep.png", "dir/sweep.svg"};
+  EXPECT_EQ(fields(s), fields(given));
+  // A file in the working folder: names without a folder; only frequencies is required.
+  const SweepSettings bare = read("frequencies: [3.0e9, 1.0e10]\n", "coupler.yaml");
+  EXPECT_EQ(bare.frequencies_hz, (std::vector<double>{3.0e9, 1.0e10}));
+  EXPECT_EQ(bare.hdf5, "coupler.h5");
+  EXPECT_EQ(bare.touchstone, "coupler.s2p");
+  EXPECT_DOUBLE_EQ(bare.density, 0.05);
+}
+
+TEST(SweepConfig, UnknownKeys) {
+  expect_bad(edited("  tolerance:", "  tolerence:"),
+             "11: unknown key 'tolerence' in /solver (did you mean 'tolerance'?)");
+  expect_bad(edited("  density:", "  densty:"),
+             "6: unknown key 'densty' in /sparsify (did you mean 'density'?)");
+  expect_bad(edited("  hdf5:", "  hdf:"), "15: unknown key 'hdf' in /output (did you mean 'hdf5'?)");
+  expect_bad(edited("  points:", "  point:"),
+             "4: unknown key 'point' in /frequencies (did you mean 'points'?)");
+  expect_bad("sparsify: {density: 0.1}\n", "1: missing required key 'frequencies' in /");
+}
+
+TEST(SweepConfig, BadSparsifyAndSolverValues) {
+  struct Case {
+    std::string from, to, message;
+  };
+  const Case cases[] = {
+      {"density: 0.1", "density: 0", "6: /sparsify/density must be in (0, 1], got 0"},
+      {"density: 0.1", "density: 1.5", "6: /sparsify/density must be in (0, 1], got 1.5"},
+      {"format: hyb", "format: ell", "8: /sparsify/format must be one of auto, csr, hyb, got 'ell'"},
+      {"check_dense: true", "check_dense: maybe", "7: /sparsify/check_dense must be true or false"},
+      {"method: cocg", "method: gmres",
+       "10: /solver/method must be one of auto, bicg, cocg, bicgstab, got 'gmres'"},
+      {"backend: cpu", "backend: opencl",
+       "13: /solver/backend must be one of auto, cpu, cuda, got 'opencl'"},
+      {"tolerance: 1.0e-6", "tolerance: 0", "11: /solver/tolerance must be in (0, 1), got 0"},
+      {"max_iterations: 200", "max_iterations: 0",
+       "12: /solver/max_iterations must be >= 1, got 0"},
+      {"hdf5: out/run.h5", "hdf5: [a, b]", "15: /output/hdf5 must be a string"},
+      {"hdf5: out/run.h5", "hdf5: ''", "15: /output/hdf5 must not be empty"},
+  };
+  for (const Case& c : cases) expect_bad(edited(c.from, c.to), c.message);
+}
+
+TEST(SweepConfig, BadFrequencies) {
+  expect_bad("frequencies: []\n", "1: /frequencies must not be an empty list");
+  expect_bad("frequencies:\n  - 1.0e9\n  - 3.0e9\n  - 2.0e9\n",
+             "4: /frequencies/2 must be greater than the entry before it (3.0e9)");
+  expect_bad("frequencies: [1.0e9, 1.0e9]\n",
+             "1: /frequencies/1 must be greater than the entry before it (1.0e9)");
+  expect_bad("frequencies: [1.0e9, -2]\n", "1: /frequencies/1 must be > 0, got -2");
+  expect_bad(edited("stop_hz: 2.0e9", "stop_hz: 0.5e9"),
+             "3: /frequencies/stop_hz must be >= start_hz (1.0e9), got 0.5e9");
+  expect_bad(edited("stop_hz: 2.0e9", "stop_hz: 1.0e9"),
+             "4: /frequencies/points must be 1 when stop_hz equals start_hz, got 3");
+  expect_bad(edited("points: 3", "points: 0"), "4: /frequencies/points must be >= 1, got 0");
+  expect_bad("frequencies: 3.0e9\n",
+             "1: /frequencies must be {start_hz, stop_hz, points} or a list of frequencies in Hz");
+  // One point needs no span.
+  EXPECT_EQ(read("frequencies: {start_hz: 1.0e9, stop_hz: 1.0e9, points: 1}\n").frequencies_hz,
+            (std::vector<double>{1.0e9}));
+}
+
+}  // namespace
+}  // namespace pmom::app
