@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds planarmom with CUDA on a GPU machine, runs the test suite (GPU tests included), the
 # sanitizers, the SASS check and the GPU benchmarks, and writes everything to $OUT (default
-# out/gpu). Stages: build test sanitize sass bench kernels (default: all, in that order).
+# out/gpu). Stages: build test sanitize sass bench kernels sweep (default: all, in that order).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -9,7 +9,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out/gpu}
 build=${PLANARMOM_GPU_BUILD_DIR:-$root/build-gpu}
-stages=${*:-build test sanitize sass bench kernels}
+stages=${*:-build test sanitize sass bench kernels sweep}
 # The device tool returns at most 8 files: everything but the summary goes into one archive.
 mkdir -p "$out/raw"
 trap 'tar -C "$out" -czf "$out/results.tgz" raw && rm -rf "$out/raw"' EXIT
@@ -50,6 +50,30 @@ for stage in $stages; do
     "$build/tests/test_cuda" >"$out/raw/test_cuda.log" 2>&1
     grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|error" "$out/raw/test_cuda.log" | head -40 |
       tee -a "$out/summary.txt"
+    ;;
+  sweep)
+    log "coupler sweep on the GPU (5 frequencies, density 0.2, dense check)"
+    cfg=$out/raw/coupler.yaml
+    sed -e 's/^frequencies:.*/frequencies: {start_hz: 2.8e9, stop_hz: 3.2e9, points: 5}/' \
+        -e 's/^sparsify:.*/sparsify: {density: 0.2, check_dense: true}/' \
+        "$root/examples/branch_line_coupler.yaml" >"$cfg"
+    "$build/apps/planarmom" sweep "$cfg" --backend cuda >"$out/raw/sweep.log" 2>&1
+    echo "sweep exit $?" | tee -a "$out/summary.txt"
+    grep -E "backend|GHz:|wrote|error|warning" "$out/raw/sweep.log" | tee -a "$out/summary.txt"
+    /usr/bin/python3 - "$out/raw/coupler.h5" <<'PY' 2>&1 | tee -a "$out/summary.txt"
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "r")
+s = f["s"][:]
+db = lambda v: 20 * np.log10(abs(v))
+for k, hz in enumerate(f["frequency"][:]):
+    S = s[k]
+    print("%.2f GHz S11 %.1f S21 %.2f S31 %.2f S41 %.1f dB, %.1f deg, |S-S^T| %.1e, sigma %.4f, "
+          "dense err %.3g, iters %d, solve %.3f s, fill %.2f s"
+          % (hz * 1e-9, db(S[0, 0]), db(S[1, 0]), db(S[2, 0]), db(S[3, 0]),
+             np.degrees(np.angle(S[1, 0] / S[2, 0])), abs(S - S.T).max(),
+             np.linalg.svd(S, compute_uv=False)[0], f["solver/dense_error"][k],
+             f["solver/iterations"][k], f["timing/solve_s"][k], f["timing/fill_s"][k]))
+PY
     ;;
   sanitize)
     log "compute-sanitizer"
