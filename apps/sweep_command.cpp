@@ -31,6 +31,7 @@ struct SweepFlags {
   std::string config;
   bool resume = false;
   std::string backend;  // overrides solver.backend
+  std::string out_dir;  // puts the output files there, under their own names
 };
 
 std::string read_text(const std::string& file) {
@@ -75,6 +76,11 @@ int run(const SweepFlags& f) {
   SweepSettings settings =
       read_sweep_settings(root, f.config, static_cast<int>(g.layout.ports.size()));
   if (!f.backend.empty()) settings.backend = f.backend;
+  if (!f.out_dir.empty()) {
+    fs::create_directories(f.out_dir);
+    for (std::string* path : {&settings.hdf5, &settings.touchstone, &settings.plot, &settings.layout})
+      *path = (fs::path(f.out_dir) / fs::path(*path).filename()).string();
+  }
   const geometry::Mesh mesh = g.make_mesh(cell_size(g, settings.frequencies_hz.back()));
   PMOM_LOG(info) << f.config << ": " << mesh.metal_cell_count() << " cells of "
                  << mesh.grid().cell_mm << " mm, " << mesh.basis().size() << " unknowns, "
@@ -137,6 +143,8 @@ Command add_sweep_command(CLI::App& parent) {
   app->add_flag("--resume", flags->resume,
                 "Continue a killed sweep from its partial HDF5 file, skipping the frequencies "
                 "already written");
+  app->add_option("--out-dir", flags->out_dir,
+                  "Write the output files into this folder (under the names the config gives)");
   app->add_option("--backend", flags->backend, "Override solver.backend: auto, cpu or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   return {app, [flags] { return run(*flags); }};

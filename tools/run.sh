@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and runs the default workload, which is the
-# solver benchmark on the shared SuiteSparse matrices and on built-in MoM-like matrices (until
-# the sweep exists). The table goes to the terminal, the results to out/bench.json.
+# The main job: installs what is missing, builds, and sweeps the branch-line coupler example
+# (examples/branch_line_coupler.yaml, 2-4 GHz, 101 points) into out/: HDF5, Touchstone, |S|
+# plot and layout picture. `tools/run.sh bench [ARGS]` runs the solver benchmark instead, on
+# the shared SuiteSparse matrices and built-in MoM-like ones (table, out/bench.json).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PLANARMOM_BUILD_DIR:-$root/build}
 bash "$root/tools/build.sh"
-matrices=${PLANARMOM_MATRICES:-$root/../shared/matrices}
-inputs=()
-if [ -d "$matrices" ]; then
-  inputs=("$matrices")
-else
-  echo "run.sh: no matrix folder at $matrices (set PLANARMOM_MATRICES to one);" \
-       "benchmarking the built-in MoM-like matrices only" >&2
-fi
 mkdir -p "$root/out"
-"$build/apps/planarmom" bench "${inputs[@]}" --synthetic 2000,4000 --json "$root/out/bench.json" "$@"
-echo "run.sh: table above; results in $root/out/bench.json"
+if [ "${1:-}" = bench ]; then
+  shift
+  matrices=${PLANARMOM_MATRICES:-$root/../shared/matrices}
+  inputs=()
+  if [ -d "$matrices" ]; then
+    inputs=("$matrices")
+  else
+    echo "run.sh: no matrix folder at $matrices (set PLANARMOM_MATRICES to one);" \
+         "benchmarking the built-in MoM-like matrices only" >&2
+  fi
+  "$build/apps/planarmom" bench "${inputs[@]}" --synthetic 2000,4000 --json "$root/out/bench.json" "$@"
+  echo "run.sh: table above; results in $root/out/bench.json"
+  exit 0
+fi
+"$build/apps/planarmom" sweep "$root/examples/branch_line_coupler.yaml" --out-dir "$root/out" "$@"
+echo "run.sh: S-parameters in $root/out/branch_line_coupler.h5 and .s4p, |S| plot in" \
+     "$root/out/branch_line_coupler.png, the meshed layout in $root/out/branch_line_coupler.svg"
