@@ -11,7 +11,6 @@
 namespace pmom::app {
 namespace {
 
-using geometry::ConfigError;
 using geometry::YamlReader;
 
 void read_substrate(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
@@ -44,14 +43,7 @@ void read_line(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
 }  // namespace
 
 LineConfig read_line_config(const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(file);
-  } catch (const YAML::BadFile&) {
-    throw ConfigError(file, 0, "cannot be opened");
-  } catch (const YAML::Exception& e) {  // a syntax error
-    throw ConfigError(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.msg);
-  }
+  const YAML::Node root = YamlReader::load(file);
   const YamlReader r(file);
   if (!root.IsMap()) r.fail(root, "the config must be a mapping of sections");
   r.check_keys(root, "", {"substrate", "line", "frequencies"});

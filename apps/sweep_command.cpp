@@ -13,6 +13,7 @@
 #include "planarmom/geometry/cell_size.hpp"
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/svg.hpp"
+#include "planarmom/geometry/yaml_reader.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/io/logging.hpp"
 #include "planarmom/io/sweep_file.hpp"
@@ -71,7 +72,7 @@ void plot(const fs::path& hdf5, const fs::path& png) {
 }
 
 int run(const SweepFlags& f) {
-  const YAML::Node root = YAML::LoadFile(f.config);
+  const YAML::Node root = geometry::YamlReader::load(f.config);
   const geometry::GeometryConfig g = geometry::parse_geometry_config(root, f.config);
   SweepSettings settings =
       read_sweep_settings(root, f.config, static_cast<int>(g.layout.ports.size()));

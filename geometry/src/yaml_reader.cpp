@@ -117,4 +117,14 @@ std::string YamlReader::text(const YAML::Node& node, const std::string& path) co
   return node.Scalar();
 }
 
+YAML::Node YamlReader::load(const std::string& file) {
+  try {
+    return YAML::LoadFile(file);
+  } catch (const YAML::BadFile&) {
+    throw ConfigError(file, 0, "cannot be opened");
+  } catch (const YAML::Exception& e) {  // a syntax error
+    throw ConfigError(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.msg);
+  }
+}
+
 }  // namespace pmom::geometry

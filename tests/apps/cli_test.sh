@@ -195,4 +195,14 @@ grep -qF "badsweep.yaml:11: unknown key 'backnd' in /solver (did you mean 'backe
 ls "$work"/badsweep.* | grep -qv "badsweep\.\(yaml\|err\)$" &&
   fail "bad sweep config left output behind: $(ls "$work"/badsweep.*)"
 
+# A YAML syntax error: one line with the file and line.
+printf 'frequencies: [1.0e9\nsolver: {\n' >"$work/syntax.yaml"
+set +e
+$exe sweep "$work/syntax.yaml" >/dev/null 2>"$work/syntax.err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] && [ "$(wc -l <"$work/syntax.err")" -eq 1 ] &&
+  grep -qF "syntax.yaml:2: " "$work/syntax.err" ||
+  fail "YAML syntax error: expected one 'syntax.yaml:2: ...' line, exit 1: $(cat "$work/syntax.err")"
+
 echo "cli checks passed"

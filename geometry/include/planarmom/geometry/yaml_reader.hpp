@@ -19,6 +19,10 @@ class YamlReader {
 
   explicit YamlReader(std::string file) : file_(std::move(file)) {}
 
+  // Parses `file`; a file that cannot be opened or has a YAML syntax error throws ConfigError
+  // ("FILE: cannot be opened", "FILE:LINE: <yaml-cpp's message>").
+  [[nodiscard]] static YAML::Node load(const std::string& file);
+
   [[nodiscard]] const std::string& file() const { return file_; }
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const;
