@@ -21,7 +21,8 @@ struct FrequencyRecord {
   double seconds_deembed = 0.0;
   long long nnz = 0;         // nonzeros of the sparsified matrix the solver saw
   double density = 0.0;      // nnz / N^2
-  double dense_error = 0.0;  // relative S error against a dense solve; NaN when not checked
+  double dense_error = 0.0;  // largest relative solution error of a port against the dense
+                             // solve (sparsify::dense_solution_error); NaN when not checked
 };
 
 // What holds for the whole sweep. The three port vectors have one entry per port, in port order.
