@@ -7,7 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <string>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "commands.hpp"
 #include "planarmom/geometry/cell_size.hpp"
@@ -71,6 +75,18 @@ void plot(const fs::path& hdf5, const fs::path& png) {
   }
 }
 
+// One line, redrawn in place: [#####     ] 17/101  2.320 GHz  572 iterations  ETA 5:41
+void progress_bar(std::size_t done, std::size_t todo, double hz, int iterations, double eta_s) {
+  constexpr std::size_t width = 30;
+  const std::size_t filled = todo == 0 ? width : width * done / todo;
+  const auto eta = static_cast<long long>(std::lround(eta_s));
+  char line[160];
+  std::snprintf(line, sizeof line, "\r[%s%s] %zu/%zu  %.3f GHz  %d iterations  ETA %lld:%02lld ",
+                std::string(filled, '#').c_str(), std::string(width - filled, ' ').c_str(), done,
+                todo, hz * 1e-9, iterations, eta / 60, eta % 60);
+  std::cerr << line << std::flush;
+}
+
 int run(const SweepFlags& f) {
   const YAML::Node root = geometry::YamlReader::load(f.config);
   const geometry::GeometryConfig g = geometry::parse_geometry_config(root, f.config);
@@ -107,6 +123,8 @@ int run(const SweepFlags& f) {
   std::vector<cd> guess;
   const auto start = std::chrono::steady_clock::now();
   std::size_t done = 0, todo = 0;
+  // On a terminal a progress bar replaces the per-frequency log lines (which would break it).
+  const bool terminal = isatty(STDERR_FILENO) != 0;
   for (const double hz : settings.frequencies_hz) todo += file.contains(hz) ? 0 : 1;
   for (const double hz : settings.frequencies_hz) {
     if (file.contains(hz)) continue;
@@ -115,14 +133,18 @@ int run(const SweepFlags& f) {
     ++done;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    PMOM_LOG(info) << "[" << done << "/" << todo << "] " << hz * 1e-9 << " GHz: "
-                   << r.iterations << " iterations, residual " << r.residual << ", "
-                   << r.seconds_greens + r.seconds_fill + r.seconds_sparsify + r.seconds_solve +
-                          r.seconds_deembed
-                   << " s, ETA " << elapsed / static_cast<double>(done) *
-                                        static_cast<double>(todo - done)
-                   << " s";
+    const double eta = elapsed / static_cast<double>(done) * static_cast<double>(todo - done);
+    if (terminal) {
+      progress_bar(done, todo, hz, r.iterations, eta);
+    } else {
+      PMOM_LOG(info) << "[" << done << "/" << todo << "] " << hz * 1e-9 << " GHz: "
+                     << r.iterations << " iterations, residual " << r.residual << ", "
+                     << r.seconds_greens + r.seconds_fill + r.seconds_sparsify +
+                            r.seconds_solve + r.seconds_deembed
+                     << " s, ETA " << eta << " s";
+    }
   }
+  if (terminal) std::cerr << '\n';
   file.finish();
   io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(io::read_sweep_file(settings.hdf5)));
   plot(settings.hdf5, settings.plot);
