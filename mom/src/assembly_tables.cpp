@@ -307,24 +307,28 @@ InteractionTables make_interaction_tables(const GreensTable& greens, const geome
       add_table(charge_table(ko, ks), plan.charges[static_cast<std::size_t>(ko)],
                 plan.charges[static_cast<std::size_t>(ks)]);
   t.values.assign(static_cast<std::size_t>(next), cd(0.0));
+  // Every offset some pair of the mesh uses, table by table.
+  const auto for_each_used = [&](auto&& f) {
+    for (int table = 0; table < kTables; ++table) {
+      const std::vector<std::uint8_t>& marks = used[static_cast<std::size_t>(table)];
+      if (marks.empty()) continue;
+      for (int dj = 1 - t.ny; dj < t.ny; ++dj)
+        for (int di = 1 - t.nx; di < t.nx; ++di)
+          if (marks[static_cast<std::size_t>(offset_index(t.nx, t.ny, di, dj))] != 0)
+            f(WorkItem{table, di, dj});
+    }
+  };
   std::vector<WorkItem> work;
   {
     std::vector<std::vector<std::uint8_t>> listed(static_cast<std::size_t>(kTables));
-    for (int table = 0; table < kTables; ++table) {
-      if (used[static_cast<std::size_t>(table)].empty()) continue;
-      for (int dj = 1 - t.ny; dj < t.ny; ++dj)
-        for (int di = 1 - t.nx; di < t.nx; ++di) {
-          if (used[static_cast<std::size_t>(table)]
-                  [static_cast<std::size_t>(offset_index(t.nx, t.ny, di, dj))] == 0)
-            continue;
-          const WorkItem c = canonical({table, di, dj});
-          auto& flags = listed[static_cast<std::size_t>(c.table)];
-          if (flags.empty()) flags.assign(static_cast<std::size_t>(table_size), 0);
-          std::uint8_t& flag = flags[static_cast<std::size_t>(offset_index(t.nx, t.ny, c.di, c.dj))];
-          if (flag == 0) work.push_back(c);
-          flag = 1;
-        }
-    }
+    for_each_used([&](const WorkItem& w) {
+      const WorkItem c = canonical(w);
+      auto& flags = listed[static_cast<std::size_t>(c.table)];
+      if (flags.empty()) flags.assign(static_cast<std::size_t>(table_size), 0);
+      std::uint8_t& flag = flags[static_cast<std::size_t>(offset_index(t.nx, t.ny, c.di, c.dj))];
+      if (flag == 0) work.push_back(c);
+      flag = 1;
+    });
   }
 
   const double a = t.cell_m;
@@ -373,17 +377,12 @@ InteractionTables make_interaction_tables(const GreensTable& greens, const geome
                                       offset_index(t.nx, t.ny, w.di, w.dj))] = entry(w, evaluations);
   }
   // Every used entry from its canonical one.
-  for (int table = 0; table < kTables; ++table) {
-    if (used[static_cast<std::size_t>(table)].empty()) continue;
-    for (int dj = 1 - t.ny; dj < t.ny; ++dj)
-      for (int di = 1 - t.nx; di < t.nx; ++di) {
-        const long long index = offset_index(t.nx, t.ny, di, dj);
-        if (used[static_cast<std::size_t>(table)][static_cast<std::size_t>(index)] == 0) continue;
-        const WorkItem c = canonical({table, di, dj});
-        t.values[static_cast<std::size_t>(t.start[static_cast<std::size_t>(table)] + index)] =
-            t.at(c.table, c.di, c.dj);
-      }
-  }
+  for_each_used([&](const WorkItem& w) {
+    const WorkItem c = canonical(w);
+    t.values[static_cast<std::size_t>(t.start[static_cast<std::size_t>(w.table)] +
+                                      offset_index(t.nx, t.ny, w.di, w.dj))] =
+        t.at(c.table, c.di, c.dj);
+  });
   t.greens_evaluations = evaluations;
   return t;
 }
