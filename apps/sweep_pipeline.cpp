@@ -13,7 +13,7 @@
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
-#include "planarmom/mom/line_characterisation.hpp"
+#include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/sparsify/dense_check.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
@@ -40,29 +40,26 @@ SolverOptions solver_options(const SweepSettings& s, const Csr<cd>& a) {
   return o;
 }
 
-// Z0 of each port's feed line by the centre-fed line characterisation at this frequency (one
-// run per distinct width), on the sweep's own cell size.
-std::vector<double> feed_impedances(const geometry::Mesh& mesh, double frequency_hz) {
-  const geometry::Substrate& sub = mesh.layout().substrate;
-  std::map<long long, double> by_cells;  // cells across → Z0
-  std::vector<double> z0;
-  for (const geometry::MeshPort& port : mesh.ports()) {
-    auto it = by_cells.find(port.count);
-    if (it == by_cells.end()) {
-      mom::LineSpec spec{sub.eps_r, sub.height_mm, port.width_mm, port.count, 0, true};
-      spec.half_length_mm = mom::suggested_half_length_mm(spec, frequency_hz);
-      it = by_cells.emplace(port.count, mom::characterise_line(spec, frequency_hz).z0.real()).first;
-    }
-    z0.push_back(it->second);
-  }
-  return z0;
+// The feed lines' Z0 across the sweep's band (a few line checks, logged with their time).
+mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh,
+                                         const std::vector<double>& frequencies_hz) {
+  const auto start = clock::now();
+  const auto [lo, hi] = std::minmax_element(frequencies_hz.begin(), frequencies_hz.end());
+  mom::FeedImpedances feeds(mesh, *lo, *hi);
+  PMOM_LOG(info) << "feed lines' Z0 from " << feeds.nodes_hz().size()
+                 << " line checks across the band: " << seconds_since(start) << " s";
+  return feeds;
 }
 
 }  // namespace
 
 SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& settings,
                              Backend<cd>& backend)
-    : mesh_(mesh), settings_(settings), backend_(backend), rhs_(mom::port_excitations(mesh)) {}
+    : mesh_(mesh),
+      settings_(settings),
+      backend_(backend),
+      rhs_(mom::port_excitations(mesh)),
+      feeds_(band_feed_impedances(mesh, settings.frequencies_hz)) {}
 
 io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& guess) {
   io::FrequencyRecord r;
@@ -111,8 +108,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   }
 
   start = clock::now();
-  const std::vector<double> z0 = feed_impedances(mesh_, frequency_hz);
-  r.s = mom::deembed(mesh_, guess, z0).s;
+  r.s = mom::deembed(mesh_, guess, feeds_.at(frequency_hz)).s;
   r.seconds_deembed = seconds_since(start);
   return r;
 }

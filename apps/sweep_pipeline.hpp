@@ -1,16 +1,16 @@
 // One frequency of a sweep (DESIGN §2): Green's table, dense Z, sparsified Z, the P port
-// solutions by the Krylov solver (warm-started from the previous frequency), the feed lines'
-// own Z0 and the de-embedded S.
+// solutions by the Krylov solver (warm-started from the previous frequency) and the de-embedded
+// S, referred first to the feed lines' own Z0 (from line checks at a few nodes of the band).
 #pragma once
 
 #include <complex>
-#include <map>
 #include <memory>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/backend.hpp"
 #include "planarmom/io/sweep_record.hpp"
+#include "planarmom/mom/feed_impedance.hpp"
 #include "sweep_config.hpp"
 
 namespace pmom::app {
@@ -30,6 +30,7 @@ class SweepPipeline {
   SweepSettings settings_;
   Backend<std::complex<double>>& backend_;
   std::vector<std::complex<double>> rhs_;  // N×P delta gaps
+  mom::FeedImpedances feeds_;
 };
 
 }  // namespace pmom::app

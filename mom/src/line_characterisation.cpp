@@ -18,15 +18,28 @@
 
 namespace pmom::mom {
 
-double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
+namespace {
+double guided_wavelength_mm(const LineSpec& spec, double frequency_hz) {
   const double u = spec.width_mm / spec.height_mm;
   const double eps_eff =
       effective_permittivity_kj(u, spec.eps_r, frequency_hz * 1e-9, spec.height_mm);
-  const double lambda_g_mm = c0 / (frequency_hz * std::sqrt(eps_eff)) * 1e3;
+  return c0 / (frequency_hz * std::sqrt(eps_eff)) * 1e3;
+}
+}  // namespace
+
+double half_length_mm(const LineSpec& spec, double frequency_hz, int half_wavelengths) {
+  return (0.375 + 0.5 * half_wavelengths) * guided_wavelength_mm(spec, frequency_hz);
+}
+
+int suggested_half_wavelengths(const LineSpec& spec, double frequency_hz) {
   const double shortest = 20 * std::max(spec.width_mm, spec.height_mm);
-  double half = 0.375 * lambda_g_mm;
-  while (half < shortest) half += lambda_g_mm / 2;
-  return half;
+  int k = 0;
+  while (half_length_mm(spec, frequency_hz, k) < shortest) ++k;
+  return k;
+}
+
+double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
+  return half_length_mm(spec, frequency_hz, suggested_half_wavelengths(spec, frequency_hz));
 }
 
 LineResult characterise_line(const LineSpec& spec, double frequency_hz) {

@@ -34,6 +34,11 @@ struct LineResult {
 // so that the fitted stretch lies well clear of the gap's and the open end's near fields. λg
 // from Kirschning-Jansen: the estimate only sizes the line. Independent of the mesh.
 double suggested_half_length_mm(const LineSpec& spec, double frequency_hz);
+// The number of added half wavelengths that rule picks at f, and the half length with a given
+// number of them. Runs over a band keep one number (the one its highest frequency needs):
+// where the rule steps from k to k + 1, Z0 from the shorter line differs by ~0.1%.
+int suggested_half_wavelengths(const LineSpec& spec, double frequency_hz);
+double half_length_mm(const LineSpec& spec, double frequency_hz, int half_wavelengths);
 
 // Throws std::invalid_argument for unusable specs (fewer than 2 cells across, a line shorter
 // than 20 cells per half).

@@ -1,0 +1,36 @@
+// The characteristic impedance of each port's feed line over a frequency band, for the
+// de-embedding (deembed.hpp): the centre-fed line check (line_characterisation.hpp) at a few
+// Chebyshev nodes of the band, interpolated in between. Z0(f) of a microstrip is smooth (it
+// rises slowly with dispersion), so a handful of dense line solves replaces one per frequency.
+#pragma once
+
+#include <vector>
+
+#include "planarmom/geometry/mesh.hpp"
+
+namespace pmom::mom {
+
+class FeedImpedances {
+ public:
+  // Runs the line check for each distinct feed width of the mesh's ports at `nodes` Chebyshev
+  // nodes of [f_min_hz, f_max_hz] (one node, at f_min, when the band is a single frequency),
+  // on the mesh's own cell size, with the line lengths of one branch of the line check's
+  // rule (suggested_half_wavelengths at f_max) so that Z0(f) has no steps. Throws std::invalid_argument for nodes < 1 or a band that is
+  // not 0 < f_min <= f_max.
+  FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz, int nodes = 6);
+
+  // Z0 of every port's feed (Ω, in port order) at f, by the barycentric interpolant through
+  // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
+  [[nodiscard]] std::vector<double> at(double frequency_hz) const;
+
+  [[nodiscard]] const std::vector<double>& nodes_hz() const { return nodes_; }
+
+ private:
+  double f_min_ = 0, f_max_ = 0;
+  std::vector<double> nodes_;                 // Chebyshev points of the first kind
+  std::vector<double> weights_;               // their barycentric weights
+  std::vector<int> width_of_port_;            // index into z0_
+  std::vector<std::vector<double>> z0_;       // per distinct width, per node
+};
+
+}  // namespace pmom::mom

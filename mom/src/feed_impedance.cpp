@@ -1,0 +1,74 @@
+// Feed-line Z0 over a band from a few line checks (feed_impedance.hpp).
+#include "planarmom/mom/feed_impedance.hpp"
+
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+#include "planarmom/mom/line_characterisation.hpp"
+
+namespace pmom::mom {
+
+FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz,
+                               int nodes)
+    : f_min_(f_min_hz), f_max_(f_max_hz) {
+  if (nodes < 1) throw std::invalid_argument("FeedImpedances: at least one node is needed");
+  if (!(f_min_hz > 0) || !(f_max_hz >= f_min_hz)) {
+    throw std::invalid_argument("FeedImpedances: the band must satisfy 0 < f_min <= f_max");
+  }
+  if (f_max_hz == f_min_hz) nodes = 1;
+  // Chebyshev points of the first kind and their barycentric weights (Berrut & Trefethen,
+  // SIAM Review 2004): w_k = (−1)^k sin((2k+1)π/(2n)); no node sits on the band's ends.
+  const double mid = 0.5 * (f_min_hz + f_max_hz), half = 0.5 * (f_max_hz - f_min_hz);
+  for (int k = 0; k < nodes; ++k) {
+    const double angle = (2.0 * k + 1.0) * std::numbers::pi / (2.0 * nodes);
+    nodes_.push_back(mid + half * std::cos(angle));
+    weights_.push_back((k % 2 == 0 ? 1.0 : -1.0) * std::sin(angle));
+  }
+
+  const geometry::Substrate& sub = mesh.layout().substrate;
+  std::map<int, int> width_index;  // cells across → index into z0_
+  for (const geometry::MeshPort& port : mesh.ports()) {
+    auto [it, added] = width_index.emplace(port.count, static_cast<int>(z0_.size()));
+    width_of_port_.push_back(it->second);
+    if (!added) continue;
+    LineSpec spec{sub.eps_r, sub.height_mm, port.width_mm, port.count, 0, true};
+    const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
+    std::vector<double> values;
+    for (const double f : nodes_) {
+      spec.half_length_mm = half_length_mm(spec, f, half_wavelengths);
+      values.push_back(characterise_line(spec, f).z0.real());
+    }
+    z0_.push_back(std::move(values));
+  }
+}
+
+std::vector<double> FeedImpedances::at(double frequency_hz) const {
+  const double slack = 1e-9 * f_max_;
+  if (!(frequency_hz >= f_min_ - slack && frequency_hz <= f_max_ + slack)) {
+    throw std::out_of_range("FeedImpedances: " + std::to_string(frequency_hz) +
+                            " Hz is outside the band the feed impedances were computed for");
+  }
+  // Barycentric formula (second form); at a node it returns the node's value.
+  std::vector<double> numerator(z0_.size(), 0.0);
+  double denominator = 0;
+  for (std::size_t k = 0; k < nodes_.size(); ++k) {
+    const double d = frequency_hz - nodes_[k];
+    if (d == 0) {
+      numerator.assign(z0_.size(), 0.0);
+      for (std::size_t w = 0; w < z0_.size(); ++w) numerator[w] = z0_[w][k];
+      denominator = 1;
+      break;
+    }
+    const double c = weights_[k] / d;
+    denominator += c;
+    for (std::size_t w = 0; w < z0_.size(); ++w) numerator[w] += c * z0_[w][k];
+  }
+  std::vector<double> z0;
+  for (const int w : width_of_port_) z0.push_back(numerator[static_cast<std::size_t>(w)] / denominator);
+  return z0;
+}
+
+}  // namespace pmom::mom
