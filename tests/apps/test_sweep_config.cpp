@@ -70,9 +70,9 @@ TEST(SweepConfig, ExampleCouplerParses) {
   ASSERT_TRUE(geometry.mesh.cell_mm.has_value());
   const geometry::Mesh mesh = geometry.make_mesh(*geometry.mesh.cell_mm);
   EXPECT_EQ(mesh.ports().size(), 4u);
-  // 0.4 mm cells: series arms 41 x 5 each, shunt arms 3 x 43 less the corners, feeds 50 x 3.
-  EXPECT_EQ(mesh.metal_cell_count(), 2 * 41 * 5 + 2 * (3 * 43 - 2 * 3 * 5) + 4 * 50 * 3);
-  EXPECT_EQ(mesh.basis().size(), 2064u);
+  // 0.4 mm cells: series arms 42 x 5 each, shunt arms 3 x 44 less the corners, feeds 50 x 3.
+  EXPECT_EQ(mesh.metal_cell_count(), 2 * 42 * 5 + 2 * (3 * 44 - 2 * 3 * 5) + 4 * 50 * 3);
+  EXPECT_EQ(mesh.basis().size(), 2092u);
 
   const SweepSettings s = read_sweep_settings(root, file, 4);
   ASSERT_EQ(s.frequencies_hz.size(), 101u);
