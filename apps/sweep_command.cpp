@@ -94,7 +94,6 @@ int run(const SweepFlags& f) {
       read_sweep_settings(root, f.config, static_cast<int>(g.layout.ports.size()));
   if (!f.backend.empty()) settings.backend = f.backend;
   if (!f.out_dir.empty()) {
-    fs::create_directories(f.out_dir);
     for (std::string* path : {&settings.hdf5, &settings.touchstone, &settings.plot, &settings.layout})
       *path = (fs::path(f.out_dir) / fs::path(*path).filename()).string();
   }
@@ -103,6 +102,8 @@ int run(const SweepFlags& f) {
                  << mesh.grid().cell_mm << " mm, " << mesh.basis().size() << " unknowns, "
                  << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
+  // The config is read and meshed without error: only now may output appear.
+  if (!f.out_dir.empty()) fs::create_directories(f.out_dir);
   geometry::write_svg(mesh, settings.layout);
 
   const std::string backend_name = choose_backend(settings.backend);
@@ -116,19 +117,36 @@ int run(const SweepFlags& f) {
   info.config_text = read_text(f.config);
   info.program_version = PLANARMOM_VERSION;
   info.backend = backend_name;
+  info.unknowns = mesh.basis().size();
   io::SweepFile file(settings.hdf5, info,
                      f.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);
 
   SweepPipeline pipeline(mesh, settings, *backend);
+  // Each solve starts from the previous frequency's solution (zero for the first one). After a
+  // frequency taken from a resumed file, that solution is the currents stored with it, so a
+  // resumed sweep repeats the uninterrupted one's solves exactly and gives the same S, bit for bit.
   std::vector<cd> guess;
+  bool guess_is_previous = true;  // guess holds the solution of the frequency before this one
   const auto start = std::chrono::steady_clock::now();
   std::size_t done = 0, todo = 0;
   // On a terminal a progress bar replaces the per-frequency log lines (which would break it).
   const bool terminal = isatty(STDERR_FILENO) != 0;
-  for (const double hz : settings.frequencies_hz) todo += file.contains(hz) ? 0 : 1;
-  for (const double hz : settings.frequencies_hz) {
-    if (file.contains(hz)) continue;
-    const io::FrequencyRecord r = pipeline.run(hz, guess);
+  const std::vector<double>& frequencies = settings.frequencies_hz;
+  for (const double hz : frequencies) todo += file.contains(hz) ? 0 : 1;
+  for (std::size_t i = 0; i < frequencies.size(); ++i) {
+    const double hz = frequencies[i];
+    if (file.contains(hz)) {
+      guess_is_previous = false;
+      continue;
+    }
+    if (!guess_is_previous) {  // i > 0: frequency i - 1 is in the file
+      guess = file.currents(frequencies[i - 1]);
+      PMOM_LOG(debug) << "initial guess at " << hz * 1e-9 << " GHz: the currents stored at "
+                      << frequencies[i - 1] * 1e-9 << " GHz";
+      guess_is_previous = true;
+    }
+    io::FrequencyRecord r = pipeline.run(hz, guess);
+    r.currents = guess;  // run() leaves the solutions in guess
     file.append(r);
     ++done;
     const double elapsed =
@@ -146,7 +164,8 @@ int run(const SweepFlags& f) {
   }
   if (terminal) std::cerr << '\n';
   file.finish();
-  io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(io::read_sweep_file(settings.hdf5)));
+  io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(io::read_sweep_file(
+                                                settings.hdf5, /*with_currents=*/false)));
   plot(settings.hdf5, settings.plot);
   PMOM_LOG(info) << "wrote " << settings.hdf5 << ", " << settings.touchstone << ", "
                  << settings.plot << " and " << settings.layout;

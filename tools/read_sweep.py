@@ -3,6 +3,11 @@
 
 Usage: read_sweep.py FILE [FILE...]
 
+Layout: /frequency [F] Hz; /s [F, P, P] complex; /currents [F, P, N] complex (each port's MoM
+solution, 1 V delta gap, the next frequency's initial guess); /ports/{name,
+reference_impedance_ohm, reference_plane_mm} [P]; /solver/* and /timing/* [F]; root attributes
+program_version, units, config, backend, complete.
+
 Works on finished files and on the .partial file a killed run leaves. Exit status: 0 when every
 file has the expected layout, 1 when one does not, 77 when h5py or numpy is missing (install
 python3-h5py and python3-numpy, or run tools/install-deps.sh). Meant for Debian's /usr/bin/python3,
@@ -58,6 +63,11 @@ def load(path):
             raise LayoutError(f"/s has shape {s.shape}, expected (F, {ports}, {ports})")
         frequency = f["frequency"][()]
         count = len(frequency)
+        currents = f["currents"]
+        if currents.dtype != np.complex128:
+            raise LayoutError(f"/currents has dtype {currents.dtype}, expected complex128")
+        if currents.ndim != 3 or currents.shape[1] != ports or currents.shape[2] < 1:
+            raise LayoutError(f"/currents has shape {currents.shape}, expected (F, {ports}, N)")
 
         def rows(path):
             data = f[path]
@@ -68,6 +78,7 @@ def load(path):
         return {
             "frequency": frequency,
             "s": rows("s"),
+            "currents": rows("currents"),
             "port_names": names,
             "reference_impedance_ohm": f["ports/reference_impedance_ohm"][()],
             "reference_plane_mm": f["ports/reference_plane_mm"][()],
@@ -90,7 +101,8 @@ def summary(path, sweep):
         lines.append("  no frequencies yet")
         return "\n".join(lines)
     lines.append(f"  {len(frequency)} frequencies, {frequency.min() / 1e9:g} to "
-                 f"{frequency.max() / 1e9:g} GHz; s: {sweep['s'].dtype} {sweep['s'].shape}")
+                 f"{frequency.max() / 1e9:g} GHz; s: {sweep['s'].dtype} {sweep['s'].shape}; "
+                 f"currents: {sweep['currents'].shape}")
     solver, timing = sweep["solver"], sweep["timing"]
     lines.append(f"  max |S| {np.abs(sweep['s']).max():.6g}; iterations up to "
                  f"{solver['iterations'].max()}; residual up to {solver['residual'].max():.3g}; "

@@ -228,4 +228,11 @@ void read_rows(hid_t dataset, hsize_t rows, hid_t memory_type, void* data) {
         dataset, "cannot read rows");
 }
 
+void read_row(hid_t dataset, hsize_t row, hid_t memory_type, void* data) {
+  const Space file_space = dataspace_of(dataset);
+  const Space memory_space = select_rows(file_space.get(), row, 1);
+  check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
+        dataset, "cannot read a row");
+}
+
 }  // namespace pmom::io::h5

@@ -61,6 +61,8 @@ void set_row_count(hid_t dataset, hsize_t rows);
 void write_row(hid_t dataset, hsize_t row, hid_t memory_type, const void* data);
 // Reads the first `rows` rows into `data`, which holds rows times the row size.
 void read_rows(hid_t dataset, hsize_t rows, hid_t memory_type, void* data);
+// Reads row `row` alone into `data`, which holds one row.
+void read_row(hid_t dataset, hsize_t row, hid_t memory_type, void* data);
 
 template <class T> std::vector<T> read_column(hid_t file, const char* path, hsize_t rows) {
   std::vector<T> values(rows);

@@ -1,6 +1,7 @@
-// SweepFile: the crash-safe writing protocol. Each record goes into every per-frequency dataset,
-// the frequency last, then the file is flushed; so a killed run leaves at worst some datasets one
-// row longer than /frequency, which resuming cuts back. Only a finished sweep gets the final name.
+// SweepFile: the crash-safe writing protocol. Each record goes into every per-frequency dataset
+// (/s, /currents, the solver and timing columns), the frequency last, then the file is flushed;
+// so a killed run leaves at worst some datasets one row longer than /frequency, which resuming
+// cuts back. Only a finished sweep gets the final name.
 #include <algorithm>
 #include <stdexcept>
 #include <system_error>
@@ -21,6 +22,7 @@ struct SweepFile::Impl {
   fs::path target;
   fs::path partial;
   std::size_t ports = 0;
+  std::size_t unknowns = 0;
   h5::File file;
   std::vector<double> frequencies;
 
@@ -39,6 +41,8 @@ void check_info(const SweepInfo& info) {
     throw std::invalid_argument(
         cat("SweepFile: ", ports, " port names but ", info.reference_impedance_ohm.size(),
             " reference impedances and ", info.reference_plane_mm.size(), " reference planes"));
+  if (info.unknowns == 0)
+    throw std::invalid_argument("SweepFile: the sweep has no unknowns (SweepInfo::unknowns)");
 }
 
 void flush(hid_t file) { h5::check(H5Fflush(file, H5F_SCOPE_LOCAL), file, "cannot flush"); }
@@ -60,6 +64,7 @@ h5::File create(const fs::path& partial, const SweepInfo& info) {
                   info.reference_plane_mm.data());
   const h5::Type complex = h5::complex_type(H5T_IEEE_F64LE);
   h5::create_rows(id, kS, complex.get(), {ports, ports});
+  h5::create_rows(id, kCurrents, complex.get(), {ports, info.unknowns});
   for_each_column([&](const char* path, auto member) {
     using Value = std::remove_cvref_t<decltype(FrequencyRecord{}.*member)>;
     h5::create_rows(id, path, h5::file_type<Value>(), {});
@@ -81,6 +86,7 @@ std::string differences(const SweepInfo& stored, const SweepInfo& wanted) {
   note(stored.reference_impedance_ohm != wanted.reference_impedance_ohm,
        "reference impedances");
   note(stored.reference_plane_mm != wanted.reference_plane_mm, "reference planes");
+  note(stored.unknowns != wanted.unknowns, "unknowns");
   note(stored.config_text != wanted.config_text, "config text");
   note(stored.program_version != wanted.program_version, "program version");
   note(stored.backend != wanted.backend, "backend");
@@ -121,6 +127,7 @@ SweepFile::SweepFile(const fs::path& target, const SweepInfo& info, Mode mode)
   impl_->target = target;
   impl_->partial = partial_path(target);
   impl_->ports = info.ports();
+  impl_->unknowns = info.unknowns;
   const bool partial_exists = fs::exists(impl_->partial);
   if (mode == Mode::resume && partial_exists) {
     impl_->file = reopen(impl_->partial, info, impl_->frequencies);
@@ -154,6 +161,21 @@ bool SweepFile::contains(double frequency_hz) const {
          impl_->frequencies.end();
 }
 
+std::vector<std::complex<double>> SweepFile::currents(double frequency_hz) const {
+  if (!impl_ || !impl_->file.is_open())
+    throw std::logic_error("SweepFile::currents: the sweep file is already finished");
+  const auto found =
+      std::find(impl_->frequencies.begin(), impl_->frequencies.end(), frequency_hz);
+  if (found == impl_->frequencies.end())
+    throw std::invalid_argument(cat("SweepFile::currents: frequency ",
+                                    std::to_string(frequency_hz), " Hz is not in ",
+                                    impl_->partial.string()));
+  const h5::QuietErrors quiet;
+  return read_currents(impl_->file.get(),
+                       static_cast<hsize_t>(found - impl_->frequencies.begin()), impl_->ports,
+                       impl_->unknowns);
+}
+
 void SweepFile::append(const FrequencyRecord& record) {
   if (!impl_ || !impl_->file.is_open())
     throw std::logic_error("SweepFile::append: the sweep file is already finished");
@@ -161,6 +183,10 @@ void SweepFile::append(const FrequencyRecord& record) {
   if (record.s.size() != ports * ports)
     throw std::invalid_argument(cat("SweepFile::append: S has ", record.s.size(),
                                     " entries, a ", ports, "-port sweep needs ", ports * ports));
+  if (record.currents.size() != ports * impl_->unknowns)
+    throw std::invalid_argument(cat("SweepFile::append: ", record.currents.size(),
+                                    " currents, a ", ports, "-port sweep of ", impl_->unknowns,
+                                    " unknowns needs ", ports * impl_->unknowns));
   if (contains(record.frequency_hz))
     throw std::invalid_argument(cat("SweepFile::append: frequency ",
                                     std::to_string(record.frequency_hz),
@@ -170,6 +196,8 @@ void SweepFile::append(const FrequencyRecord& record) {
   const hsize_t row = impl_->frequencies.size();
   const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
   h5::write_row(h5::open_dataset(id, kS).get(), row, complex.get(), record.s.data());
+  h5::write_row(h5::open_dataset(id, kCurrents).get(), row, complex.get(),
+                record.currents.data());
   for_each_column([&](const char* path, auto member) {
     const auto& value = record.*member;
     using Value = std::remove_cvref_t<decltype(value)>;

@@ -33,6 +33,12 @@ SweepInfo read_info(hid_t file) {
   info.config_text = h5::read_string_attribute(file, kConfigAttribute);
   info.program_version = h5::read_string_attribute(file, kVersionAttribute);
   info.backend = h5::read_string_attribute(file, kBackendAttribute);
+  const h5::Dataset currents = h5::open_dataset(file, kCurrents);
+  const std::vector<hsize_t> shape = h5::dataset_shape(currents.get());
+  if (shape.size() != 3 || shape[1] != info.ports() || shape[2] == 0)
+    h5::fail(currents.get(), cat("is not of shape [F, P, N > 0] for the P = ", info.ports(),
+                                 " ports of /ports/name"));
+  info.unknowns = static_cast<std::size_t>(shape[2]);
   return info;
 }
 
@@ -47,7 +53,17 @@ hsize_t complete_rows(hid_t file) {
   return rows;
 }
 
-std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, std::size_t ports) {
+std::vector<std::complex<double>> read_currents(hid_t file, hsize_t row, std::size_t ports,
+                                                std::size_t unknowns) {
+  std::vector<std::complex<double>> currents(ports * unknowns);
+  const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
+  h5::read_row(h5::open_dataset(file, kCurrents).get(), row, complex.get(), currents.data());
+  return currents;
+}
+
+std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepInfo& info,
+                                          bool currents) {
+  const std::size_t ports = info.ports();
   const h5::Dataset s = h5::open_dataset(file, kS);
   if (const auto shape = h5::dataset_shape(s.get());
       shape.size() != 3 || shape[1] != ports || shape[2] != ports)
@@ -68,12 +84,16 @@ std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, std::size_t 
     const std::vector<Value> column = h5::read_column<Value>(file, path, rows);
     for (std::size_t f = 0; f < records.size(); ++f) records[f].*member = column[f];
   });
+  if (currents) {
+    for (std::size_t f = 0; f < records.size(); ++f)
+      records[f].currents = read_currents(file, f, ports, info.unknowns);
+  }
   return records;
 }
 
 }  // namespace sweep_layout
 
-SweepData read_sweep_file(const std::filesystem::path& file) {
+SweepData read_sweep_file(const std::filesystem::path& file, bool with_currents) {
   const h5::QuietErrors quiet;
   const h5::File handle(h5::check(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), file,
                                   "cannot open as an HDF5 file"));
@@ -81,7 +101,8 @@ SweepData read_sweep_file(const std::filesystem::path& file) {
   SweepData data;
   data.info = sweep_layout::read_info(id);
   data.complete = h5::read_int_attribute(id, sweep_layout::kCompleteAttribute) != 0;
-  data.records = sweep_layout::read_records(id, sweep_layout::complete_rows(id), data.info.ports());
+  data.records =
+      sweep_layout::read_records(id, sweep_layout::complete_rows(id), data.info, with_currents);
   return data;
 }
 

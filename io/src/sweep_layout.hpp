@@ -4,6 +4,8 @@
 
 #include <hdf5.h>
 
+#include <complex>
+#include <cstddef>
 #include <vector>
 
 #include "planarmom/io/sweep_record.hpp"
@@ -12,6 +14,7 @@ namespace pmom::io::sweep_layout {
 
 inline constexpr const char* kFrequency = "frequency";  // [F] Hz
 inline constexpr const char* kS = "s";                  // [F, P, P] complex
+inline constexpr const char* kCurrents = "currents";    // [F, P, N] complex: port solutions
 inline constexpr const char* kPortNames = "ports/name";
 inline constexpr const char* kImpedances = "ports/reference_impedance_ohm";
 inline constexpr const char* kPlanes = "ports/reference_plane_mm";
@@ -23,7 +26,8 @@ inline constexpr const char* kBackendAttribute = "backend";
 inline constexpr const char* kCompleteAttribute = "complete";  // 1 once the sweep finished
 
 inline constexpr const char* kUnits =
-    "frequency: Hz; s: dimensionless; impedance: ohm; plane: mm; time: s";
+    "frequency: Hz; s: dimensionless; currents: A (per 1 V delta-gap excitation); "
+    "impedance: ohm; plane: mm; time: s";
 
 // Calls visit(path, &FrequencyRecord::member) for each per-frequency scalar dataset, all of
 // shape [F]. The frequency comes last: a record counts as written once its frequency is in the
@@ -42,17 +46,25 @@ template <class Visit> void for_each_column(Visit&& visit) {
   visit(kFrequency, &FrequencyRecord::frequency_hz);
 }
 
-// Calls visit(path) for every dataset with one row per frequency, /s first.
+// Calls visit(path) for every dataset with one row per frequency, in the order the writer
+// fills them: /s, /currents, then the columns (/frequency last).
 template <class Visit> void for_each_row_dataset(Visit&& visit) {
   visit(kS);
+  visit(kCurrents);
   for_each_column([&](const char* path, auto) { visit(path); });
 }
 
-// Everything but `complete`, which the callers treat differently.
+// Everything but `complete`, which the callers treat differently; unknowns is the last extent
+// of /currents.
 SweepInfo read_info(hid_t file);
 // Records whose every dataset row is there: the shortest dataset's length, as a kill between
 // two dataset writes leaves the earlier datasets one row longer.
 hsize_t complete_rows(hid_t file);
-std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, std::size_t ports);
+// The first `rows` records; their currents too when `currents` (N = unknowns).
+std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepInfo& info,
+                                          bool currents);
+// Row `row` of /currents, N x P column-major.
+std::vector<std::complex<double>> read_currents(hid_t file, hsize_t row, std::size_t ports,
+                                                std::size_t unknowns);
 
 }  // namespace pmom::io::sweep_layout

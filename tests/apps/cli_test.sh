@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end checks of the planarmom CLI: every subcommand has --help, a small complex system
-# solves and its solution is written, and bad input gives one error line and a non-zero exit.
+# solves and its solution is written, bad input gives one error line and a non-zero exit, and a
+# sweep killed and resumed gives the same S as an uninterrupted one.
+# Usage: cli_test.sh PLANARMOM WORK_DIR SWEEP_CHECK (tests/apps/sweep_check.cpp)
 set -euo pipefail
 exe=$1
 work=$2
+check=${3:?usage: cli_test.sh PLANARMOM WORK_DIR SWEEP_CHECK}
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -153,8 +156,8 @@ frequencies:
 YAML
 
 # A sweep of a straight 50 Ω two-port line (1.2 mm = 3 cells of 0.4 mm, 78 mm, 30 mm feeds),
-# all entries kept: HDF5, Touchstone and layout written, no partial file left, and the line
-# matched and transparent between its reference planes.
+# all entries kept, 6 frequencies: HDF5, Touchstone and layout written, no partial file left,
+# and the line matched and transparent between its reference planes.
 cat >"$work/line2.yaml" <<'YAML'
 substrate: {eps_r: 3.38, height_mm: 0.508, loss_tangent: 0}
 metal: {pec: true}
@@ -164,7 +167,7 @@ ports:
   - {name: a, x: 0, y: 0.6, direction: "+x", feed_length_mm: 30, reference_plane_mm: 30}
   - {name: b, x: 78.0, y: 0.6, direction: "-x", feed_length_mm: 30, reference_plane_mm: 30}
 mesh: {cell_mm: 0.4}
-frequencies: [2.9e9, 3.0e9]
+frequencies: {start_hz: 2.5e9, stop_hz: 2.75e9, points: 6}
 sparsify: {density: 1.0}
 solver: {backend: cpu}
 YAML
@@ -178,22 +181,111 @@ done
 awk '/^[!#]/ || NF == 0 { next }
      { n++; s11 = sqrt($2^2 + $3^2); s21 = sqrt($4^2 + $5^2)
        if (s11 > 0.05 || s21 < 0.99 || s21 > 1.001) bad = 1 }
-     END { exit bad || n != 2 }' "$work/line2.s2p" ||
+     END { exit bad || n != 6 }' "$work/line2.s2p" ||
   fail "straight line is not matched and transparent: $(cat "$work/line2.s2p")"
 
-# A bad sweep config: one error line naming file, line and key path, exit 1, no output files.
-sed 's/solver: {backend: cpu}/solver: {backnd: cpu}/' "$work/line2.yaml" >"$work/badsweep.yaml"
+# The Touchstone file holds the HDF5 file's S exactly (read back through io's Touchstone and
+# sweep-file readers: shortest round-trip decimals, so "to the printed precision" is every bit).
+"$check" touchstone "$work/line2.h5" "$work/line2.s2p" >"$work/touchstone.txt" ||
+  fail "line2.s2p is not line2.h5's S: $(cat "$work/touchstone.txt")"
+
+# Kill and resume: the same config into resumed/, killed by SIGKILL once its log says two
+# frequencies are written, then --resume. Each solve starts from the previous frequency's
+# currents, which the partial file keeps, so the result must be the uninterrupted run's above
+# bit for bit: frequencies, S, currents, iterations, residuals, and the Touchstone numbers.
+res=$work/resumed
+rm -rf "$res"
+$exe sweep "$work/line2.yaml" --out-dir "$res" >"$work/killed.out" 2>"$work/killed.log" &
+pid=$!
+for _ in $(seq 1200); do  # up to 4 minutes for two frequencies (about 10 s on 2 cores)
+  grep -q '\[2/6\]' "$work/killed.log" && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.2
+done
+kill -9 "$pid" 2>/dev/null || true
 set +e
-$exe sweep "$work/badsweep.yaml" >/dev/null 2>"$work/badsweep.err"
+wait "$pid" 2>/dev/null  # (quiet: bash would report the job's "Killed")
 rc=$?
 set -e
-[ "$rc" -eq 1 ] || fail "bad sweep config exited $rc, expected 1"
-[ "$(wc -l <"$work/badsweep.err")" -eq 1 ] ||
-  fail "bad sweep config: expected one error line: $(cat "$work/badsweep.err")"
-grep -qF "badsweep.yaml:11: unknown key 'backnd' in /solver (did you mean 'backend'?)" \
-  "$work/badsweep.err" || fail "bad sweep config: unexpected message: $(cat "$work/badsweep.err")"
-ls "$work"/badsweep.* | grep -qv "badsweep\.\(yaml\|err\)$" &&
-  fail "bad sweep config left output behind: $(ls "$work"/badsweep.*)"
+grep -q '\[2/6\]' "$work/killed.log" ||
+  fail "kill/resume: no '[2/6]' log line (sweep status $rc): $(cat "$work/killed.log")"
+[ "$rc" -eq 137 ] ||
+  fail "kill/resume: the sweep ended by itself (status $rc) before it could be killed with 2 of" \
+    "6 frequencies done; nothing was resumed. Log: $(cat "$work/killed.log")"
+[ -e "$res/line2.h5.partial" ] && [ ! -e "$res/line2.h5" ] ||
+  fail "kill/resume: the killed sweep did not leave just its partial file: $(ls "$res")"
+$exe sweep "$work/line2.yaml" --out-dir "$res" --resume >"$work/resume.out" 2>"$work/resume.log" ||
+  fail "sweep --resume exited non-zero: $(cat "$work/resume.log")"
+resumed=$(sed -n 's/.*resuming .*: \([0-9]*\) frequencies already done.*/\1/p' "$work/resume.log")
+[ -n "$resumed" ] && [ "$resumed" -ge 2 ] && [ "$resumed" -lt 6 ] ||
+  fail "kill/resume: expected to resume from 2 to 5 stored frequencies: $(cat "$work/resume.log")"
+grep -q "\[$((6 - resumed))/$((6 - resumed))\]" "$work/resume.log" ||
+  fail "kill/resume: the resumed run did not compute the $((6 - resumed)) missing frequencies:" \
+    "$(cat "$work/resume.log")"
+[ ! -e "$res/line2.h5.partial" ] || fail "sweep --resume left its partial file behind"
+"$check" same "$work/line2.h5" "$res/line2.h5" >"$work/same.txt" ||
+  fail "kill/resume: the resumed sweep differs from the uninterrupted one: $(cat "$work/same.txt")"
+"$check" touchstone "$res/line2.h5" "$res/line2.s2p" >"$work/touchstone.txt" ||
+  fail "resumed line2.s2p is not its line2.h5's S: $(cat "$work/touchstone.txt")"
+diff <(grep -v '^!' "$work/line2.s2p") <(grep -v '^!' "$res/line2.s2p") >"$work/s2p.diff" ||
+  fail "kill/resume: the Touchstone numbers differ: $(cat "$work/s2p.diff")"
+# The same comparison as an h5py user makes it, where Debian's python3 has h5py.
+if /usr/bin/python3 -c 'import h5py, numpy' 2>/dev/null; then
+  /usr/bin/python3 - "$work/line2.h5" "$res/line2.h5" >"$work/h5py.txt" 2>&1 <<'PY' ||
+import sys
+import h5py
+
+with h5py.File(sys.argv[1], "r") as a, h5py.File(sys.argv[2], "r") as b:
+    for name in ("frequency", "s"):
+        x, y = a[name][()], b[name][()]
+        if x.dtype != y.dtype or x.shape != y.shape or x.tobytes() != y.tobytes():
+            sys.exit(f"/{name} differs:\n{x!r}\n{y!r}")
+PY
+    fail "kill/resume (h5py): $(cat "$work/h5py.txt")"
+else
+  echo "SKIP: h5py comparison of the resumed sweep (/usr/bin/python3 cannot import h5py and" \
+    "numpy); sweep_check compared the files through the C++ reader instead"
+fi
+
+# Bad sweep configs: exit 1, one error line "FILE:LINE: ..." and no output: no .h5, .partial,
+# .s2p, .png or .svg beside the config, nor an --out-dir folder.
+bad_sweep_config() {  # name, line, expected text; the YAML on stdin
+  cat >"$work/$1.yaml"
+  set +e
+  $exe sweep "$work/$1.yaml" --out-dir "$work/$1.out" >/dev/null 2>"$work/$1.err"
+  local rc=$?
+  $exe sweep "$work/$1.yaml" >/dev/null 2>"$work/$1.err2"
+  local rc2=$?
+  set -e
+  [ "$rc" -eq 1 ] && [ "$rc2" -eq 1 ] || fail "$1.yaml exited $rc and $rc2, expected 1"
+  [ "$(wc -l <"$work/$1.err")" -eq 1 ] ||
+    fail "$1.yaml: expected one error line: $(cat "$work/$1.err")"
+  grep -qF "$1.yaml:$2: $3" "$work/$1.err" ||
+    fail "$1.yaml: expected '$1.yaml:$2: $3', got: $(cat "$work/$1.err")"
+  cmp -s "$work/$1.err" "$work/$1.err2" ||
+    fail "$1.yaml: the error differs without --out-dir: $(cat "$work/$1.err2")"
+  local left
+  left=$(cd "$work" && ls -d "$1".* | grep -v "^$1\.\(yaml\|err\|err2\)$" || true)
+  [ -z "$left" ] || fail "$1.yaml left output behind: $left"
+}
+sed 's/solver: {backend: cpu}/solver: {backnd: cpu}/' "$work/line2.yaml" |
+  bad_sweep_config unknown_sweep_key 11 "unknown key 'backnd' in /solver (did you mean 'backend'?)"
+sed 's/feed_length_mm: 30, //' "$work/line2.yaml" |
+  bad_sweep_config missing_feed 6 "missing required key 'feed_length_mm' in /ports/0"
+sed '/^frequencies:/d' "$work/line2.yaml" |
+  bad_sweep_config no_frequencies 1 "missing required key 'frequencies' in /"
+sed 's/cell_mm: 0.4/cell_mm: -0.4/' "$work/line2.yaml" |
+  bad_sweep_config negative_cell 8 "/mesh/cell_mm must be > 0, got -0.4"
+sed 's/y1: 1.2}/y1: -1.2}/' "$work/line2.yaml" |
+  bad_sweep_config negative_width 4 "rectangle 0 (x 0..78 mm, y 0..-1.2 mm) is empty"
+sed 's/height_mm: 0.508/height_mm: -0.508/' "$work/line2.yaml" |
+  bad_sweep_config negative_height 1 "substrate height must be > 0 mm, got -0.508"
+sed 's/x: 78.0, y: 0.6/x: 78.0, y: 5.6/' "$work/line2.yaml" |
+  bad_sweep_config port_off_metal 7 "port 'b' at (78, 5.6) mm is not on a metal edge"
+sed 's/^frequencies: .*/frequencies: []/' "$work/line2.yaml" |
+  bad_sweep_config empty_frequencies 9 "/frequencies must not be an empty list"
+sed 's/points: 6/points: 0/' "$work/line2.yaml" |
+  bad_sweep_config no_points 9 "/frequencies/points must be >= 1, got 0"
 
 # A YAML syntax error: one line with the file and line.
 printf 'frequencies: [1.0e9\nsolver: {\n' >"$work/syntax.yaml"

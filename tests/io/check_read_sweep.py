@@ -17,9 +17,12 @@ def expected(count):
     f = np.arange(count, dtype=float)
     i = np.arange(2, dtype=float)
     s = (f[:, None, None] + 0.5 * i[None, :, None]) + 1j * (-0.25 * i[None, None, :] - 0.125)
+    n = np.arange(3, dtype=float)
+    currents = (f[:, None, None] + 0.25 * i[None, :, None]) + 1j * (0.0625 * n[None, None, :])
     return {
         "frequency": (f + 1.0) * 1e9,
         "s": s,
+        "currents": currents,
         "iterations": 10 + np.arange(count),
         "residual": 2.0 ** -10 * (f + 1.0),
         "nnz": 2 ** 40 + np.arange(count),
@@ -39,6 +42,8 @@ def check(path, count, complete):
     same("s.dtype", sweep["s"].dtype, np.dtype(np.complex128))
     same("frequency", sweep["frequency"], want["frequency"])
     same("s", sweep["s"], want["s"])
+    same("currents.dtype", sweep["currents"].dtype, np.dtype(np.complex128))
+    same("currents", sweep["currents"], want["currents"])
     same("iterations", sweep["solver"]["iterations"], want["iterations"])
     same("residual", sweep["solver"]["residual"], want["residual"])
     same("nnz", sweep["solver"]["nnz"], want["nnz"])

@@ -10,6 +10,9 @@
 
 namespace pmom::test {
 
+// N of the example sweeps: each record holds N x P currents.
+inline constexpr std::size_t kExampleUnknowns = 5;
+
 inline io::SweepInfo example_sweep_info(std::size_t ports) {
   io::SweepInfo info;
   for (std::size_t p = 0; p < ports; ++p) {
@@ -21,6 +24,7 @@ inline io::SweepInfo example_sweep_info(std::size_t ports) {
                      "frequencies: {start_hz: 1e9, stop_hz: 5e9, points: 5}\n";
   info.program_version = "0.1.0-test";
   info.backend = "cpu";
+  info.unknowns = kExampleUnknowns;
   return info;
 }
 
@@ -43,6 +47,10 @@ inline io::FrequencyRecord example_record(std::size_t index, std::size_t ports) 
   r.nnz = 1'000'000'007LL * static_cast<long long>(index + 1);  // beyond 32 bits
   r.density = 0.05 / x;
   r.dense_error = index % 2 == 0 ? std::numeric_limits<double>::quiet_NaN() : 1e-4 * x;
+  for (std::size_t k = 0; k < kExampleUnknowns * ports; ++k) {  // N x P, column k / N = port
+    const double phase = 0.11 * x * static_cast<double>(k + 1);
+    r.currents.emplace_back(std::sin(phase) / 1e3, std::cos(phase) / (1e3 * x));
+  }
   return r;
 }
 

@@ -1,6 +1,7 @@
 // HDF5 sweep files: exact round trips, the layout h5py relies on (checked with the raw HDF5 C
 // API), and the crash-safe protocol: partial file, rename on finish, resume after a real
-// SIGKILL or a kill between two dataset writes, refusal to resume a different run.
+// SIGKILL or a kill between two dataset writes, refusal to resume a different run, and the
+// stored currents a resumed sweep starts its next solve from.
 // Tolerance throughout: none. HDF5 stores float64 and int64 bit for bit, so everything read
 // back must equal what was written (NaN where NaN was written).
 #include <gtest/gtest.h>
@@ -23,6 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::example_record;
+using test::kExampleUnknowns;
 using test::example_sweep_info;
 using test::TempDir;
 
@@ -42,6 +44,7 @@ void expect_same(const FrequencyRecord& a, const FrequencyRecord& b) {
   EXPECT_EQ(a.density, b.density);
   EXPECT_TRUE(same_double(a.dense_error, b.dense_error))
       << a.dense_error << " vs " << b.dense_error;
+  EXPECT_EQ(a.currents, b.currents) << "at " << a.frequency_hz << " Hz";
 }
 
 void expect_same(const SweepInfo& a, const SweepInfo& b) {
@@ -51,6 +54,7 @@ void expect_same(const SweepInfo& a, const SweepInfo& b) {
   EXPECT_EQ(a.config_text, b.config_text);
   EXPECT_EQ(a.program_version, b.program_version);
   EXPECT_EQ(a.backend, b.backend);
+  EXPECT_EQ(a.unknowns, b.unknowns);
 }
 
 void expect_same(const SweepData& a, const SweepData& b) {
@@ -123,9 +127,10 @@ std::vector<hsize_t> dataset_shape(const fs::path& file, const char* path) {
 }
 
 const std::vector<std::string> kRowDatasets = {
-    "/frequency",        "/s",                 "/solver/iterations", "/solver/residual",
-    "/solver/nnz",       "/solver/density",    "/solver/dense_error", "/timing/greens_s",
-    "/timing/fill_s",    "/timing/sparsify_s", "/timing/solve_s",    "/timing/deembed_s"};
+    "/frequency",         "/s",                 "/currents",          "/solver/iterations",
+    "/solver/residual",   "/solver/nnz",        "/solver/density",    "/solver/dense_error",
+    "/timing/greens_s",   "/timing/fill_s",     "/timing/sparsify_s", "/timing/solve_s",
+    "/timing/deembed_s"};
 
 // ---------------------------------------------------------------------------------------
 
@@ -180,6 +185,13 @@ TEST(SweepFile, LayoutIsWhatH5pyReads) {
     EXPECT_EQ(H5Tget_size(*member), 8U);
     EXPECT_EQ(H5Tget_member_offset(*type, m), 8U * m);
   }
+
+  // /currents: [F, P, N], the same compound.
+  const Raw currents(H5Dopen2(*h5, "/currents", H5P_DEFAULT), H5Dclose);
+  ASSERT_GE(*currents, 0);
+  EXPECT_EQ(shape(*currents), (std::vector<hsize_t>{kPoints, kPorts, kExampleUnknowns}));
+  const Raw currents_type(H5Dget_type(*currents), H5Tclose);
+  EXPECT_GT(H5Tequal(*currents_type, *type), 0) << "/currents is not /s's {r, i} compound";
 
   // Every per-frequency dataset has F rows and can grow without limit (appending needs that).
   for (const std::string& path : kRowDatasets) {
@@ -260,9 +272,9 @@ TEST(SweepFile, HalfWrittenPointIsDroppedNotDuplicated) {
   const fs::path partial = SweepFile::partial_path(target);
   write_stopped_run(target, 2);
   {
-    // What the writer had done for point 3 before the kill: /s and the first column.
+    // What the writer had done for point 3 before the kill: /s, /currents and the first column.
     const Raw h5(H5Fopen(partial.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
-    for (const char* path : {"/s", "/solver/iterations"}) {
+    for (const char* path : {"/s", "/currents", "/solver/iterations"}) {
       const Raw dataset(H5Dopen2(*h5, path, H5P_DEFAULT), H5Dclose);
       std::vector<hsize_t> dims = shape(*dataset);
       dims[0] += 1;
@@ -282,6 +294,59 @@ TEST(SweepFile, HalfWrittenPointIsDroppedNotDuplicated) {
   expect_same(resume_and_finish(target, 2), reference);
 }
 
+// A kill after /s but before /currents: the point is not complete, whatever its S.
+TEST(SweepFile, PointWithoutItsCurrentsIsNotComplete) {
+  const TempDir dir("sweep_no_currents");
+  const SweepData reference = uninterrupted_sweep(dir.path() / "reference.h5");
+  const fs::path target = dir.path() / "sweep.h5";
+  const fs::path partial = SweepFile::partial_path(target);
+  write_stopped_run(target, 2);
+  {
+    // Every dataset but /currents has point 3.
+    const Raw h5(H5Fopen(partial.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    for (const std::string& path : kRowDatasets) {
+      if (path == "/currents") continue;
+      const Raw dataset(H5Dopen2(*h5, path.c_str(), H5P_DEFAULT), H5Dclose);
+      std::vector<hsize_t> dims = shape(*dataset);
+      dims[0] += 1;
+      ASSERT_GE(H5Dset_extent(*dataset, dims.data()), 0) << path;
+    }
+  }
+  EXPECT_EQ(read_sweep_file(partial).records.size(), 2U);
+  expect_same(resume_and_finish(target, 2), reference);
+}
+
+// What `planarmom sweep --resume` warm-starts from: the currents of a frequency in the file,
+// exactly as they were appended, from the resumed file as well as from this run's own records.
+TEST(SweepFile, CurrentsOfAStoredFrequencyReadBackExactly) {
+  const TempDir dir("sweep_currents");
+  const fs::path target = dir.path() / "sweep.h5";
+  write_stopped_run(target, 3);
+  SweepFile file(target, example_sweep_info(kPorts), SweepFile::Mode::resume);
+  for (std::size_t f = 0; f < 3; ++f) {
+    const FrequencyRecord r = example_record(f, kPorts);
+    EXPECT_EQ(file.currents(r.frequency_hz), r.currents) << f;
+  }
+  file.append(example_record(3, kPorts));
+  EXPECT_EQ(file.currents(example_record(3, kPorts).frequency_hz),
+            example_record(3, kPorts).currents);
+  EXPECT_THROW((void)file.currents(example_record(4, kPorts).frequency_hz),
+               std::invalid_argument);
+  file.finish();
+  EXPECT_THROW((void)file.currents(example_record(0, kPorts).frequency_hz), std::logic_error);
+
+  // Without currents, the rest reads the same.
+  const SweepData light = read_sweep_file(target, /*with_currents=*/false);
+  EXPECT_EQ(light.info.unknowns, kExampleUnknowns);
+  ASSERT_EQ(light.records.size(), 4U);
+  for (std::size_t f = 0; f < 4; ++f) {
+    EXPECT_TRUE(light.records[f].currents.empty());
+    FrequencyRecord expected = example_record(f, kPorts);
+    expected.currents.clear();
+    expect_same(light.records[f], expected);
+  }
+}
+
 TEST(SweepFile, ResumingADifferentRunThrowsAndKeepsThePartialFile) {
   const TempDir dir("sweep_mismatch");
   const fs::path target = dir.path() / "sweep.h5";
@@ -292,7 +357,7 @@ TEST(SweepFile, ResumingADifferentRunThrowsAndKeepsThePartialFile) {
     const char* change;
     SweepInfo info;
   };
-  std::vector<Case> cases(4, Case{"", example_sweep_info(kPorts)});
+  std::vector<Case> cases(5, Case{"", example_sweep_info(kPorts)});
   cases[0].change = "config text";
   cases[0].info.config_text += "sparsify: {density: 0.1}\n";
   cases[1].change = "port names";
@@ -301,6 +366,8 @@ TEST(SweepFile, ResumingADifferentRunThrowsAndKeepsThePartialFile) {
   cases[2].info.reference_impedance_ohm[0] = 75.0;
   cases[3].change = "program version";
   cases[3].info.program_version = "0.2.0";
+  cases[4].change = "unknowns";
+  cases[4].info.unknowns += 1;
   for (const Case& c : cases) {
     try {
       SweepFile file(target, c.info, SweepFile::Mode::resume);
@@ -344,6 +411,11 @@ TEST(SweepFile, AppendRejectsBadRecordsAndUseAfterFinish) {
   FrequencyRecord wrong_size = example_record(0, kPorts);
   wrong_size.s.pop_back();
   EXPECT_THROW(file.append(wrong_size), std::invalid_argument);
+  FrequencyRecord wrong_currents = example_record(0, kPorts);
+  wrong_currents.currents.pop_back();
+  EXPECT_THROW(file.append(wrong_currents), std::invalid_argument);
+  wrong_currents.currents.clear();
+  EXPECT_THROW(file.append(wrong_currents), std::invalid_argument);
   file.append(example_record(0, kPorts));
   EXPECT_THROW(file.append(example_record(0, kPorts)), std::invalid_argument) << "duplicate";
   file.finish();
@@ -359,6 +431,10 @@ TEST(SweepFile, InconsistentSweepInfoIsRejected) {
   EXPECT_THROW(SweepFile(dir.path() / "a.h5", info, SweepFile::Mode::fresh),
                std::invalid_argument);
   EXPECT_THROW(SweepFile(dir.path() / "b.h5", SweepInfo{}, SweepFile::Mode::fresh),
+               std::invalid_argument);
+  SweepInfo no_unknowns = example_sweep_info(kPorts);
+  no_unknowns.unknowns = 0;
+  EXPECT_THROW(SweepFile(dir.path() / "c.h5", no_unknowns, SweepFile::Mode::fresh),
                std::invalid_argument);
 }
 

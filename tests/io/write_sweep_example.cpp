@@ -14,6 +14,7 @@ namespace {
 using namespace pmom::io;
 
 constexpr std::size_t kPorts = 2;
+constexpr std::size_t kUnknowns = 3;
 
 SweepInfo example_info() {
   SweepInfo info;
@@ -23,6 +24,7 @@ SweepInfo example_info() {
   info.config_text = "ports: [in, out]\n";
   info.program_version = "h5py-check";
   info.backend = "cpu";
+  info.unknowns = kUnknowns;
   return info;
 }
 
@@ -41,6 +43,9 @@ FrequencyRecord example_record(std::size_t index) {
   r.dense_error = 0.5;
   r.seconds_greens = r.seconds_fill = r.seconds_sparsify = r.seconds_deembed = 0.125;
   r.seconds_solve = 1.0 + f;
+  for (std::size_t p = 0; p < kPorts; ++p)  // N x P column-major: currents[p * N + n]
+    for (std::size_t n = 0; n < kUnknowns; ++n)
+      r.currents.emplace_back(f + 0.25 * static_cast<double>(p), 0.0625 * static_cast<double>(n));
   return r;
 }
 

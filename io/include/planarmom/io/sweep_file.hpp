@@ -3,6 +3,7 @@
 // after a kill from the frequencies already in the partial file.
 #pragma once
 
+#include <complex>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -27,9 +28,9 @@ class SweepFile {
   };
 
   // Opens `partial_path(target)` for writing. Throws std::invalid_argument when the port
-  // vectors of `info` differ in length or are empty, and SweepFileError when the file cannot be
-  // created, or (resume) cannot be read or belongs to a different run: other ports, config text,
-  // program version or backend.
+  // vectors of `info` differ in length or are empty or info.unknowns is 0, and SweepFileError
+  // when the file cannot be created, or (resume) cannot be read or belongs to a different run:
+  // other ports, unknowns, config text, program version or backend.
   SweepFile(const std::filesystem::path& target, const SweepInfo& info, Mode mode);
   ~SweepFile();  // closes without finishing: the partial file stays, ready to resume
   SweepFile(SweepFile&&) noexcept;
@@ -42,9 +43,16 @@ class SweepFile {
   // Exact comparison: a resumed run computes its frequency list from the same config text.
   [[nodiscard]] bool contains(double frequency_hz) const;
 
+  // The currents (N x P, column-major, as FrequencyRecord::currents) stored with a frequency in
+  // the file: a resumed sweep's initial guess for the frequency after it. Throws
+  // std::invalid_argument when the frequency is not in the file, std::logic_error after
+  // finish(), SweepFileError on a read failure.
+  [[nodiscard]] std::vector<std::complex<double>> currents(double frequency_hz) const;
+
   // Appends one record and flushes it to disk, so that a kill loses at most the record being
-  // written. Throws std::invalid_argument when record.s is not P x P or the frequency is already
-  // in the file, std::logic_error after finish(), SweepFileError on a write failure.
+  // written. Throws std::invalid_argument when record.s is not P x P, record.currents is not
+  // N x P or the frequency is already in the file, std::logic_error after finish(),
+  // SweepFileError on a write failure.
   void append(const FrequencyRecord& record);
 
   // Marks the file complete, closes it and renames it to the target (replacing an older one).
@@ -56,7 +64,9 @@ class SweepFile {
 };
 
 // Reads a sweep file, finished or partial; a partial file gives the records written in full.
-// Throws SweepFileError naming the file and the missing or malformed part.
-SweepData read_sweep_file(const std::filesystem::path& file);
+// with_currents == false leaves every record's currents empty: they are most of the file and
+// only resuming needs them. Throws SweepFileError naming the file and the missing or malformed
+// part.
+SweepData read_sweep_file(const std::filesystem::path& file, bool with_currents = true);
 
 }  // namespace pmom::io

@@ -23,6 +23,10 @@ struct FrequencyRecord {
   double density = 0.0;      // nnz / N^2
   double dense_error = 0.0;  // largest relative solution error of a port against the dense
                              // solve (sparsify::dense_solution_error); NaN when not checked
+  // The P port solutions (basis-function currents), N x P column-major: port k's excitation
+  // gives currents[k * N + n]. The next frequency's initial guess, kept so that a resumed
+  // sweep starts each solve from what an uninterrupted one would (bit for bit the same S).
+  std::vector<std::complex<double>> currents;
 };
 
 // What holds for the whole sweep. The three port vectors have one entry per port, in port order.
@@ -33,6 +37,7 @@ struct SweepInfo {
   std::string config_text;      // the configuration file as given, so the run can be repeated
   std::string program_version;
   std::string backend;          // the solver backend that produced the records (cpu, cuda)
+  std::size_t unknowns = 0;     // N, the basis functions: each record holds N x P currents
 
   [[nodiscard]] std::size_t ports() const { return port_names.size(); }
 };

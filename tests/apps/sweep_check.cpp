@@ -1,0 +1,124 @@
+// Checks on the files `planarmom sweep` writes, for cli_test.sh (through the project's own
+// readers, so they run without h5py):
+//   sweep_check same A.h5 B.h5        A and B hold the same sweep: frequencies, S, currents,
+//                                     iterations and residuals equal bit for bit
+//   sweep_check touchstone X.h5 X.sNp the Touchstone file holds X.h5's frequencies and S exactly
+//                                     (the writer prints shortest round-trip decimals)
+// Prints one line saying what differs (or what was checked) and exits 1 on a difference, 2 on
+// a usage or read error.
+#include <algorithm>
+#include <bit>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "planarmom/io/sweep_file.hpp"
+#include "planarmom/io/touchstone.hpp"
+
+namespace {
+
+using namespace pmom::io;
+using cd = std::complex<double>;
+
+bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+bool same_bits(cd a, cd b) { return same_bits(a.real(), b.real()) && same_bits(a.imag(), b.imag()); }
+
+std::string show(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+std::string show(cd v) { return "(" + show(v.real()) + ", " + show(v.imag()) + ")"; }
+
+// The first index at which a and b differ in their bits, or -1.
+long first_difference(const std::vector<cd>& a, const std::vector<cd>& b) {
+  if (a.size() != b.size()) return 0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (!same_bits(a[k], b[k])) return static_cast<long>(k);
+  return -1;
+}
+
+int differ(const std::string& what) {
+  std::cout << "DIFFERENT: " << what << '\n';
+  return 1;
+}
+
+int same(const std::string& a_file, const std::string& b_file) {
+  const SweepData a = read_sweep_file(a_file);
+  const SweepData b = read_sweep_file(b_file);
+  if (!a.complete || !b.complete) return differ("a sweep file is not complete");
+  if (a.records.size() != b.records.size())
+    return differ(std::to_string(a.records.size()) + " frequencies against " +
+                  std::to_string(b.records.size()));
+  if (a.info.ports() != b.info.ports() || a.info.unknowns != b.info.unknowns)
+    return differ("ports or unknowns");
+  for (std::size_t f = 0; f < a.records.size(); ++f) {
+    const FrequencyRecord& x = a.records[f];
+    const FrequencyRecord& y = b.records[f];
+    const std::string at = "record " + std::to_string(f) + " (" + show(x.frequency_hz) + " Hz): ";
+    if (!same_bits(x.frequency_hz, y.frequency_hz))
+      return differ(at + "frequency " + show(x.frequency_hz) + " vs " + show(y.frequency_hz));
+    if (const long k = first_difference(x.s, y.s); k >= 0)
+      return differ(at + "S entry " + std::to_string(k) + ": " + show(x.s.at(k)) + " vs " +
+                    show(y.s.at(k)));
+    if (x.iterations != y.iterations)
+      return differ(at + "iterations " + std::to_string(x.iterations) + " vs " +
+                    std::to_string(y.iterations));
+    if (!same_bits(x.residual, y.residual))
+      return differ(at + "residual " + show(x.residual) + " vs " + show(y.residual));
+    if (const long k = first_difference(x.currents, y.currents); k >= 0)
+      return differ(at + "current " + std::to_string(k));
+  }
+  std::cout << "same: " << a.records.size() << " frequencies, " << a.info.ports()
+            << " ports, S, currents, iterations and residuals bit for bit\n";
+  return 0;
+}
+
+int touchstone(const std::string& h5_file, const std::string& ts_file) {
+  SweepData sweep = read_sweep_file(h5_file, /*with_currents=*/false);
+  std::sort(sweep.records.begin(), sweep.records.end(),
+            [](const auto& x, const auto& y) { return x.frequency_hz < y.frequency_hz; });
+  const TouchstoneData ts = read_touchstone(ts_file);
+  if (ts.ports != sweep.info.ports())
+    return differ(std::to_string(ts.ports) + " ports in the Touchstone file, " +
+                  std::to_string(sweep.info.ports()) + " in the sweep file");
+  if (ts.reference_impedance_ohm != sweep.info.reference_impedance_ohm.at(0))
+    return differ("reference impedance " + show(ts.reference_impedance_ohm));
+  if (ts.frequency_hz.size() != sweep.records.size())
+    return differ(std::to_string(ts.frequency_hz.size()) + " frequencies in the Touchstone file, " +
+                  std::to_string(sweep.records.size()) + " in the sweep file");
+  for (std::size_t f = 0; f < sweep.records.size(); ++f) {
+    const FrequencyRecord& r = sweep.records[f];
+    if (!same_bits(ts.frequency_hz[f], r.frequency_hz))
+      return differ("frequency " + show(ts.frequency_hz[f]) + " vs " + show(r.frequency_hz));
+    if (const long k = first_difference(ts.s.at(f), r.s); k >= 0)
+      return differ("at " + show(r.frequency_hz) + " Hz, S entry " + std::to_string(k) + ": " +
+                    show(ts.s[f].at(k)) + " in the Touchstone file, " + show(r.s.at(k)) +
+                    " in the sweep file");
+  }
+  std::cout << "same: " << ts.frequency_hz.size() << " frequencies of " << ts.ports
+            << "-port S in the Touchstone and the sweep file, bit for bit\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.size() == 3 && args[0] == "same") return same(args[1], args[2]);
+    if (args.size() == 3 && args[0] == "touchstone") return touchstone(args[1], args[2]);
+  } catch (const std::exception& e) {
+    std::cerr << "sweep_check: " << e.what() << '\n';
+    return 2;
+  }
+  std::cerr << "usage: sweep_check same A.h5 B.h5 | sweep_check touchstone X.h5 X.sNp\n";
+  return 2;
+}
