@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds planarmom with CUDA on a GPU machine, runs the test suite (GPU tests included), the
 # sanitizers, the SASS check and the GPU benchmarks, and writes everything to $OUT (default
-# out/gpu). Stages: build test sanitize sass bench kernels sweep (default: all, in that order).
+# out/gpu). Stages: build test sanitize sass bench kernels sweep (default: all, in that order),
+# and, by name only: sweep101 (the example's 101-point sweep, per-stage times), twocouplers
+# (examples/two_couplers.yaml and its cascade check), refine (the coupler on 0.4 and 0.2 mm cells,
+# every entry of Z kept) and density (errors and S against the dense solve at 1-20% density).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -12,8 +15,27 @@ build=${PLANARMOM_GPU_BUILD_DIR:-$root/build-gpu}
 stages=${*:-build test sanitize sass bench kernels sweep}
 # The device tool returns at most 8 files: everything but the summary goes into one archive.
 mkdir -p "$out/raw"
-trap 'tar -C "$out" -czf "$out/results.tgz" raw && rm -rf "$out/raw"' EXIT
+# Sweep files (the currents make them tens of MB) stay behind: their reports travel.
+trap 'tar -C "$out" --exclude="*.h5" --exclude="*.partial" -czf "$out/results.tgz" raw &&
+      rm -rf "$out/raw"' EXIT
 log() { echo "== $(date +%T) $*" | tee -a "$out/summary.txt"; }
+# The image's plain python3 has h5py and numpy; Debian's /usr/bin/python3 there does not.
+py=python3
+$py -c 'import h5py, numpy' 2>/dev/null || py=/usr/bin/python3
+# A copy of the coupler example with some lines replaced: coupler_variant NAME SED-EXPRESSIONS...
+coupler_variant() {
+  local name=$1; shift
+  local args=()
+  for e in "$@"; do args+=(-e "$e"); done
+  sed "${args[@]}" "$root/examples/branch_line_coupler.yaml" >"$out/raw/$name.yaml"
+}
+run_sweep() {  # name: sweeps raw/NAME.yaml on the GPU, reports it
+  "$build/apps/planarmom" sweep "$out/raw/$1.yaml" --backend cuda >"$out/raw/$1.log" 2>&1
+  echo "sweep $1: exit $?" | tee -a "$out/summary.txt"
+  grep -E "error|warning|feed lines" "$out/raw/$1.log" | head -5 | tee -a "$out/summary.txt"
+  $py "$root/tools/sweep_report.py" "$out/raw/$1.h5" >"$out/raw/$1.report" 2>&1
+  grep -vE "^ *[0-9]+\.[0-9]+ " "$out/raw/$1.report" | tee -a "$out/summary.txt"
+}
 
 # Tests and benchmarks read ../shared/matrices; a machine that got them carried in .shared/
 # (ignored by git) sees them there.
@@ -74,6 +96,40 @@ for k, hz in enumerate(f["frequency"][:]):
              np.linalg.svd(S, compute_uv=False)[0], f["solver/dense_error"][k],
              f["solver/iterations"][k], f["timing/solve_s"][k], f["timing/fill_s"][k]))
 PY
+    ;;
+  sweep101)
+    log "the example's 101-point coupler sweep on the GPU"
+    coupler_variant sweep101 's/^output:.*//'
+    run_sweep sweep101
+    ;;
+  twocouplers)
+    log "two couplers joined by a 360-degree line, against the cascade of the single coupler"
+    [ -f "$out/raw/sweep101.h5" ] || { echo "needs the sweep101 stage first" | tee -a "$out/summary.txt"; continue; }
+    cp "$root/examples/two_couplers.yaml" "$out/raw/two_couplers.yaml"
+    run_sweep two_couplers
+    $py "$root/tools/cascade_check.py" "$out/raw/sweep101.h5" "$out/raw/two_couplers.h5" \
+      --plot "$out/raw/cascade.png" 2>&1 | tee -a "$out/summary.txt"
+    ;;
+  refine)
+    log "mesh refinement: 0.4 and 0.2 mm cells, 21 frequencies, every entry kept"
+    band='s/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 21}/'
+    coupler_variant cell04 "$band" 's/^sparsify:.*/sparsify: {density: 1.0}/'
+    coupler_variant cell02 "$band" 's/^sparsify:.*/sparsify: {density: 1.0}/' \
+      's/^mesh:.*/mesh: {cell_mm: 0.2}/'
+    run_sweep cell04
+    run_sweep cell02
+    $py "$root/tools/sweep_report.py" "$out/raw/cell02.h5" --compare "$out/raw/cell04.h5" |
+      tee -a "$out/summary.txt"
+    ;;
+  density)
+    log "sparsification: density 0.01-0.2 against every entry kept, dense check, 11 frequencies"
+    band='s/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 11}/'
+    for d in 1.0 0.2 0.1 0.05 0.02 0.01; do
+      coupler_variant density_$d "$band" "s/^sparsify:.*/sparsify: {density: $d, check_dense: true}/"
+      run_sweep density_$d
+      [ "$d" = 1.0 ] || $py "$root/tools/sweep_report.py" "$out/raw/density_$d.h5" \
+        --compare "$out/raw/density_1.0.h5" | tee -a "$out/summary.txt"
+    done
     ;;
   sanitize)
     log "compute-sanitizer"
