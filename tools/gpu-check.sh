@@ -104,10 +104,13 @@ PY
     ;;
   twocouplers)
     log "two couplers joined by a 360-degree line, against the cascade of the single coupler"
-    [ -f "$out/raw/sweep101.h5" ] || { echo "needs the sweep101 stage first" | tee -a "$out/summary.txt"; continue; }
+    # The single coupler at the two-coupler sweep's own frequencies, then the pair.
+    band=$(grep '^frequencies:' "$root/examples/two_couplers.yaml")
+    coupler_variant single "s/^frequencies:.*/$band/"
+    run_sweep single
     cp "$root/examples/two_couplers.yaml" "$out/raw/two_couplers.yaml"
     run_sweep two_couplers
-    $py "$root/tools/cascade_check.py" "$out/raw/sweep101.h5" "$out/raw/two_couplers.h5" \
+    $py "$root/tools/cascade_check.py" "$out/raw/single.h5" "$out/raw/two_couplers.h5" \
       --plot "$out/raw/cascade.png" 2>&1 | tee -a "$out/summary.txt"
     ;;
   refine)
