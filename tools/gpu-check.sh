@@ -3,8 +3,10 @@
 # sanitizers, the SASS check and the GPU benchmarks, and writes everything to $OUT (default
 # out/gpu). Stages: build test sanitize sass bench kernels sweep (default: all, in that order),
 # and, by name only: sweep101 (the example's 101-point sweep, per-stage times), twocouplers
-# (examples/two_couplers.yaml and its cascade check), refine (the coupler on 0.4 and 0.2 mm cells,
-# every entry of Z kept) and density (errors and S against the dense solve at 1-20% density).
+# (examples/two_couplers.yaml and its cascade check), twofull (the pair at three frequencies with
+# every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells, every entry of Z kept),
+# density (errors and S against the dense solve at 1-20% density) and cpu101 (sweep101 on the
+# host's cores, cpu backend).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -29,8 +31,8 @@ coupler_variant() {
   for e in "$@"; do args+=(-e "$e"); done
   sed "${args[@]}" "$root/examples/branch_line_coupler.yaml" >"$out/raw/$name.yaml"
 }
-run_sweep() {  # name: sweeps raw/NAME.yaml on the GPU, reports it
-  "$build/apps/planarmom" sweep "$out/raw/$1.yaml" --backend cuda >"$out/raw/$1.log" 2>&1
+run_sweep() {  # name [backend]: sweeps raw/NAME.yaml (on the GPU by default), reports it
+  "$build/apps/planarmom" sweep "$out/raw/$1.yaml" --backend "${2:-cuda}" >"$out/raw/$1.log" 2>&1
   echo "sweep $1: exit $?" | tee -a "$out/summary.txt"
   grep -E "error|warning|feed lines" "$out/raw/$1.log" | head -5 | tee -a "$out/summary.txt"
   $py "$root/tools/sweep_report.py" "$out/raw/$1.h5" >"$out/raw/$1.report" 2>&1
@@ -101,6 +103,18 @@ PY
     log "the example's 101-point coupler sweep on the GPU"
     coupler_variant sweep101 's/^output:.*//'
     run_sweep sweep101
+    ;;
+  cpu101)
+    log "the example's 101-point coupler sweep on the host's $(nproc) cores (cpu backend)"
+    coupler_variant cpu101 's/^output:.*//'
+    run_sweep cpu101 cpu
+    ;;
+  twofull)
+    log "two couplers, every entry of Z kept, 2.7, 3.0 and 3.3 GHz"
+    sed -e 's/^frequencies:.*/frequencies: [2.7e9, 3.0e9, 3.3e9]/' \
+        -e 's/^sparsify:.*/sparsify: {density: 1.0}/' \
+        "$root/examples/two_couplers.yaml" >"$out/raw/two_full.yaml"
+    run_sweep two_full
     ;;
   twocouplers)
     log "two couplers joined by a 360-degree line, against the cascade of the single coupler"
