@@ -1,6 +1,7 @@
 // S-parameters of a P-port layout from its MoM solutions (DESIGN §5): every port driven in turn
 // by a delta gap on its feed line, the current standing wave on every feed fitted for its
-// incident and outgoing waves, those moved to the reference planes, S solved from the P
+// incident and outgoing waves (one γ per feed line, fitted to every excitation on every feed
+// of that width together), those moved to the reference planes, S solved from the P
 // excitations (S = B A⁻¹) and renormalised to each port's reference impedance.
 #pragma once
 
@@ -20,14 +21,17 @@ struct DeembedOptions {
   // Samples closer than this many max(width, height) to the gap, the port's open edge or the
   // circuit end of the feed are left out of the fit: their near fields are not a wave. On a
   // 50 Ω line 1/2/3/4 sizes gave the feed's β 0.32/0.20/0.15/0.13% below the centre-fed
-  // line's (30 mm feeds); with 15 mm feeds 2.7/1.5/1.1/0.9%: keep feeds long.
+  // line's (30 mm feeds, β then from each port's own excitation); with 15 mm feeds
+  // 2.7/1.5/1.1/0.9%: keep feeds long. The common γ of all excitations is 0.06% low at 3
+  // sizes. The driven gap's near field reaches furthest: on an asymmetric two-port (22/30 mm
+  // feeds) |S12 − S21| was 4.5e-4 at 3 sizes and 2.6e-4 with 6 on the gap side only.
   double near_field_sizes = 3.0;
 };
 
 struct SParameters {
   int ports = 0;
   std::vector<std::complex<double>> s;      // P×P row-major, to the ports' reference impedances
-  std::vector<std::complex<double>> gamma;  // per feed line, 1/m
+  std::vector<std::complex<double>> gamma;  // per port, 1/m: equal for feeds of one width
   std::vector<double> reference_ohm;        // per port
   std::vector<double> reference_plane_mm;   // per port, from its port edge into the circuit
   [[nodiscard]] std::complex<double> operator()(int row, int col) const {
