@@ -3,7 +3,8 @@
 // geometry::parse_geometry_config from the same document.
 //
 //   frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 101}   # or a list in Hz
-//   sparsify: {density: 0.05, check_dense: false, format: auto}    # format: auto | csr | hyb
+//   sparsify: {density: 0.05, rule: magnitude, check_dense: false, format: auto}
+//     # rule: magnitude | mpie; format: auto | csr | hyb
 //   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
 #pragma once
@@ -18,6 +19,10 @@ namespace pmom::app {
 struct SweepSettings {
   std::vector<double> frequencies_hz;  // not empty, each > 0, increasing, no duplicates
   double density = 0.05;               // (0, 1]
+  // Which entries are kept: magnitude, the largest |Z_mn| of the dense Z
+  // (sparsify::sparsify); mpie, the structure-preserving pattern assembled directly as CSR
+  // (mom/sparse_assembly.hpp; the dense Z is built only for check_dense).
+  std::string rule = "magnitude";      // magnitude | mpie
   bool check_dense = false;            // dense LU reference per frequency (small N only)
   std::string format = "auto";         // auto | csr | hyb
   std::string method = "auto";         // auto | bicg | cocg | bicgstab

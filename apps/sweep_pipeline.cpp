@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "planarmom/gpusolver/convert.hpp"
@@ -14,6 +15,7 @@
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
+#include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/sparsify/dense_check.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
@@ -59,7 +61,17 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       settings_(settings),
       backend_(backend),
       rhs_(mom::port_excitations(mesh)),
-      feeds_(band_feed_impedances(mesh, settings.frequencies_hz)) {}
+      feeds_(band_feed_impedances(mesh, settings.frequencies_hz)) {
+  if (settings_.rule == "mpie") {
+    const auto start = clock::now();
+    const mom::MpieDensityChoice choice = mom::choose_mpie_sparsity(mesh_, settings_.density);
+    mpie_ = mom::mpie_pattern(mesh_, choice.sparsity);
+    PMOM_LOG(info) << "sparsify rule mpie: charge radius " << choice.sparsity.charge_radius
+                   << " cells, L box " << choice.sparsity.along << " x "
+                   << choice.sparsity.across << " cells: density " << choice.density << " for "
+                   << settings_.density << " (pattern " << seconds_since(start) << " s)";
+  }
+}
 
 io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& guess) {
   io::FrequencyRecord r;
@@ -73,19 +85,36 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
                                 frequency_hz, mom::required_rho_max(mesh_.grid()));
   r.seconds_greens = seconds_since(start);
   start = clock::now();
-  const mom::ImpedanceMatrix z =
-      mom::assemble_impedance(mesh_, mom::make_interaction_tables(greens, mesh_));
-  r.seconds_fill = seconds_since(start);
+  // The dense Z: the magnitude rule thresholds it; the mpie rule needs it only for the check.
+  std::optional<mom::ImpedanceMatrix> z;
+  Csr<cd> sparse;
+  {
+    // The tables live only while the matrices are built.
+    const mom::InteractionTables tables = mom::make_interaction_tables(greens, mesh_);
+    if (mpie_) {
+      sparse = mom::assemble_sparse_impedance(mesh_, tables, *mpie_);
+      r.seconds_fill = seconds_since(start);
+      r.seconds_sparsify = 0;
+      if (settings_.check_dense) z = mom::assemble_impedance(mesh_, tables);
+    } else {
+      z = mom::assemble_impedance(mesh_, tables);
+      r.seconds_fill = seconds_since(start);
+    }
+  }
+  if (!mpie_) {
+    start = clock::now();
+    sparse = sparsify::sparsify(z->values, n,
+                                sparsify::ThresholdPolicy::target_density(settings_.density))
+                 .matrix;
+    r.seconds_sparsify = seconds_since(start);
+    // Without the check the dense Z is not needed any more: free it before the solve.
+    if (!settings_.check_dense) z.reset();
+  }
+  r.nnz = sparse.nnz();
+  r.density = static_cast<double>(sparse.nnz()) / (static_cast<double>(n) * n);
 
   start = clock::now();
-  const sparsify::Sparsified sparse = sparsify::sparsify(
-      z.values, n, sparsify::ThresholdPolicy::target_density(settings_.density));
-  r.seconds_sparsify = seconds_since(start);
-  r.nnz = sparse.report.nnz;
-  r.density = sparse.report.density;
-
-  start = clock::now();
-  Solver<cd> solver(backend_, sparse.matrix, solver_options(settings_, sparse.matrix));
+  Solver<cd> solver(backend_, sparse, solver_options(settings_, sparse));
   if (guess.size() != rhs_.size()) guess.assign(rhs_.size(), cd(0.0));
   const SolveResult solved = solver.solve(rhs_, guess, p);
   r.seconds_solve = seconds_since(start);
@@ -103,7 +132,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   r.dense_error = std::numeric_limits<double>::quiet_NaN();
   if (settings_.check_dense) {
     const std::vector<double> errors =
-        sparsify::dense_solution_error(z.values, n, sparse.matrix, rhs_);
+        sparsify::dense_solution_error(z->values, n, sparse, rhs_);
     r.dense_error = *std::max_element(errors.begin(), errors.end());
   }
 

@@ -1,16 +1,22 @@
-// One frequency of a sweep (DESIGN §2): Green's table, dense Z, sparsified Z, the P port
-// solutions by the Krylov solver (warm-started from the previous frequency) and the de-embedded
-// S, referred first to the feed lines' own Z0 (from line checks at a few nodes of the band).
+// One frequency of a sweep (DESIGN §2): Green's table, the sparse Z, the P port solutions by
+// the Krylov solver (warm-started from the previous frequency) and the de-embedded S, referred
+// first to the feed lines' own Z0 (from line checks at a few nodes of the band). The sparse Z:
+// rule magnitude, the dense Z thresholded to the density (fill, then sparsify); rule mpie, the
+// structure-preserving pattern (mom/sparse_assembly.hpp, chosen and built once for the mesh
+// and the density) assembled directly as CSR (fill; sparsify takes 0 s), the dense Z built only for
+// check_dense.
 #pragma once
 
 #include <complex>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/backend.hpp"
 #include "planarmom/io/sweep_record.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
+#include "planarmom/mom/sparse_assembly.hpp"
 #include "sweep_config.hpp"
 
 namespace pmom::app {
@@ -31,6 +37,7 @@ class SweepPipeline {
   Backend<std::complex<double>>& backend_;
   std::vector<std::complex<double>> rhs_;  // N×P delta gaps
   mom::FeedImpedances feeds_;
+  std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
 };
 
 }  // namespace pmom::app

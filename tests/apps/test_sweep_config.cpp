@@ -38,6 +38,12 @@ output:
   touchstone: /tmp/run.s2p
 )";
 
+// kValid with the sparsify rule given (line 9 of this text).
+const std::string kWithRule = [] {
+  std::string text = kValid;
+  return text.replace(text.find("  format: hyb\n"), 14, "  format: hyb\n  rule: mpie\n");
+}();
+
 SweepSettings read(const std::string& text, const std::string& file = "dir/sweep.yaml") {
   return read_sweep_settings(YAML::Load(text), file, 2);
 }
@@ -52,8 +58,8 @@ std::string edited(const std::string& from, const std::string& to) {
 
 // Every field but the frequencies.
 auto fields(const SweepSettings& s) {
-  return std::tie(s.density, s.check_dense, s.format, s.method, s.tolerance, s.max_iterations,
-                  s.backend, s.hdf5, s.touchstone, s.plot, s.layout);
+  return std::tie(s.density, s.rule, s.check_dense, s.format, s.method, s.tolerance,
+                  s.max_iterations, s.backend, s.hdf5, s.touchstone, s.plot, s.layout);
 }
 
 void expect_bad(const std::string& text, const std::string& message) {
@@ -81,7 +87,7 @@ TEST(SweepConfig, ExampleCouplerParses) {
   EXPECT_DOUBLE_EQ(s.frequencies_hz.back(), 4.0e9);
   const std::string stem = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler";
   // The example sets density 0.2 and tolerance 1e-9; the rest are the defaults.
-  const SweepSettings expected{{}, 0.2, false, "auto", "auto", 1e-9, 5000, "auto",
+  const SweepSettings expected{{}, 0.2, "magnitude", false, "auto", "auto", 1e-9, 5000, "auto",
                                stem + ".h5", stem + ".s4p", stem + ".png", stem + ".svg"};
   EXPECT_EQ(fields(s), fields(expected));
 }
@@ -90,15 +96,18 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   const SweepSettings s = read(kValid);
   EXPECT_EQ(s.frequencies_hz, (std::vector<double>{1.0e9, 1.5e9, 2.0e9}));
   // Relative paths are relative to the config file's folder; missing ones default to its stem.
-  const SweepSettings given{{},   0.1,  true, "hyb", "cocg", 1e-6, 200, "cpu", "dir/out/run.h5",
+  const SweepSettings given{{},    0.1,   "magnitude",      true,           "hyb",
+                            "cocg", 1e-6,  200,              "cpu",          "dir/out/run.h5",
                             "/tmp/run.s2p", "dir/sweep.png", "dir/sweep.svg"};
   EXPECT_EQ(fields(s), fields(given));
+  EXPECT_EQ(read(kWithRule).rule, "mpie");
   // A file in the working folder: names without a folder; only frequencies is required.
   const SweepSettings bare = read("frequencies: [3.0e9, 1.0e10]\n", "coupler.yaml");
   EXPECT_EQ(bare.frequencies_hz, (std::vector<double>{3.0e9, 1.0e10}));
   EXPECT_EQ(bare.hdf5, "coupler.h5");
   EXPECT_EQ(bare.touchstone, "coupler.s2p");
   EXPECT_DOUBLE_EQ(bare.density, 0.05);
+  EXPECT_EQ(bare.rule, "magnitude");
 }
 
 TEST(SweepConfig, UnknownKeys) {
@@ -132,6 +141,19 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
       {"hdf5: out/run.h5", "hdf5: ''", "15: /output/hdf5 must not be empty"},
   };
   for (const Case& c : cases) expect_bad(edited(c.from, c.to), c.message);
+  // The sparsify rule, with the nearest choice named when it is close.
+  const auto rule = [](const std::string& value) {
+    std::string text = kWithRule;
+    return text.replace(text.find("rule: mpie"), 10, "rule: " + value);
+  };
+  expect_bad(rule("mpi"),
+             "9: /sparsify/rule must be one of magnitude, mpie, got 'mpi' (did you mean 'mpie'?)");
+  expect_bad(rule("magnitud"), "9: /sparsify/rule must be one of magnitude, mpie, got 'magnitud' "
+                               "(did you mean 'magnitude'?)");
+  expect_bad(rule("loop-star"),
+             "9: /sparsify/rule must be one of magnitude, mpie, got 'loop-star'");
+  expect_bad(edited("format: hyb", "format: hib"),
+             "8: /sparsify/format must be one of auto, csr, hyb, got 'hib' (did you mean 'hyb'?)");
 }
 
 TEST(SweepConfig, BadFrequencies) {

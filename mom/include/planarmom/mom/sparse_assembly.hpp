@@ -1,0 +1,129 @@
+// Structure-preserving sparse Z, assembled directly as CSR from the offset tables, without the
+// dense matrix (DESIGN §6: "the dense matrix never has to exist in memory").
+//
+// Why not keep the largest |Z_mn|: Z = jω L + (1/(jω a²)) Dᵀ P D (assembly.hpp) is a large
+// divergence–divergence part, whose null space holds the loop currents, plus a small jωL part.
+// Dropping entries of Z by magnitude breaks the cancellation inside Dᵀ P D, so what is dropped
+// couples the loops at the size of jωL itself (docs/VALIDATION.md, "Why magnitude thresholding
+// fails here"). Here the two parts are thinned separately, each by distance:
+//   * P, the charge-piece × charge-piece potential integrals, is kept for the pieces whose cell
+//     centres are within R_P cells (Δi² + Δj² ≤ R_P²); a rooftop's pieces are its minus and
+//     plus cells;
+//   * L, the same-axis vector-potential integrals, is kept inside the box |offset along the
+//     axis| ≤ A, |offset across| ≤ T (cells), and for every same-axis pair the P part keeps.
+// Pattern: the rooftop pairs (m, n) with some piece of m and some piece of n within R_P, union
+// the same-axis pairs inside the box; symmetric, the diagonal always in it. Value on it:
+//   Z_s(m, n) = jω L_mn [same axis] + (1/(jω a²)) Σ_{c ∈ m, c' ∈ n, |c − c'| ≤ R_P} s s' P(c, c')
+// with the table reads of impedance_entry, so with R_P and A, T at least the grid's extent Z_s
+// is the dense Z entry for entry.
+#pragma once
+
+#include <complex>
+#include <vector>
+
+#include "planarmom/geometry/mesh.hpp"
+#include "planarmom/gpusolver/csr.hpp"
+#include "planarmom/mom/assembly.hpp"
+
+namespace pmom::mom {
+
+// The reaches of the two parts, in cells. A piece pair is kept iff Δi² + Δj² ≤ R_P² (1 + 1e-12),
+// an L box pair iff |Δ along| ≤ A (1 + 1e-12) and |Δ across| ≤ T (1 + 1e-12): the margins make
+// reaches given as √k or k/2.04 include the offsets they were chosen for. All must be >= 0.
+struct MpieSparsity {
+  double charge_radius = 0;  // R_P
+  double along = 0;          // A
+  double across = 0;         // T
+};
+
+// The shape of the L box relative to R_P, from the coupler experiment at 3.0 GHz (2064
+// unknowns, 0.4 mm cells, solution error of the four port solutions against dense LU at 5.0%
+// density, the dropped entries left zero): with T = 5.5, the R_P / A pairs 2.5/16.2, 3.5/14.4,
+// 4.5/13.0, 5.5/11.2, 6.0/10.0, 6.5/9.4, 7.0/7.5 gave 40, 18, 6.1, 1.4, 2.7, 3.8, 8.3%; the
+// best, R_P 5.5 with A 11.2, is A ≈ 2.04 R_P. The largest |Z_mn| at the same density: 1026%.
+// Tuned at 5% only: at 20% (R_P ≈ 21) the shape hardly matters (A/R_P 0 to 3, T 5.5 to 30:
+// 0.5-1.1% at 2 GHz, 1.5-2.2% at 4 GHz), and there the largest |Z_mn| does better (0.4%).
+inline constexpr double kMpieAlongPerChargeRadius = 2.04;
+inline constexpr double kMpieAcrossCells = 5.5;
+
+// A from R_P and the fixed T.
+[[nodiscard]] inline MpieSparsity mpie_sparsity(double charge_radius) {
+  return {charge_radius, kMpieAlongPerChargeRadius * charge_radius, kMpieAcrossCells};
+}
+
+// nnz of the pattern for `rooftops` (rooftop_cells order), without values. Parallel (OpenMP
+// over rows); memory: one mark per rooftop and thread. Throws std::invalid_argument for a
+// negative or non-finite reach.
+[[nodiscard]] long long mpie_pattern_nnz(const std::vector<RooftopCells>& rooftops,
+                                         const geometry::Grid& grid,
+                                         const MpieSparsity& sparsity);
+
+struct MpieDensityChoice {
+  MpieSparsity sparsity;
+  long long nnz = 0;
+  double density = 0;  // nnz / N²
+};
+
+// mpie_sparsity(R_P) with R_P chosen for `target_density` in (0, 1]: nnz(R_P) is a step
+// function, changing only where R_P² crosses an integer or A = 2.04 R_P does, so R_P is
+// bisected over those points. The result is the density closest to the target among those no
+// more than 0.002 above it; among the radii with that pattern (the patterns are nested, so equal
+// nnz means equal pattern) the largest, which keeps the most of P on it. When even R_P = 0 is
+// more than 0.002 above the target, R_P = 0.
+// Depends on the mesh only, not on the frequency. Throws std::invalid_argument for a target
+// outside (0, 1].
+[[nodiscard]] MpieDensityChoice choose_mpie_sparsity(const geometry::Mesh& mesh,
+                                                     double target_density);
+
+// Z_s(m, n) for a pair in the pattern, from the tables; r2 = R_P² (with its margin). No
+// exceptions or allocation. Call it with m <= n (in basis order) for both (m, n) and (n, m),
+// as assemble_impedance fills the upper triangle: the values are then symmetric exactly.
+PLANARMOM_HD inline std::complex<double> sparse_impedance_entry(const TableView& t,
+                                                                RooftopCells m, RooftopCells n,
+                                                                double r2) {
+  std::complex<double> vector_part = 0.0;
+  if (m.axis == n.axis) {
+    vector_part = table_value(t, vector_table(m.axis, m.kind, n.kind), n.i - m.i, n.j - m.j);
+  }
+  const int m_pi = m.i + (m.axis == 0 ? 1 : 0), m_pj = m.j + (m.axis == 1 ? 1 : 0);
+  const int n_pi = n.i + (n.axis == 0 ? 1 : 0), n_pj = n.j + (n.axis == 1 ? 1 : 0);
+  const auto near = [r2](int di, int dj) { return double(di) * di + double(dj) * dj <= r2; };
+  // The four terms in impedance_entry's order, each only where its pieces are near.
+  std::complex<double> charge = 0.0;
+  if (near(n.i - m.i, n.j - m.j))
+    charge += table_value(t, charge_table(m.minus_charge, n.minus_charge), n.i - m.i, n.j - m.j);
+  if (near(n_pi - m.i, n_pj - m.j))
+    charge -= table_value(t, charge_table(m.minus_charge, n.plus_charge), n_pi - m.i, n_pj - m.j);
+  if (near(n.i - m_pi, n.j - m_pj))
+    charge -= table_value(t, charge_table(m.plus_charge, n.minus_charge), n.i - m_pi, n.j - m_pj);
+  if (near(n_pi - m_pi, n_pj - m_pj))
+    charge +=
+        table_value(t, charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
+  return t.jw * vector_part + charge * t.inv_a2 / t.jw;
+}
+
+// The pattern alone, for the mesh's rooftops in basis order: it depends on the mesh and the
+// reaches only, so a sweep builds it once. Sorted columns, symmetric, the diagonal in it.
+// Parallel (OpenMP over rows, two passes: count, then fill); memory: the two index arrays plus
+// one mark per rooftop and thread. Throws std::invalid_argument for a negative or non-finite
+// reach, std::length_error when nnz exceeds 32-bit indices.
+struct MpiePattern {
+  MpieSparsity sparsity;
+  index_t n = 0;
+  std::vector<index_t> row_ptr{0}, col_idx;  // as in Csr
+  [[nodiscard]] index_t nnz() const { return row_ptr.back(); }
+};
+[[nodiscard]] MpiePattern mpie_pattern(const geometry::Mesh& mesh, const MpieSparsity& sparsity);
+
+// Z_s as CSR (N×N, sorted columns, symmetric pattern and values, diagonal present) for the
+// mesh's rooftops in basis order, from tables built for the mesh, on `pattern` (built for the
+// mesh) or on the pattern of `sparsity`. Parallel (OpenMP over rows); memory: the CSR arrays.
+// Throws std::invalid_argument when the tables do not match the grid, the pattern has another
+// size than the mesh's basis, or a reach is negative or not finite; std::length_error when nnz
+// exceeds 32-bit indices.
+[[nodiscard]] Csr<std::complex<double>> assemble_sparse_impedance(
+    const geometry::Mesh& mesh, const InteractionTables& tables, const MpiePattern& pattern);
+[[nodiscard]] Csr<std::complex<double>> assemble_sparse_impedance(
+    const geometry::Mesh& mesh, const InteractionTables& tables, const MpieSparsity& sparsity);
+
+}  // namespace pmom::mom
