@@ -5,7 +5,8 @@
 # and, by name only: sweep101 (the example's 101-point sweep, per-stage times), twocouplers
 # (examples/two_couplers.yaml and its cascade check), twofull (the pair at three frequencies with
 # every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells, every entry of Z kept),
-# density (errors and S against the dense solve at 1-20% density) and cpu101 (sweep101 on the
+# density and density_mpie (errors and S against the dense solve at 1-20% density, the
+# magnitude rule or the mpie rule) and cpu101 (sweep101 on the
 # host's cores, cpu backend).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
@@ -138,14 +139,24 @@ PY
     $py "$root/tools/sweep_report.py" "$out/raw/cell02.h5" --compare "$out/raw/cell04.h5" |
       tee -a "$out/summary.txt"
     ;;
-  density)
-    log "sparsification: density 0.01-0.2 against every entry kept, dense check, 11 frequencies"
+  density | density_mpie)
+    # The issue's magnitude rule, or the structure-preserving one (sparsify.rule: mpie).
+    rule=magnitude; [ "$stage" = density_mpie ] && rule=mpie
+    log "sparsification, rule $rule: density 0.01-0.2 against every entry kept, dense check, 11 frequencies"
     band='s/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 11}/'
     for d in 1.0 0.2 0.1 0.05 0.02 0.01; do
-      coupler_variant density_$d "$band" "s/^sparsify:.*/sparsify: {density: $d, check_dense: true}/"
-      run_sweep density_$d
-      [ "$d" = 1.0 ] || $py "$root/tools/sweep_report.py" "$out/raw/density_$d.h5" \
-        --compare "$out/raw/density_1.0.h5" | tee -a "$out/summary.txt"
+      name=${rule}_$d
+      coupler_variant "$name" "$band" \
+        "s/^sparsify:.*/sparsify: {density: $d, rule: $rule, check_dense: true}/"
+      run_sweep "$name"
+      [ "$d" = 1.0 ] || $py "$root/tools/sweep_report.py" "$out/raw/$name.h5" \
+        --compare "$out/raw/${rule}_1.0.h5" | tee -a "$out/summary.txt"
+      $py - "$out/raw/$name.h5" <<'PY' | tee -a "$out/summary.txt"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    print("  error % by frequency: " + " ".join(
+        f"{hz * 1e-9:.1f}:{100 * e:.3g}" for hz, e in zip(f["frequency"][:], f["solver/dense_error"][:])))
+PY
     done
     ;;
   sanitize)
