@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
-#include <string_view>
 #include <vector>
 
 #include "planarmom/geometry/yaml_reader.hpp"
@@ -16,42 +15,6 @@ namespace {
 
 using geometry::YamlReader;
 
-// Levenshtein distance, for the did-you-mean hint.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// `node` (at `path`) as one of `choices`, e.g. "/solver/method must be one of auto, bicg, ...",
-// naming the closest choice when it is near (the rule check_keys uses for keys).
-std::string choice(const YamlReader& r, const YAML::Node& node, const std::string& path,
-                   const YamlReader::Keys& choices) {
-  std::string value = r.text(node, path);
-  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
-  std::string list;
-  for (const auto c : choices) list += (list.empty() ? "" : ", ") + std::string(c);
-  std::string message = path + " must be one of " + list + ", got '" + value + "'";
-  const auto best = std::min_element(choices.begin(), choices.end(), [&](auto a, auto b) {
-    return edit_distance(value, a) < edit_distance(value, b);
-  });
-  if (best != choices.end() &&
-      edit_distance(value, *best) <=
-          std::max<std::size_t>(2, std::max(value.size(), best->size()) / 3)) {
-    message += " (did you mean '" + std::string(*best) + "'?)";
-  }
-  r.fail(node, message);
-}
-
 void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
   r.check_keys(node, "/sparsify", {"density", "rule", "check_dense", "format"});
   if (const YAML::Node n = node["density"]) {
@@ -60,16 +23,16 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
       r.fail(n, "/sparsify/density must be in (0, 1], got " + n.Scalar());
   }
   if (const YAML::Node n = node["rule"])
-    s.rule = choice(r, n, "/sparsify/rule", {"magnitude", "mpie"});
+    s.rule = r.choice(n, "/sparsify/rule", {"magnitude", "mpie"});
   if (const YAML::Node n = node["check_dense"]) s.check_dense = r.boolean(n, "/sparsify/check_dense");
   if (const YAML::Node n = node["format"])
-    s.format = choice(r, n, "/sparsify/format", {"auto", "csr", "hyb"});
+    s.format = r.choice(n, "/sparsify/format", {"auto", "csr", "hyb"});
 }
 
 void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
   r.check_keys(node, "/solver", {"method", "tolerance", "max_iterations", "backend"});
   if (const YAML::Node n = node["method"])
-    s.method = choice(r, n, "/solver/method", {"auto", "bicg", "cocg", "bicgstab"});
+    s.method = r.choice(n, "/solver/method", {"auto", "bicg", "cocg", "bicgstab"});
   if (const YAML::Node n = node["tolerance"]) {
     s.tolerance = r.number(n, "/solver/tolerance");
     if (!(s.tolerance > 0 && s.tolerance < 1))
@@ -79,7 +42,7 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
     s.max_iterations =
         r.integer(n, "/solver/max_iterations", 1, std::numeric_limits<int>::max());
   if (const YAML::Node n = node["backend"])
-    s.backend = choice(r, n, "/solver/backend", {"auto", "cpu", "cuda"});
+    s.backend = r.choice(n, "/solver/backend", {"auto", "cpu", "cuda"});
 }
 
 // Output paths: given ones relative to the config file's folder, the others the config file's

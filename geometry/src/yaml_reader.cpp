@@ -27,6 +27,18 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+// " (did you mean 'X'?)" for the name in `names` closest to `given`, when it is near; else "".
+std::string did_you_mean(const std::string& given, const YamlReader::Keys& names) {
+  const auto best = std::min_element(names.begin(), names.end(), [&](auto a, auto b) {
+    return edit_distance(given, a) < edit_distance(given, b);
+  });
+  if (best != names.end() &&
+      edit_distance(given, *best) <= std::max<std::size_t>(2, std::max(given.size(), best->size()) / 3)) {
+    return " (did you mean '" + std::string(*best) + "'?)";
+  }
+  return "";
+}
+
 // node.as<T>() for a scalar `node`; `kind` ("a number") names T in the messages.
 template <class T>
 T scalar_as(const YamlReader& reader, const YAML::Node& node, const std::string& path,
@@ -61,16 +73,18 @@ void YamlReader::check_keys(const YAML::Node& node, const std::string& path, con
         std::find(skipped.begin(), skipped.end(), key) != skipped.end()) {
       continue;
     }
-    std::string message = "unknown key '" + key + "' in " + shown(path);
-    const auto best = std::min_element(known.begin(), known.end(), [&](auto a, auto b) {
-      return edit_distance(key, a) < edit_distance(key, b);
-    });
-    if (best != known.end() &&
-        edit_distance(key, *best) <= std::max<std::size_t>(2, std::max(key.size(), best->size()) / 3)) {
-      message += " (did you mean '" + std::string(*best) + "'?)";
-    }
-    fail(entry.first, message);
+    fail(entry.first, "unknown key '" + key + "' in " + shown(path) + did_you_mean(key, known));
   }
+}
+
+std::string YamlReader::choice(const YAML::Node& node, const std::string& path,
+                               const Keys& choices) const {
+  std::string value = text(node, path);
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
+  std::string list;
+  for (const auto c : choices) list += (list.empty() ? "" : ", ") + std::string(c);
+  fail(node, path + " must be one of " + list + ", got '" + value + "'" +
+                 did_you_mean(value, choices));
 }
 
 YAML::Node YamlReader::require(const YAML::Node& map, const std::string& path,

@@ -42,6 +42,10 @@ class YamlReader {
                             int hi) const;  // in lo..hi
   [[nodiscard]] bool boolean(const YAML::Node& node, const std::string& path) const;
   [[nodiscard]] std::string text(const YAML::Node& node, const std::string& path) const;
+  // text() that must be one of `choices`, e.g. "/solver/method must be one of auto, bicg, ...,
+  // got 'bicgg' (did you mean 'bicg'?)" (the closest-name rule of check_keys).
+  [[nodiscard]] std::string choice(const YAML::Node& node, const std::string& path,
+                                   const Keys& choices) const;
 
   // 1-based line of `node`, 0 when unknown.
   [[nodiscard]] static int line_of(const YAML::Node& node);
