@@ -3,7 +3,6 @@
 // naming the key path.
 #include "sweep_config.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <vector>
