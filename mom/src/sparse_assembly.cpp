@@ -288,8 +288,8 @@ Csr<std::complex<double>> fill_pattern(const geometry::Mesh& mesh, const Interac
       const int c = z.col_idx[k];
       const RooftopCells rc = rooftops[static_cast<std::size_t>(c)];
       // The upper triangle's evaluation for both halves, as assemble_impedance mirrors it.
-      z.values[k] = c >= m ? sparse_impedance_entry(view, rm, rc, r2)
-                           : sparse_impedance_entry(view, rc, rm, r2);
+      z.values[k] = c >= m ? impedance_entry(view, rm, rc, r2)
+                           : impedance_entry(view, rc, rm, r2);
     }
   }
   return z;

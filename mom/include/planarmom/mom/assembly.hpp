@@ -43,6 +43,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <complex>
 #include <vector>
 
@@ -158,20 +159,33 @@ PLANARMOM_HD inline std::complex<double> table_value(const TableView& t, int tab
 }
 
 // Z_mn from the tables; no exceptions or allocation (a later GPU assembly calls it per entry).
+// charge_reach2: the scalar part keeps only the charge-piece pairs whose offset (in cells) has
+// squared length <= charge_reach2 (the structure-preserving sparse assembly,
+// sparse_assembly.hpp); the default keeps all, and the sum's order is the same either way, so
+// a full reach gives the dense entry bit for bit.
 PLANARMOM_HD inline std::complex<double> impedance_entry(const TableView& t, RooftopCells m,
-                                                         RooftopCells n) {
+                                                         RooftopCells n,
+                                                         double charge_reach2 = HUGE_VAL) {
   std::complex<double> vector_part = 0.0;
   if (m.axis == n.axis) {
     vector_part = table_value(t, vector_table(m.axis, m.kind, n.kind), n.i - m.i, n.j - m.j);
   }
   const int m_pi = m.i + (m.axis == 0 ? 1 : 0), m_pj = m.j + (m.axis == 1 ? 1 : 0);
   const int n_pi = n.i + (n.axis == 0 ? 1 : 0), n_pj = n.j + (n.axis == 1 ? 1 : 0);
+  const auto near = [charge_reach2](int di, int dj) {
+    return double(di) * di + double(dj) * dj <= charge_reach2;
+  };
   // s_c s_c': minus·minus and plus·plus +1, mixed −1.
-  const std::complex<double> charge =
-      table_value(t, charge_table(m.minus_charge, n.minus_charge), n.i - m.i, n.j - m.j) -
-      table_value(t, charge_table(m.minus_charge, n.plus_charge), n_pi - m.i, n_pj - m.j) -
-      table_value(t, charge_table(m.plus_charge, n.minus_charge), n.i - m_pi, n.j - m_pj) +
-      table_value(t, charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
+  std::complex<double> charge = 0.0;
+  if (near(n.i - m.i, n.j - m.j))
+    charge += table_value(t, charge_table(m.minus_charge, n.minus_charge), n.i - m.i, n.j - m.j);
+  if (near(n_pi - m.i, n_pj - m.j))
+    charge -= table_value(t, charge_table(m.minus_charge, n.plus_charge), n_pi - m.i, n_pj - m.j);
+  if (near(n.i - m_pi, n.j - m_pj))
+    charge -= table_value(t, charge_table(m.plus_charge, n.minus_charge), n.i - m_pi, n.j - m_pj);
+  if (near(n_pi - m_pi, n_pj - m_pj))
+    charge +=
+        table_value(t, charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
   return t.jw * vector_part + charge * t.inv_a2 / t.jw;
 }
 

@@ -75,33 +75,6 @@ struct MpieDensityChoice {
 [[nodiscard]] MpieDensityChoice choose_mpie_sparsity(const geometry::Mesh& mesh,
                                                      double target_density);
 
-// Z_s(m, n) for a pair in the pattern, from the tables; r2 = R_P² (with its margin). No
-// exceptions or allocation. Call it with m <= n (in basis order) for both (m, n) and (n, m),
-// as assemble_impedance fills the upper triangle: the values are then symmetric exactly.
-PLANARMOM_HD inline std::complex<double> sparse_impedance_entry(const TableView& t,
-                                                                RooftopCells m, RooftopCells n,
-                                                                double r2) {
-  std::complex<double> vector_part = 0.0;
-  if (m.axis == n.axis) {
-    vector_part = table_value(t, vector_table(m.axis, m.kind, n.kind), n.i - m.i, n.j - m.j);
-  }
-  const int m_pi = m.i + (m.axis == 0 ? 1 : 0), m_pj = m.j + (m.axis == 1 ? 1 : 0);
-  const int n_pi = n.i + (n.axis == 0 ? 1 : 0), n_pj = n.j + (n.axis == 1 ? 1 : 0);
-  const auto near = [r2](int di, int dj) { return double(di) * di + double(dj) * dj <= r2; };
-  // The four terms in impedance_entry's order, each only where its pieces are near.
-  std::complex<double> charge = 0.0;
-  if (near(n.i - m.i, n.j - m.j))
-    charge += table_value(t, charge_table(m.minus_charge, n.minus_charge), n.i - m.i, n.j - m.j);
-  if (near(n_pi - m.i, n_pj - m.j))
-    charge -= table_value(t, charge_table(m.minus_charge, n.plus_charge), n_pi - m.i, n_pj - m.j);
-  if (near(n.i - m_pi, n.j - m_pj))
-    charge -= table_value(t, charge_table(m.plus_charge, n.minus_charge), n.i - m_pi, n.j - m_pj);
-  if (near(n_pi - m_pi, n_pj - m_pj))
-    charge +=
-        table_value(t, charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
-  return t.jw * vector_part + charge * t.inv_a2 / t.jw;
-}
-
 // The pattern alone, for the mesh's rooftops in basis order: it depends on the mesh and the
 // reaches only, so a sweep builds it once. Sorted columns, symmetric, the diagonal in it.
 // Parallel (OpenMP over rows, two passes: count, then fill); memory: the two index arrays plus
