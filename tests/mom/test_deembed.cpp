@@ -26,6 +26,19 @@ struct TwoPortLine {
   double width_mm;
 };
 
+// A port at a line's end, its feed running along the line.
+geometry::Port end_port(const char* name, double x_mm, double y_mm, geometry::Direction direction,
+                        double feed_mm, double reference_mm) {
+  geometry::Port port;
+  port.name = name;
+  port.x_mm = x_mm;
+  port.y_mm = y_mm;
+  port.direction = direction;
+  port.feed_length_mm = feed_mm;
+  port.reference_plane_mm = reference_mm;
+  return port;
+}
+
 // A 50 Ω line on εr 3.38, h 0.508 mm, 3 cells across, 200 cells (78 mm) long, a port at each
 // end with 30 mm feeds.
 TwoPortLine two_port_line(double reference_mm) {
@@ -34,18 +47,8 @@ TwoPortLine two_port_line(double reference_mm) {
   geometry::Layout layout;
   layout.substrate = {3.38, 0.508, 0.0};
   layout.rects = {{0, 0, length, width}};
-  geometry::Port p1;
-  p1.name = "p1";
-  p1.x_mm = 0;
-  p1.y_mm = width / 2;
-  p1.direction = geometry::Direction::pos_x;
-  p1.feed_length_mm = 30;
-  p1.reference_plane_mm = reference_mm;
-  geometry::Port p2 = p1;
-  p2.name = "p2";
-  p2.x_mm = length;
-  p2.direction = geometry::Direction::neg_x;
-  layout.ports = {p1, p2};
+  layout.ports = {end_port("p1", 0, width / 2, geometry::Direction::pos_x, 30, reference_mm),
+                  end_port("p2", length, width / 2, geometry::Direction::neg_x, 30, reference_mm)};
   return {geometry::make_mesh(layout, cell), width};
 }
 
@@ -112,20 +115,8 @@ TEST(Deembed, AsymmetricStubIsReciprocalAndPassive) {
   geometry::Layout layout;
   layout.substrate = {3.38, 0.508, 0.0};
   layout.rects = {{0, 0, 180 * cell, width}, {75 * cell, width, 78 * cell, width + 20 * cell}};
-  geometry::Port p1;
-  p1.name = "p1";
-  p1.x_mm = 0;
-  p1.y_mm = width / 2;
-  p1.direction = geometry::Direction::pos_x;
-  p1.feed_length_mm = 22;
-  p1.reference_plane_mm = 20;
-  geometry::Port p2 = p1;
-  p2.name = "p2";
-  p2.x_mm = 180 * cell;
-  p2.direction = geometry::Direction::neg_x;
-  p2.feed_length_mm = 30;
-  p2.reference_plane_mm = 26;
-  layout.ports = {p1, p2};
+  layout.ports = {end_port("p1", 0, width / 2, geometry::Direction::pos_x, 22, 20),
+                  end_port("p2", 180 * cell, width / 2, geometry::Direction::neg_x, 30, 26)};
   const SParameters s = solve(geometry::make_mesh(layout, cell), 3e9, 50.0);
   const double pass1 = std::norm(s(0, 0)) + std::norm(s(1, 0));
   const double pass2 = std::norm(s(1, 1)) + std::norm(s(0, 1));
