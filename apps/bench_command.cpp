@@ -16,6 +16,7 @@ struct BenchFlags {
   std::string rhs = "A1";
   std::string field = "all";
   std::string json;
+  bool non_dominant = false;
   SolverFlags solver;
   bench::BenchOptions options;
 };
@@ -35,6 +36,7 @@ std::vector<Method> parse_methods(const std::string& list) {
 int run(BenchFlags& f) {
   bench::BenchOptions& o = f.options;
   o.inputs.assign(f.inputs.begin(), f.inputs.end());
+  o.artificial_dominant = !f.non_dominant;
   o.rhs = bench::parse_rhs_kind(f.rhs);
   o.field = f.field == "complex" ? bench::FieldFilter::complex
             : f.field == "real" ? bench::FieldFilter::real
@@ -72,6 +74,17 @@ Command add_bench_command(CLI::App& parent) {
                   "Density of the synthetic matrices")
       ->capture_default_str()
       ->check(CLI::Range(1e-6, 1.0));
+  app->add_option("--artificial", flags->options.artificial_sizes,
+                  "Also run artificial few-diagonal matrices of these sizes, real and complex "
+                  "(see --field)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  app->add_option("--diagonals", flags->options.artificial_diagonals,
+                  "Diagonals of the artificial matrices (odd, 1 to 15)")
+      ->capture_default_str();
+  app->add_flag("--non-dominant", flags->non_dominant,
+                "Artificial matrices with diagonals half their rows' off-diagonal sums "
+                "(Jacobi and Gauss-Seidel need not converge)");
   app->add_option("--rhs", flags->rhs, "Right-hand side: A1 (b = A*1), ones, or random")
       ->capture_default_str()
       ->check(CLI::IsMember({"A1", "ones", "random"}));
@@ -79,7 +92,8 @@ Command add_bench_command(CLI::App& parent) {
                   "Right-hand sides solved together (the first from --rhs, the rest random)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  app->add_option("--seed", flags->options.seed, "Seed of the random right-hand side")
+  app->add_option("--seed", flags->options.seed,
+                  "Seed of the random right-hand side and of the generated matrices")
       ->capture_default_str();
   app->add_option("--field", flags->field, "Which matrices: all, complex or real")
       ->capture_default_str()

@@ -6,6 +6,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "planarmom/bench/artificial.hpp"
 #include "planarmom/bench/baseline.hpp"
 #include "planarmom/bench/flops.hpp"
 #include "planarmom/bench/synthetic.hpp"
@@ -194,8 +195,11 @@ std::vector<BenchRow> run_bench(const BenchOptions& options, const RowCallback& 
   std::vector<BenchRow> rows;
   const std::vector<fs::path> files =
       options.inputs.empty() ? std::vector<fs::path>{} : collect_matrix_files(options.inputs);
-  if (files.empty() && options.synthetic_sizes.empty())
-    throw std::invalid_argument("bench: give Matrix Market files or folders, or synthetic sizes");
+  if (files.empty() && options.synthetic_sizes.empty() && options.artificial_sizes.empty())
+    throw std::invalid_argument("bench: give Matrix Market files or folders, or synthetic or "
+                                "artificial sizes");
+  // Bad artificial settings are reported before anything runs, not after the files.
+  for (index_t n : options.artificial_sizes) artificial_offsets(n, options.artificial_diagonals);
   for (const fs::path& file : files) {
     const io::MatrixMarketMatrix m = io::read_matrix_market(file);
     const bool complex_field = io::is_complex_field(m);
@@ -224,6 +228,20 @@ std::vector<BenchRow> run_bench(const BenchOptions& options, const RowCallback& 
                    synthetic_mom_matrix(n, options.synthetic_density, options.seed), rows,
                    on_row);
     }
+  for (index_t n : options.artificial_sizes) {
+    const ArtificialSpec spec{n, options.artificial_diagonals, options.artificial_dominant,
+                              options.seed};
+    if (options.field != FieldFilter::complex) {
+      PMOM_LOG(info) << "bench " << artificial_name(spec, false);
+      bench_matrix(options, artificial_name(spec, false), artificial_matrix<double>(spec), rows,
+                   on_row);
+    }
+    if (options.field != FieldFilter::real) {
+      PMOM_LOG(info) << "bench " << artificial_name(spec, true);
+      bench_matrix(options, artificial_name(spec, true),
+                   artificial_matrix<std::complex<double>>(spec), rows, on_row);
+    }
+  }
   return rows;
 }
 

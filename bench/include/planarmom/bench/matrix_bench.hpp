@@ -19,6 +19,11 @@ struct BenchOptions {
   std::vector<std::filesystem::path> inputs;  // files, or folders searched for *.mtx[.gz]
   std::vector<index_t> synthetic_sizes;       // MoM-like matrices generated at these sizes
   double synthetic_density = 0.05;
+  // Few-diagonal matrices (bench/artificial.hpp) at these sizes, real and complex as `field`
+  // allows, generated from `seed`.
+  std::vector<index_t> artificial_sizes;
+  int artificial_diagonals = 5;
+  bool artificial_dominant = true;
   // Methods to try on each matrix; a method that does not apply (COCG on a non-symmetric,
   // CG on a non-Hermitian matrix) is skipped unless `force` is set.
   std::vector<Method> methods{Method::bicg, Method::cocg, Method::bicgstab, Method::cg};
