@@ -81,7 +81,7 @@ Type string_type() {
 Dataset open_dataset(hid_t file, const char* path) {
   return Dataset(check(H5Dopen2(file, path, H5P_DEFAULT), file,
                        cat("no dataset '/", path,
-                            "' (not a planarmom sweep file, or a damaged one)")));
+                            "' (not the kind of planarmom file expected, or a damaged one)")));
 }
 
 namespace {
@@ -111,12 +111,18 @@ void write_attribute(hid_t object, const char* name, int value) {
   check(H5Awrite(attribute.get(), H5T_NATIVE_INT, &value), object, what);
 }
 
+void write_attribute(hid_t object, const char* name, double value) {
+  const std::string what = cat("cannot write attribute '", name, "'");
+  const Attribute attribute = open_or_create_attribute(object, name, H5T_IEEE_F64LE, what);
+  check(H5Awrite(attribute.get(), H5T_NATIVE_DOUBLE, &value), object, what);
+}
+
 namespace {
 
 Attribute open_attribute(hid_t object, const char* name) {
   return Attribute(check(H5Aopen(object, name, H5P_DEFAULT), object,
                          cat("no attribute '", name,
-                              "' (not a planarmom sweep file, or a damaged one)")));
+                              "' (not the kind of planarmom file expected, or a damaged one)")));
 }
 
 }  // namespace
@@ -143,10 +149,24 @@ int read_int_attribute(hid_t object, const char* name) {
   return value;
 }
 
+double read_double_attribute(hid_t object, const char* name) {
+  const Attribute attribute = open_attribute(object, name);
+  double value = 0;
+  check(H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &value), object,
+        cat("cannot read attribute '", name, "' as a number"));
+  return value;
+}
+
 void write_array(hid_t file, const char* path, hid_t file_type, hid_t memory_type,
                  hsize_t count, const void* data) {
+  write_array(file, path, file_type, memory_type, std::vector<hsize_t>{count}, data);
+}
+
+void write_array(hid_t file, const char* path, hid_t file_type, hid_t memory_type,
+                 const std::vector<hsize_t>& shape, const void* data) {
   const std::string what = cat("cannot write dataset '/", path, "'");
-  const Space space(check(H5Screate_simple(1, &count, nullptr), file, what));
+  const Space space(check(
+      H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr), file, what));
   const PropertyList links = creating_parent_groups();
   const Dataset dataset(check(H5Dcreate2(file, path, file_type, space.get(), links.get(),
                                          H5P_DEFAULT, H5P_DEFAULT),

@@ -38,13 +38,18 @@ Type string_type();  // variable-length UTF-8
 
 Dataset open_dataset(hid_t file, const char* path);
 
-// Both replace the value of an existing attribute of that name.
+// Each replaces the value of an existing attribute of that name.
 void write_attribute(hid_t object, const char* name, const std::string& value);
 void write_attribute(hid_t object, const char* name, int value);
+void write_attribute(hid_t object, const char* name, double value);
 std::string read_string_attribute(hid_t object, const char* name);
 int read_int_attribute(hid_t object, const char* name);
+double read_double_attribute(hid_t object, const char* name);
 
-// A fixed one-dimensional dataset; parent groups are created as needed.
+// A fixed dataset of the given shape (row-major data); parent groups are created as needed.
+void write_array(hid_t file, const char* path, hid_t file_type, hid_t memory_type,
+                 const std::vector<hsize_t>& shape, const void* data);
+// The one-dimensional case.
 void write_array(hid_t file, const char* path, hid_t file_type, hid_t memory_type,
                  hsize_t count, const void* data);
 void write_strings(hid_t file, const char* path, const std::vector<std::string>& values);
