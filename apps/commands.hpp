@@ -17,5 +17,6 @@ Command add_solve_command(CLI::App& parent);
 Command add_device_info_command(CLI::App& parent);
 Command add_line_command(CLI::App& parent);
 Command add_sweep_command(CLI::App& parent);
+Command add_heat_command(CLI::App& parent);
 
 }  // namespace pmom::app

@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
                                                  pmom::app::add_solve_command(app),
                                                  pmom::app::add_device_info_command(app),
                                                  pmom::app::add_line_command(app),
-                                                 pmom::app::add_sweep_command(app)};
+                                                 pmom::app::add_sweep_command(app),
+                                                 pmom::app::add_heat_command(app)};
   // Lets the logging options stand after the subcommand's name as well.
   for (const auto& c : commands) c.app->fallthrough();
 

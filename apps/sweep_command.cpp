@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "plot_script.hpp"
 #include "planarmom/geometry/cell_size.hpp"
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/svg.hpp"
@@ -61,18 +61,6 @@ std::string choose_backend(const std::string& wanted) {
   PMOM_LOG(info) << "backend: " << (status.available ? "cuda, " : "cpu (") << status.description
                  << (status.available ? "" : ")");
   return status.available ? "cuda" : "cpu";
-}
-
-// |S| in dB over frequency, by tools/plot_sweep.py under Debian's python3 (h5py, matplotlib);
-// skipped with a log line where those are missing.
-void plot(const fs::path& hdf5, const fs::path& png) {
-  const fs::path script = fs::path(PLANARMOM_SOURCE_DIR) / "tools" / "plot_sweep.py";
-  const std::string command = "/usr/bin/python3 '" + script.string() + "' '" + hdf5.string() +
-                              "' '" + png.string() + "'";
-  if (!fs::exists(script) || std::system(command.c_str()) != 0) {
-    PMOM_LOG(warning) << "no plot written (needs " << script.string()
-                      << " and /usr/bin/python3 with h5py and matplotlib)";
-  }
 }
 
 // One line, redrawn in place: [#####     ] 17/101  2.320 GHz  572 iterations  ETA 5:41
@@ -166,7 +154,7 @@ int run(const SweepFlags& f) {
   file.finish();
   io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(io::read_sweep_file(
                                                 settings.hdf5, /*with_currents=*/false)));
-  plot(settings.hdf5, settings.plot);
+  plot_with_script("plot_sweep.py", settings.hdf5, settings.plot);  // |S| in dB
   PMOM_LOG(info) << "wrote " << settings.hdf5 << ", " << settings.touchstone << ", "
                  << settings.plot << " and " << settings.layout;
   return 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end checks of the planarmom CLI: every subcommand has --help, a small complex system
-# solves and its solution is written, bad input gives one error line and a non-zero exit, and a
-# sweep killed and resumed gives the same S as an uninterrupted one.
+# solves and its solution is written, bad input gives one error line and a non-zero exit, a
+# sweep killed and resumed gives the same S as an uninterrupted one, and the heat equation
+# writes its field (HDF5, and a PNG where matplotlib is there).
 # Usage: cli_test.sh PLANARMOM WORK_DIR SWEEP_CHECK (tests/apps/sweep_check.cpp)
 set -euo pipefail
 exe=$1
@@ -11,7 +12,7 @@ rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-for sub in "" bench solve line sweep device-info; do
+for sub in "" bench solve line sweep heat device-info; do
   $exe $sub --help >"$work/help.txt" || fail "planarmom $sub --help exited non-zero"
   grep -q "Usage" "$work/help.txt" || fail "planarmom $sub --help printed no usage"
 done
@@ -54,6 +55,80 @@ $exe bench "$work/a.mtx" --reps 1 --warmup 0 --json "$work/bench.json" >"$work/b
   fail "bench failed"
 grep -q "cocg" "$work/bench.txt" || fail "bench table lacks the COCG row"
 grep -q '"true_residual"' "$work/bench.json" || fail "bench JSON lacks residuals"
+# The artificial few-diagonal matrices: one real and one complex row per size, in the JSON too.
+$exe -q bench --artificial 100,250 --solver bicgstab --reps 1 --warmup 0 \
+  --json "$work/art.json" >"$work/art.txt" || fail "bench --artificial failed"
+for m in art-5diag-n100-real art-5diag-n100-complex art-5diag-n250-real art-5diag-n250-complex; do
+  grep -qE "^$m +[0-9]+ +[0-9]+ +bicgstab .* converged " "$work/art.txt" ||
+    fail "bench --artificial: no converged row for $m: $(cat "$work/art.txt")"
+  grep -q "\"$m\"" "$work/art.json" || fail "bench --artificial: $m missing from the JSON"
+done
+$exe -q bench --artificial 100 --diagonals 4 >/dev/null 2>"$work/art.err" &&
+  fail "bench --artificial accepted an even number of diagonals"
+grep -q "must be odd" "$work/art.err" || fail "bench --diagonals 4: $(cat "$work/art.err")"
+
+# The heat equation on a 16 x 16 grid from the sine mode, which decays by a known factor per
+# step: the summary reports the error against it (rounding and the solver tolerance, so far
+# below 1e-9), the HDF5 file holds the field, and the picture is written where it can be.
+$exe heat --n 16 --steps 3 --dt 1e-3 --initial sine --tol 1e-12 -o "$work/heat.h5" \
+  >"$work/heat.txt" 2>"$work/heat.err" || fail "heat exited non-zero: $(cat "$work/heat.err")"
+grep -q "^steps: 3 to t = 0.003, all converged" "$work/heat.txt" ||
+  fail "heat: no convergence line: $(cat "$work/heat.txt")"
+grep -qE "^time: .* us per iteration" "$work/heat.txt" || fail "heat: no time per iteration"
+[ "$(grep -c '^\[info\] step [0-9]/3: converged after' "$work/heat.err")" -eq 3 ] ||
+  fail "heat: expected a log line per step: $(cat "$work/heat.err")"
+awk '/^sine mode: error against the exact decay/ { found = 1; if ($7 + 0 > 1e-9) bad = 1 }
+     END { exit bad || !found }' "$work/heat.txt" ||
+  fail "heat: the sine mode does not decay as it must: $(cat "$work/heat.txt")"
+[ -s "$work/heat.h5" ] && [ ! -e "$work/heat.h5.partial" ] || fail "heat wrote no heat.h5"
+if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null; then
+  head -c 8 "$work/heat.png" | grep -q PNG || fail "heat wrote no PNG picture"
+  /usr/bin/python3 - "$work/heat.h5" >"$work/heat_h5py.txt" 2>&1 <<'PY' ||
+import sys
+import h5py
+
+with h5py.File(sys.argv[1], "r") as f:
+    assert f["u"].shape == (16, 16), f["u"].shape
+    assert f.attrs["n"] == 16 and f.attrs["steps"] == 3, dict(f.attrs)
+    assert f["steps/iterations"].shape == (3,) and f["steps/seconds"].shape == (3,)
+    assert f.attrs["solver"] == "cg" and f.attrs["initial"] == "sine", dict(f.attrs)
+    u = f["u"][()]
+    # The sine mode is symmetric about the centre and positive inside.
+    assert (u > 0).all() and abs(u - u.T).max() < 1e-12 and abs(u - u[::-1]).max() < 1e-12
+PY
+    fail "heat.h5 as h5py reads it: $(cat "$work/heat_h5py.txt")"
+else
+  [ ! -e "$work/heat.png" ] || fail "heat wrote a PNG without matplotlib"
+  grep -q "no plot written: /usr/bin/python3 with h5py and matplotlib is needed" \
+    "$work/heat.err" || fail "heat: no message about the missing picture: $(cat "$work/heat.err")"
+  echo "SKIP: heat picture and h5py check (/usr/bin/python3 lacks h5py or matplotlib)"
+fi
+$exe -q heat --n 4 --steps 1 --no-plot -o "$work/heat_noplot.h5" >/dev/null ||
+  fail "heat --no-plot failed"
+[ -s "$work/heat_noplot.h5" ] && [ ! -e "$work/heat_noplot.png" ] || fail "heat --no-plot"
+
+# Bad heat settings: exit 1, one error line saying what is wrong, no output of any kind.
+bad_heat() {  # name, expected text, then the arguments
+  local name=$1 text=$2
+  shift 2
+  set +e
+  $exe heat "$@" -o "$work/$name.h5" >/dev/null 2>"$work/$name.err"
+  local rc=$?
+  set -e
+  [ "$rc" -eq 1 ] || fail "heat $*: exited $rc, expected 1"
+  [ "$(wc -l <"$work/$name.err")" -eq 1 ] || fail "heat $*: expected one error line: $(cat "$work/$name.err")"
+  grep -qF -- "$text" "$work/$name.err" || fail "heat $*: expected '$text', got: $(cat "$work/$name.err")"
+  local left
+  left=$(cd "$work" && ls -d "$name".* | grep -v "^$name\.err$" || true)
+  [ -z "$left" ] || fail "heat $*: left output behind: $left"
+}
+bad_heat heat_n0 "n (interior points per side) must be >= 1, got 0" --n 0
+bad_heat heat_nneg "n (interior points per side) must be >= 1, got -5" --n -5
+bad_heat heat_dt0 "the time step dt must be > 0" --n 8 --dt 0
+bad_heat heat_dtneg "the time step dt must be > 0" --n 8 --dt -1e-3
+bad_heat heat_steps0 "--steps must be >= 1, got 0" --n 8 --steps 0
+bad_heat heat_initial "unknown initial field 'hot' (sine, gaussian or square)" --initial hot
+
 # The MoM line check on a short FR-4 line: a table row with eps_eff and Z0.
 $exe -q line --eps-r 4.4 --height-mm 1.6 --cells-across 4 --freq-ghz 3 >"$work/line.txt" ||
   fail "line failed"
