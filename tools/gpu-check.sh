@@ -6,8 +6,9 @@
 # (examples/two_couplers.yaml and its cascade check), twofull (the pair at three frequencies with
 # every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells, every entry of Z kept),
 # density and density_mpie (errors and S against the dense solve at 1-20% density, the
-# magnitude rule or the mpie rule) and cpu101 (sweep101 on the
-# host's cores, cpu backend).
+# magnitude rule or the mpie rule), cpu101 (sweep101 on the
+# host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
+# n = 512, 1024, 2048 on one core, all cores, the GPU with CSR and ELLPACK-R, and with SSOR).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -204,6 +205,36 @@ PY
     run_bench cuda_nrhs1 --synthetic 4000,10000 --backend cuda --nrhs 1 --rhs random
     for backend in cuda baseline cpu; do
       run_bench large_$backend --synthetic 32000 --backend $backend --warmup 1 --reps 1
+    done
+    ;;
+  heat)
+    log "heat equation (CG paper): time per CG iteration, 10 steps of dt 1e-4, n = 512 1024 2048"
+    exe="$build/apps/planarmom"
+    heat_help=$("$exe" heat --help)
+    # The SSOR preconditioner's flag (another branch adds it); override where it differs.
+    read -r -a ssor <<<"${PLANARMOM_HEAT_SSOR:---preconditioner ssor}"
+    run_heat() {  # name, then heat arguments
+      local name=$1; shift
+      "$exe" heat --steps 10 --dt 1e-4 --no-plot -o "$out/raw/heat_$name.h5" "$@" \
+        >"$out/raw/heat_$name.txt" 2>"$out/raw/heat_$name.log"
+      echo "heat $name: exit $?; $(grep -E '^(solver|iterations|time):' "$out/raw/heat_$name.txt" |
+        paste -sd ';')" | tee -a "$out/summary.txt"
+    }
+    for n in 512 1024 2048; do
+      OMP_NUM_THREADS=1 run_heat "cpu1_$n" --n "$n" --backend cpu
+      run_heat "cpu_$n" --n "$n" --backend cpu
+      run_heat "cuda_csr_$n" --n "$n" --backend cuda --format csr
+      if grep -q ellr <<<"$heat_help"; then
+        run_heat "cuda_ellr_$n" --n "$n" --backend cuda --format ellr
+      else
+        echo "heat cuda_ellr_$n: skipped, this build has no --format ellr" | tee -a "$out/summary.txt"
+      fi
+      if grep -qi ssor <<<"$heat_help"; then
+        run_heat "cpu_ssor_$n" --n "$n" --backend cpu "${ssor[@]}"
+        run_heat "cuda_csr_ssor_$n" --n "$n" --backend cuda --format csr "${ssor[@]}"
+      else
+        echo "heat ssor_$n: skipped, this build has no SSOR preconditioner" | tee -a "$out/summary.txt"
+      fi
     done
     ;;
   kernels)
