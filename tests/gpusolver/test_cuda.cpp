@@ -329,7 +329,7 @@ TEST(CudaSolvers, EqualCpuOnSharedComplexMatrices) {
 // The periodic 2D Laplacian plus a shift (5 diagonals when folded, 9 plain): every format,
 // DIA in both modes, solves it with CG on the GPU as on the CPU. Tolerance 1e-10; the
 // solutions agree to 1e-8 (κ ≈ 1e3 times the tolerance, with margin) and the iteration counts
-// within 2 (only summation order differs).
+// within the CUDA check interval of 8 (only summation order differs).
 TEST(CudaSolvers, EveryFormatSolvesABandedSystemLikeTheCpu) {
   REQUIRE_GPU();
   const index_t g = 150, n = g * g;
@@ -364,7 +364,7 @@ TEST(CudaSolvers, EveryFormatSolvesABandedSystemLikeTheCpu) {
       SCOPED_TRACE(to_string(f) + (periodic ? " periodic" : ""));
       ASSERT_EQ(rc.rhs[0].outcome, Outcome::converged);
       ASSERT_EQ(rg.rhs[0].outcome, Outcome::converged);
-      EXPECT_NEAR(rg.rhs[0].iterations, rc.rhs[0].iterations, 2);
+      EXPECT_NEAR(rg.rhs[0].iterations, rc.rhs[0].iterations, 8);  // CUDA checks every 8
       using Map = Eigen::Map<const test::DenseVector<double>>;
       EXPECT_LE(test::relative_error<double>(Map(xg.data(), n), Map(xc.data(), n)), 1e-8);
     }
