@@ -33,9 +33,34 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
                  "Iterations between residual checks on the host (0: 1 on cpu, 8 on cuda)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--format", flags.format, "Sparse format")
+  std::vector<std::string> formats;
+  for (const Format f : all_formats) formats.push_back(to_string(f));
+  app.add_option("--format", flags.format,
+                 "Sparse format: csr, hyb (ELL + COO), ellr (ELLPACK-R), sellp (sliced ELL) or "
+                 "dia (diagonals)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"csr", "hyb"}));
+      ->check(CLI::IsMember(formats));
+  SolverOptions& o = flags.options;
+  app.add_option("--sellp-slice", o.sellp.slice_rows, "SELL-P: rows per slice (b)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--sellp-threads", o.sellp.threads_per_row,
+                 "SELL-P: GPU threads per row (t), a power of two up to 32; 0 picks it from the "
+                 "mean row length")
+      ->capture_default_str()
+      ->check(CLI::IsMember({0, 1, 2, 4, 8, 16, 32}));
+  app.add_option("--sellp-sort", o.sellp.sort_window,
+                 "SELL-P: sort rows by length within windows of this many rows (sigma; 1: no "
+                 "sorting)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--dia-periodic", o.dia.periodic,
+               "DIA: fold column offsets modulo n, so periodic wrap-around entries share the "
+               "band's diagonals");
+  app.add_option("--dia-max-fill", o.dia.max_fill,
+                 "DIA: refuse matrices that would store more than this many values per entry")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app.add_option("--adjoint", flags.adjoint,
                  "A^H product: stored conjugate transpose or transposed kernel")
       ->capture_default_str()
@@ -51,7 +76,7 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
 
 SolverOptions resolve_solver_options(const SolverFlags& flags) {
   SolverOptions o = flags.options;
-  o.format = flags.format == "hyb" ? Format::hyb : Format::csr;
+  o.format = parse_format(flags.format);
   o.adjoint = flags.adjoint == "transposed" ? AdjointMode::transposed_kernel : AdjointMode::stored;
   o.jacobi = !flags.no_jacobi;
   o.use_graphs = !flags.no_graphs;

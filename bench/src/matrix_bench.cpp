@@ -96,7 +96,7 @@ BenchRow measure(const BenchOptions& options, const std::string& name, const Csr
   row.n = a.rows;
   row.nnz = static_cast<std::size_t>(a.nnz());
   row.backend = backend;
-  row.format = options.solver.format == Format::csr ? "csr" : "hyb";
+  row.format = to_string(options.solver.format);
   row.method = run.method;
   row.nrhs = options.nrhs;
   row.outcome = run.outcome;

@@ -153,6 +153,8 @@ Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options)
   op.format = options_.format;
   op.adjoint = options_.adjoint;
   op.need_adjoint = method_ == Method::bicg;
+  op.sellp = options_.sellp;
+  op.dia = options_.dia;
   a_ = backend_.make_operator(a, op);
 
   std::vector<T> inv = diagonal(a);

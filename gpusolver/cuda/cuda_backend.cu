@@ -143,11 +143,11 @@ template <class T> class CudaBackend final : public Backend<T> {
                                              const OperatorOptions& options) override {
     a.validate();
     auto op = std::make_unique<CudaOperator<T>>();
-    op->a = device_matrix(a, options.format);
+    op->a = device_matrix(a, options);
     op->mode = options.adjoint;
     op->has_adjoint = options.need_adjoint;
     if (options.need_adjoint && options.adjoint == AdjointMode::stored)
-      op->adjoint = device_matrix(conj_transpose(a), options.format);
+      op->adjoint = device_matrix(conj_transpose(a), options);
     return op;
   }
 
@@ -196,39 +196,33 @@ template <class T> class CudaBackend final : public Backend<T> {
   }
 
  private:
-  template <class U> Block<U> to_device_block(const std::vector<U>& host, index_t rows) {
-    Block<U> b = this->template allocate<U>(rows, 1);
-    this->template upload<U>(host, b);
-    return b;
-  }
-
-  DeviceMatrix<T> device_matrix(const Csr<T>& a, Format format) {
+  DeviceMatrix<T> device_matrix(const Csr<T>& a, const OperatorOptions& options) {
     DeviceMatrix<T> m;
-    m.format = format;
+    m.format = options.format;
     m.rows = a.rows;
     m.cols = a.cols;
     m.nnz = static_cast<std::size_t>(a.nnz());
-    if (format == Format::csr) {
-      m.row_ptr = to_device_block(a.row_ptr, a.rows + 1);
-      m.col = to_device_block(a.col_idx, a.nnz());
-      m.val = to_device_block(a.values, a.nnz());
+    if (m.format == Format::csr) {
+      m.row_ptr = to_device_block(*this, a.row_ptr);
+      m.col = to_device_block(*this, a.col_idx);
+      m.val = to_device_block(*this, a.values);
       // Lanes per row: the power of two at or above the mean row length, 2 to 32, and four
       // warps for long rows (see csr_long_rows_kernel).
       const double mean = a.rows > 0 ? static_cast<double>(a.nnz()) / a.rows : 0.0;
       m.threads_per_row = 2;
       while (m.threads_per_row < 32 && m.threads_per_row < mean) m.threads_per_row *= 2;
       if (mean >= 256) m.threads_per_row = 128;
-    } else {
+    } else if (m.format == Format::hyb) {
       const Hyb<T> h = to_hyb(a);
       m.ell_width = h.ell_width;
-      const auto ell = static_cast<index_t>(h.ell_col.size());
-      m.ell_col = to_device_block(h.ell_col, ell);
-      m.ell_val = to_device_block(h.ell_val, ell);
+      m.ell_col = to_device_block(*this, h.ell_col);
+      m.ell_val = to_device_block(*this, h.ell_val);
       m.coo_nnz = h.coo.nnz();
-      const auto coo = static_cast<index_t>(m.coo_nnz);
-      m.coo_row = to_device_block(h.coo.row_idx, coo);
-      m.coo_col = to_device_block(h.coo.col_idx, coo);
-      m.coo_val = to_device_block(h.coo.values, coo);
+      m.coo_row = to_device_block(*this, h.coo.row_idx);
+      m.coo_col = to_device_block(*this, h.coo.col_idx);
+      m.coo_val = to_device_block(*this, h.coo.values);
+    } else {
+      upload_format(*this, a, options, m);
     }
     return m;
   }

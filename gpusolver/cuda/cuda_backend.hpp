@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <optional>
+#include <vector>
 
 #include "device_types.cuh"
 #include "planarmom/gpusolver/backend.hpp"
@@ -12,7 +13,9 @@
 namespace pmom::cuda {
 
 // A matrix on the device. CSR: row_ptr/col/val. HYB: column-major ELL (ell_col, ell_val,
-// padding -1) plus COO overflow (coo_row/coo_col/coo_val).
+// padding -1) plus COO overflow (coo_row/coo_col/coo_val). ELLPACK-R: ell_col/ell_val with
+// row_length. SELL-P: col/val in slices of slice_rows, slice_ptr, row_of, threads_per_row = t.
+// DIA: val holds the diagonals one after another, offset their offsets.
 template <class T> struct DeviceMatrix {
   Format format = Format::csr;
   index_t rows = 0, cols = 0;
@@ -26,7 +29,25 @@ template <class T> struct DeviceMatrix {
   Block<index_t> ell_col, coo_row, coo_col;
   Block<T> ell_val, coo_val;
   std::size_t coo_nnz = 0;
+  Block<index_t> row_length;  // ELLPACK-R
+  index_t slice_rows = 0;     // SELL-P
+  Block<index_t> slice_ptr, row_of;
+  index_t diagonals = 0;      // DIA
+  bool periodic = false;
+  Block<index_t> offset;
 };
+
+// A device copy of a host array, as one column.
+template <class U, class T> Block<U> to_device_block(Backend<T>& be, const std::vector<U>& host) {
+  Block<U> b = be.template allocate<U>(static_cast<index_t>(host.size()), 1);
+  be.template upload<U>(host, b);
+  return b;
+}
+
+// m.format's arrays (ELLPACK-R, SELL-P or DIA; CSR and HYB are the backend's own) built from a.
+template <class T>
+void upload_format(Backend<T>& be, const Csr<T>& a, const OperatorOptions& options,
+                   DeviceMatrix<T>& m);
 
 template <class T> class CudaOperator final : public Operator<T> {
  public:
@@ -65,6 +86,9 @@ template <class T> struct SpmvArgs {
 };
 template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream);
 template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream);
+// The same for ELLPACK-R, SELL-P and DIA; the transposed one adds into a y already scaled by beta.
+template <class T> void launch_format_spmv(const SpmvArgs<T>& args, cudaStream_t stream);
+template <class T> void launch_format_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream);
 
 template <class T>
 void launch_dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,

@@ -2,15 +2,15 @@
 // the mean row length), HYB as a one-thread-per-row ELL pass plus a COO pass, and Aᴴ either
 // from a stored conjugate transpose or by scattering A's rows with atomics. Multi-RHS blocks
 // are done up to four columns per pass, so each matrix entry is read once for four vectors.
+// ELLPACK-R, SELL-P and DIA have their kernels in cuda_spmv_formats.cu.
 #include <algorithm>
 
 #include "cuda_backend.hpp"
 #include "cuda_error.hpp"
+#include "spmv_common.cuh"
 
 namespace pmom::cuda {
 namespace {
-
-constexpr int spmv_block = 256;
 
 // Contiguous lane groups of TPR lanes inside a warp: shuffle-reduce within the group.
 template <int TPR, class D> __device__ D group_sum(D v);
@@ -21,10 +21,6 @@ template <int TPR> __device__ double group_sum(double v) {
 }
 template <int TPR> __device__ dcomplex group_sum(dcomplex v) {
   return {group_sum<TPR>(v.x), group_sum<TPR>(v.y)};
-}
-
-template <class D> __device__ D combine(D acc, D alpha, D beta, bool beta_zero, const D* y) {
-  return beta_zero ? alpha * acc : alpha * acc + beta * *y;
 }
 
 // acc[c] = Σ a_ij x_c[j] over the entries first, first + STRIDE, ... before end, for KC
@@ -154,12 +150,6 @@ ell_kernel(index_t rows, index_t width, int groups, const index_t* __restrict__ 
   }
 }
 
-__device__ inline void atomic_add(double* p, double v) { atomicAdd(p, v); }
-__device__ inline void atomic_add(dcomplex* p, dcomplex v) {
-  atomicAdd(&p->x, v.x);
-  atomicAdd(&p->y, v.y);
-}
-
 // y[row] += alpha a x[col] for COO entries, or, transposed, y[col] += alpha conj(a) x[row].
 template <class D, bool ConjTrans>
 __global__ void __launch_bounds__(spmv_block)
@@ -221,10 +211,6 @@ scale_kernel(std::size_t size, D* y, D beta) {
   if (i < size) y[i] = beta * y[i];
 }
 
-unsigned blocks_for(long long threads) {
-  return static_cast<unsigned>(std::max(1LL, (threads + spmv_block - 1) / spmv_block));
-}
-
 // Calls f(std::integral_constant<int, TPR>) for the matrix's lanes-per-row.
 template <class F> void with_tpr(int tpr, F&& f) {
   switch (tpr) {
@@ -242,48 +228,41 @@ template <class T> using D = device_t<T>;
 
 template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream) {
   const DeviceMatrix<T>& m = *args.m;
+  if (m.format != Format::csr && m.format != Format::hyb) return launch_format_spmv(args, stream);
   const D<T> alpha = to_device(args.alpha), beta = to_device(args.beta);
   const bool beta_zero = args.beta == T(0);
   const D<T>* x = dev(args.x);
   D<T>* y = dev(args.y);
-  for (index_t c0 = 0; c0 < args.k;) {
-    const index_t left = args.k - c0;
-    const int kc = left >= 4 ? 4 : left >= 2 ? 2 : 1;
+  with_column_tiles(args.k, [&](auto kc_const, index_t c0) {
+    constexpr int KC = decltype(kc_const)::value;
     const D<T>* xc = x + static_cast<std::size_t>(c0) * m.cols;
     D<T>* yc = y + static_cast<std::size_t>(c0) * m.rows;
-    auto run = [&](auto kc_const) {
-      constexpr int KC = decltype(kc_const)::value;
-      if (m.format == Format::csr && m.threads_per_row > 32) {
-        constexpr int W = 4;
-        csr_long_rows_kernel<D<T>, KC, W>
-            <<<blocks_for(static_cast<long long>(m.rows) * 32 * W), spmv_block, 0, stream>>>(
-                m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc,
-                m.rows, alpha, beta, beta_zero);
-        PMOM_CUDA_LAUNCHED("csr_long_rows_kernel");
-      } else if (m.format == Format::csr) {
-        with_tpr(m.threads_per_row, [&](auto tpr_const) {
-          constexpr int TPR = decltype(tpr_const)::value;
-          csr_kernel<D<T>, TPR, KC><<<blocks_for(static_cast<long long>(m.rows) * TPR), spmv_block, 0, stream>>>(
-              m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc, m.rows,
-              alpha, beta, beta_zero);
-        });
-        PMOM_CUDA_LAUNCHED("csr_kernel");
-      } else {
-        // Slot groups: enough that each thread walks about 16 slots, at most a block's worth.
-        const int groups =
-            std::clamp<int>(static_cast<int>(m.ell_width / 16), 1, spmv_block / ell_rows);
-        const auto blocks = static_cast<unsigned>((m.rows + ell_rows - 1) / ell_rows);
-        ell_kernel<D<T>, KC><<<std::max(1u, blocks), spmv_block, 0, stream>>>(
-            m.rows, m.ell_width, groups, m.ell_col.data(), dev(m.ell_val.data()), xc, m.cols,
-            yc, m.rows, alpha, beta, beta_zero);
-        PMOM_CUDA_LAUNCHED("ell_kernel");
-      }
-    };
-    if (kc == 4) run(std::integral_constant<int, 4>{});
-    else if (kc == 2) run(std::integral_constant<int, 2>{});
-    else run(std::integral_constant<int, 1>{});
-    c0 += kc;
-  }
+    if (m.format == Format::csr && m.threads_per_row > 32) {
+      constexpr int W = 4;
+      csr_long_rows_kernel<D<T>, KC, W>
+          <<<blocks_for(static_cast<long long>(m.rows) * 32 * W), spmv_block, 0, stream>>>(
+              m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc,
+              m.rows, alpha, beta, beta_zero);
+      PMOM_CUDA_LAUNCHED("csr_long_rows_kernel");
+    } else if (m.format == Format::csr) {
+      with_tpr(m.threads_per_row, [&](auto tpr_const) {
+        constexpr int TPR = decltype(tpr_const)::value;
+        csr_kernel<D<T>, TPR, KC><<<blocks_for(static_cast<long long>(m.rows) * TPR), spmv_block, 0, stream>>>(
+            m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc, m.rows,
+            alpha, beta, beta_zero);
+      });
+      PMOM_CUDA_LAUNCHED("csr_kernel");
+    } else {
+      // Slot groups: enough that each thread walks about 16 slots, at most a block's worth.
+      const int groups =
+          std::clamp<int>(static_cast<int>(m.ell_width / 16), 1, spmv_block / ell_rows);
+      const auto blocks = static_cast<unsigned>((m.rows + ell_rows - 1) / ell_rows);
+      ell_kernel<D<T>, KC><<<std::max(1u, blocks), spmv_block, 0, stream>>>(
+          m.rows, m.ell_width, groups, m.ell_col.data(), dev(m.ell_val.data()), xc, m.cols,
+          yc, m.rows, alpha, beta, beta_zero);
+      PMOM_CUDA_LAUNCHED("ell_kernel");
+    }
+  });
   if (m.format == Format::hyb && m.coo_nnz > 0) {
     coo_kernel<D<T>, false><<<blocks_for(static_cast<long long>(m.coo_nnz)), spmv_block, 0, stream>>>(
         m.coo_nnz, m.coo_row.data(), m.coo_col.data(), dev(m.coo_val.data()), x, m.cols, y,
@@ -302,6 +281,8 @@ template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStre
         out, dev(args.y), to_device(args.beta));
     PMOM_CUDA_LAUNCHED("scale_kernel");
   }
+  if (m.format != Format::csr && m.format != Format::hyb)
+    return launch_format_spmv_transposed(args, stream);
   const D<T> alpha = to_device(args.alpha);
   const D<T>* x = dev(args.x);
   D<T>* y = dev(args.y);

@@ -23,6 +23,22 @@ template <class T> HybRows<T>::HybRows(Hyb<T> hyb) : m(std::move(hyb)) {
   for (index_t i = 0; i < m.rows; ++i) coo_row_ptr[i + 1] += coo_row_ptr[i];
 }
 
+template <class T> EllrRows<T>::EllrRows(Ellr<T> ellr) : m(std::move(ellr)) {
+  row_ptr.assign(static_cast<std::size_t>(m.rows) + 1, 0);
+  for (index_t i = 0; i < m.rows; ++i) row_ptr[i + 1] = row_ptr[i] + m.row_length[i];
+}
+
+template <class T> SellpRows<T>::SellpRows(Sellp<T> sellp) : m(std::move(sellp)) {
+  position.resize(static_cast<std::size_t>(m.rows));
+  for (index_t p = 0; p < m.rows; ++p) position[m.row_of[p]] = p;
+  work.assign(static_cast<std::size_t>(m.rows) + 1, 0);
+  for (index_t i = 0; i < m.rows; ++i) {
+    std::int64_t entries = 0;
+    for_each_in(i, i + 1, [&](index_t, index_t, const T&) { ++entries; });
+    work[i + 1] = work[i] + 1 + entries;
+  }
+}
+
 namespace {
 
 // Right-hand sides multiplied together, so each matrix entry is read once per tile.
@@ -137,8 +153,14 @@ void multiply_adjoint(const Rows& a, const T* x, T* y, T alpha, T beta, std::vec
   }
 }
 
-template <class T> std::variant<CsrRows<T>, HybRows<T>> stored(const Csr<T>& a, Format format) {
-  if (format == Format::hyb) return HybRows<T>(to_hyb(a));
+template <class T> StoredMatrix<T> stored(const Csr<T>& a, const OperatorOptions& options) {
+  switch (options.format) {
+    case Format::csr: break;
+    case Format::hyb: return HybRows<T>(to_hyb(a));
+    case Format::ellr: return EllrRows<T>(to_ellr(a));
+    case Format::sellp: return SellpRows<T>(to_sellp(a, options.sellp));
+    case Format::dia: return DiaRows<T>{to_dia(a, options.dia)};
+  }
   return CsrRows<T>{a};
 }
 
@@ -151,9 +173,9 @@ CpuOperator<T>::CpuOperator(const Csr<T>& a, const OperatorOptions& options)
       nnz_(static_cast<std::size_t>(a.nnz())),
       format_(options.format),
       adjoint_mode_(options.adjoint),
-      a_(stored(a, options.format)) {
+      a_(stored(a, options)) {
   if (options.adjoint == AdjointMode::stored && options.need_adjoint)
-    adjoint_ = stored(conj_transpose(a), options.format);
+    adjoint_ = stored(conj_transpose(a), options);
 }
 
 template <class T>

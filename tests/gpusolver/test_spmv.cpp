@@ -82,15 +82,36 @@ TYPED_TEST(CpuBackendTest, AllocatesZeroedAlignedMemoryAndCopies) {
 struct OperatorCase {
   Format format;
   AdjointMode adjoint;
+  SellpOptions sellp{};
 };
+// SELL-P twice more: slices of 4 rows with 2 threads per row and rows sorted in windows of 8
+// (last slice partial, padding to a multiple of t, the permutation undone in y), and one
+// thread per row.
 constexpr OperatorCase operator_cases[] = {{Format::csr, AdjointMode::stored},
                                            {Format::csr, AdjointMode::transposed_kernel},
                                            {Format::hyb, AdjointMode::stored},
-                                           {Format::hyb, AdjointMode::transposed_kernel}};
+                                           {Format::hyb, AdjointMode::transposed_kernel},
+                                           {Format::ellr, AdjointMode::stored},
+                                           {Format::ellr, AdjointMode::transposed_kernel},
+                                           {Format::sellp, AdjointMode::stored},
+                                           {Format::sellp, AdjointMode::transposed_kernel},
+                                           {Format::sellp, AdjointMode::stored, {4, 2, 8}},
+                                           {Format::sellp, AdjointMode::transposed_kernel, {4, 1, 1}},
+                                           {Format::dia, AdjointMode::stored},
+                                           {Format::dia, AdjointMode::transposed_kernel}};
+
+// The random test patterns have many diagonals; DIA is asked to store them anyway.
+OperatorOptions options_for(const OperatorCase& c) {
+  OperatorOptions o{c.format, c.adjoint, true};
+  o.sellp = c.sellp;
+  o.dia.max_fill = 1e9;
+  return o;
+}
 
 std::string describe(const OperatorCase& c, index_t rows, index_t cols, index_t k) {
-  return std::string(c.format == Format::csr ? "csr" : "hyb") + "/" +
-         (c.adjoint == AdjointMode::stored ? "stored" : "transposed_kernel") + " " +
+  return to_string(c.format) + "(b " + std::to_string(c.sellp.slice_rows) + " t " +
+         std::to_string(c.sellp.threads_per_row) + " s " + std::to_string(c.sellp.sort_window) +
+         ")/" + (c.adjoint == AdjointMode::stored ? "stored" : "transposed_kernel") + " " +
          std::to_string(rows) + "x" + std::to_string(cols) + " k=" + std::to_string(k);
 }
 
@@ -109,7 +130,10 @@ template <class T> void expect_spmv_matches_dense(Backend<T>& be, const Csr<T>& 
   const std::pair<T, T> coefficients[] = {
       {T(1), T(0)}, {scale, T(0)}, {T(1), T(1)}, {scale, shift}};
   for (const OperatorCase& c : operator_cases) {
-    const auto op = be.make_operator(a, {c.format, c.adjoint, true});
+    // DIA of a large random pattern holds every one of its ~rows + cols diagonals in full
+    // (hundreds of MB): the small shapes cover its indexing, the banded tests its use.
+    if (c.format == Format::dia && dense.size() > 1'000'000) continue;
+    const auto op = be.make_operator(a, options_for(c));
     EXPECT_EQ(op->rows(), a.rows);
     EXPECT_EQ(op->cols(), a.cols);
     EXPECT_EQ(op->nnz(), static_cast<std::size_t>(a.nnz()));

@@ -14,10 +14,18 @@
 
 #include "planarmom/gpusolver/block.hpp"
 #include "planarmom/gpusolver/csr.hpp"
+#include "planarmom/gpusolver/dia.hpp"
+#include "planarmom/gpusolver/sellp.hpp"
 
 namespace pmom {
 
-enum class Format { csr, hyb };
+enum class Format { csr, hyb, ellr, sellp, dia };
+inline constexpr Format all_formats[] = {Format::csr, Format::hyb, Format::ellr, Format::sellp,
+                                         Format::dia};
+// "csr", "hyb", "ellr", "sellp", "dia"; parse_format throws std::invalid_argument naming them.
+std::string to_string(Format f);
+Format parse_format(const std::string& name);
+
 enum class Transpose { none, conj_trans };
 
 // How the Aᴴ product is done: a stored conjugate transpose, or a transposed kernel on A.
@@ -27,6 +35,8 @@ struct OperatorOptions {
   Format format = Format::csr;
   AdjointMode adjoint = AdjointMode::stored;
   bool need_adjoint = true;  // false lets a backend skip building Aᴴ (COCG, BiCGSTAB, CG)
+  SellpOptions sellp;        // Format::sellp only
+  DiaOptions dia;            // Format::dia only
 };
 
 // How the BiCG family's shadow (left) vectors relate to the primal ones. One kernel set thus

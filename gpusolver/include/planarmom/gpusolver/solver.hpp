@@ -48,6 +48,8 @@ struct SolverOptions {
   bool use_graphs = true;
   Format format = Format::csr;
   AdjointMode adjoint = AdjointMode::stored;
+  SellpOptions sellp;  // Format::sellp only
+  DiaOptions dia;      // Format::dia only
 };
 
 struct RhsResult {
