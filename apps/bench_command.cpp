@@ -21,16 +21,22 @@ struct BenchFlags {
   bench::BenchOptions options;
 };
 
-std::vector<Method> parse_methods(const std::string& list) {
-  std::vector<Method> methods;
+// The items of a comma-separated list, each through `parse`.
+template <class Parse> auto parse_list(const std::string& list, Parse parse) {
+  std::vector<decltype(parse(list))> items;
   std::stringstream ss(list);
-  for (std::string item; std::getline(ss, item, ',');) {
+  for (std::string item; std::getline(ss, item, ',');) items.push_back(parse(item));
+  return items;
+}
+
+std::vector<Method> parse_methods(const std::string& list) {
+  return parse_list(list, [](const std::string& item) {
     const Method m = parse_method(item);
     if (m == Method::automatic)
-      throw std::invalid_argument("bench: name the solvers (bicg, cocg, bicgstab, cg), not auto");
-    methods.push_back(m);
-  }
-  return methods;
+      throw std::invalid_argument("bench: name the solvers (bicg, cocg, bicgstab, cg, jacobi, "
+                                  "gauss-seidel), not auto");
+    return m;
+  });
 }
 
 int run(BenchFlags& f) {
@@ -41,11 +47,16 @@ int run(BenchFlags& f) {
   o.field = f.field == "complex" ? bench::FieldFilter::complex
             : f.field == "real" ? bench::FieldFilter::real
                                 : bench::FieldFilter::all;
-  o.solver = resolve_solver_options(f.solver);
+  SolverFlags one_order = f.solver;  // the list of orders is the bench's, not the solver's
+  one_order.ordering = "auto";
+  o.solver = resolve_solver_options(one_order);
   o.methods = parse_methods(f.solver.method);
+  o.orderings = parse_list(f.solver.ordering, parse_sweep_order);
   o.backend = f.solver.backend;
   const auto rows = bench::run_bench(o, [](const bench::BenchRow& r) {
-    PMOM_LOG(info) << r.matrix << " " << to_string(r.method) << ": " << to_string(r.outcome)
+    PMOM_LOG(info) << r.matrix << " " << to_string(r.method)
+                   << (r.ordering.empty() ? "" : " (" + r.ordering + " order)") << ": "
+                   << to_string(r.outcome)
                    << " after " << r.iterations << " iterations, true residual "
                    << r.true_residual << ", " << r.time.median * 1e3 << " ms";
   });

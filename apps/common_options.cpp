@@ -19,9 +19,11 @@ void add_log_options(CLI::App& app, io::LogOptions& options) {
 void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
                         const std::vector<std::string>& backends) {
   app.add_option("--solver", flags.method,
-                 method_list ? "Comma-separated solvers from bicg, cocg, bicgstab, cg"
+                 method_list ? "Comma-separated solvers from bicg, cocg, bicgstab, cg, jacobi, "
+                               "gauss-seidel"
                              : "auto (COCG if A^T = A, CG if Hermitian with positive diagonal, "
-                               "else BiCG), bicg, cocg, bicgstab or cg")
+                               "else BiCG), bicg, cocg, bicgstab, cg, or the stationary "
+                               "iterations jacobi and gauss-seidel")
       ->capture_default_str();
   app.add_option("--tol", flags.options.tolerance, "Stop at ||r||/||b|| <= tol")
       ->capture_default_str()
@@ -69,7 +71,22 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
                  "Where to solve (cuda falls back to cpu, saying why, without a device)")
       ->capture_default_str()
       ->check(CLI::IsMember(backends));
-  app.add_flag("--no-jacobi", flags.no_jacobi, "Solve without the Jacobi preconditioner");
+  app.add_option("--precond", flags.preconditioner,
+                 "Preconditioner of the Krylov solvers: none, jacobi, or ssor (cg and cocg "
+                 "only); jacobi and gauss-seidel ignore it")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "jacobi", "ssor"}));
+  app.add_option("--omega", flags.options.omega,
+                 "Relaxation factor of jacobi (> 0), gauss-seidel and ssor (between 0 and 2)")
+      ->capture_default_str();
+  auto* ordering = app.add_option(
+      "--ordering", flags.ordering,
+      std::string("Row order of gauss-seidel and ssor sweeps: natural (row after row, cpu "
+                  "only), multicolour (greedy colouring of A + A^T, each colour in parallel) "
+                  "or auto (natural on cpu, multicolour on cuda)") +
+          (method_list ? "; comma-separated orders run each" : ""));
+  ordering->capture_default_str();
+  if (!method_list) ordering->check(CLI::IsMember({"auto", "natural", "multicolour"}));
   app.add_flag("--no-graphs", flags.no_graphs,
                "Launch each kernel of an iteration instead of replaying a CUDA graph");
 }
@@ -78,7 +95,8 @@ SolverOptions resolve_solver_options(const SolverFlags& flags) {
   SolverOptions o = flags.options;
   o.format = parse_format(flags.format);
   o.adjoint = flags.adjoint == "transposed" ? AdjointMode::transposed_kernel : AdjointMode::stored;
-  o.jacobi = !flags.no_jacobi;
+  o.preconditioner = parse_preconditioner(flags.preconditioner);
+  o.ordering = parse_sweep_order(flags.ordering);
   o.use_graphs = !flags.no_graphs;
   return o;
 }

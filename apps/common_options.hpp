@@ -18,7 +18,8 @@ struct SolverFlags {
   std::string format = "csr";
   std::string adjoint = "stored";
   std::string backend = "cpu";
-  bool no_jacobi = false;
+  std::string preconditioner = "jacobi";
+  std::string ordering = "auto";
   bool no_graphs = false;
   SolverOptions options;
 };

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "cuda_support.hpp"
@@ -310,7 +311,11 @@ BaselineResult baseline_bicg(const Csr<T>& a, std::span<const T> b, std::vector<
                                                              : a_dev.descr.get();
 
   // M⁻ᴴ = conj(D⁻¹): its own vector for complex values, D⁻¹ itself for real ones.
-  const std::vector<T> inv_diag = inverse_diagonal(a, options.jacobi);
+  if (options.preconditioner == Preconditioner::ssor)
+    throw std::invalid_argument("baseline: the library route has Jacobi preconditioning or "
+                                "none, not SSOR");
+  const std::vector<T> inv_diag =
+      inverse_diagonal(a, options.preconditioner == Preconditioner::jacobi);
   std::vector<T> inv_diag_adj;
   if constexpr (is_complex_v<T>)
     for (const T& v : inv_diag) inv_diag_adj.push_back(conjugate(v));

@@ -27,16 +27,34 @@ Count count(Method m) {
     // ŝ = Ds (mul), tᴴs and tᴴt (2 fma), x += αp̂ + ωŝ (2 fma), r = s − ωt (fma),
     // ρ = r̂ᴴr (fma), ‖r‖².
     case Method::bicgstab: return {2, 2 + 1 + 1, 2, 1 + 1 + 2 + 2 + 1 + 1, 1};
+    // x += d r (fma), r = b − Ax (the product, and its add of b).
+    case Method::jacobi: return {1, 0, 1, 1, 0};
+    // one pass over A; per row b_i − s (add), ω d_i times it (2 mul), added to x_i.
+    case Method::gauss_seidel: return {1, 2, 2, 0, 0};
     case Method::automatic: break;
   }
   throw std::invalid_argument("flops_per_iteration: method must be resolved");
 }
 
+// SSOR's forward sweep from zero reads the strictly lower entries (about half of a symmetric
+// pattern), the backward sweep all of them; per row each sweep does 2 mul and 1 or 2 adds,
+// and ρ = r̃ᴴz is one more fma.
+Count with_ssor(Count k) {
+  k.spmv += 1.5;
+  k.mul += 4;
+  k.add += 3;
+  k.fma += 1;
+  return k;
+}
+
 }  // namespace
 
-double flops_per_iteration(Method method, std::size_t n, std::size_t nnz, bool complex_values) {
+double flops_per_iteration(Method method, std::size_t n, std::size_t nnz, bool complex_values,
+                           Preconditioner preconditioner) {
   const Costs c = complex_values ? Costs{6, 2, 8, 4} : Costs{1, 1, 2, 2};
-  const Count k = count(method);
+  const bool ssor = preconditioner == Preconditioner::ssor &&
+                    (method == Method::cg || method == Method::cocg);
+  const Count k = ssor ? with_ssor(count(method)) : count(method);
   const auto nd = static_cast<double>(n);
   return k.spmv * static_cast<double>(nnz) * c.fma +
          nd * (k.mul * c.mul + k.add * c.add + k.fma * c.fma + k.norm * c.norm);

@@ -11,6 +11,7 @@
 #include "planarmom/bench/flops.hpp"
 #include "planarmom/bench/synthetic.hpp"
 #include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/io/load_matrix.hpp"
 #include "planarmom/io/logging.hpp"
 
@@ -33,6 +34,35 @@ bool applies(Method m, const MatrixTraits& t) {
     case Method::cg: return t.hermitian && t.positive_real_diagonal;
     default: return true;
   }
+}
+
+// The solver options of each run of `method`: one per sweep order where it sweeps, else one.
+std::vector<SolverOptions> run_options(const BenchOptions& options, Method method) {
+  std::vector<SolverOptions> runs;
+  for (const SweepOrder order : options.orderings) {
+    SolverOptions so = options.solver;
+    so.method = method;
+    so.ordering = order;
+    so.record_history = false;
+    if (!runs.empty() && !needs_sweeps(method, so)) break;
+    runs.push_back(so);
+  }
+  return runs;
+}
+
+// Why a run cannot go at all (the solver would refuse it), or empty.
+template <class T>
+std::string impossible(Method m, const SolverOptions& so, bool zero_diagonal,
+                       const Backend<T>* backend) {
+  const bool sweeps = needs_sweeps(m, so);
+  if (so.preconditioner == Preconditioner::ssor && sweeps && m != Method::gauss_seidel &&
+      m != Method::cg && m != Method::cocg)
+    return "SSOR preconditioning runs with cg and cocg only";
+  if (zero_diagonal && (sweeps || m == Method::jacobi))
+    return "the matrix has zero diagonal entries, which relaxation divides by";
+  if (sweeps && so.ordering == SweepOrder::natural && backend && !backend->sequential_sweeps())
+    return "natural-order sweeps need the cpu backend";
+  return {};
 }
 
 template <class T>
@@ -98,6 +128,8 @@ BenchRow measure(const BenchOptions& options, const std::string& name, const Csr
   row.backend = backend;
   row.format = to_string(options.solver.format);
   row.method = run.method;
+  if (run.method != Method::jacobi && run.method != Method::gauss_seidel)
+    row.preconditioner = to_string(options.solver.preconditioner);
   row.nrhs = options.nrhs;
   row.outcome = run.outcome;
   row.iterations = run.iterations;
@@ -106,7 +138,8 @@ BenchRow measure(const BenchOptions& options, const std::string& name, const Csr
   row.time = summarize(seconds);
   if (row.iterations > 0) {
     row.seconds_per_iteration = row.time.median / row.iterations;
-    row.gflops = flops_per_iteration(row.method, row.n, row.nnz, is_complex_v<T>) *
+    row.gflops = flops_per_iteration(row.method, row.n, row.nnz, is_complex_v<T>,
+                                     options.solver.preconditioner) *
                  static_cast<double>(options.nrhs) / row.seconds_per_iteration * 1e-9;
   }
   return row;
@@ -116,6 +149,8 @@ template <class T>
 void bench_matrix(const BenchOptions& options, const std::string& name, const Csr<T>& a,
                   std::vector<BenchRow>& rows, const RowCallback& on_row) {
   const MatrixTraits traits = analyse(a);
+  const std::vector<T> diag = diagonal(a);
+  const bool zero_diagonal = std::find(diag.begin(), diag.end(), T(0)) != diag.end();
   const bool baseline = options.backend == "baseline";
   auto backend = baseline ? nullptr : make_backend<T>(options.backend);
   const std::vector<T> b = make_rhs(a, options);
@@ -126,42 +161,49 @@ void bench_matrix(const BenchOptions& options, const std::string& name, const Cs
                       << " skipped (matrix lacks the symmetry it needs)";
       continue;
     }
-    SolverOptions so = options.solver;
-    so.method = method;
-    so.record_history = false;
-    BenchRow row;
-    if (baseline) {
-      if (method != Method::bicg) {
-        PMOM_LOG(debug) << name << ": the baseline runs BiCG only, " << to_string(method)
-                        << " skipped";
+    for (const SolverOptions& so : run_options(options, method)) {
+      if (const std::string why = impossible(method, so, zero_diagonal, backend.get());
+          !why.empty()) {
+        PMOM_LOG(debug) << name << ": " << to_string(method) << " (" << to_string(so.ordering)
+                        << " order) skipped: " << why;
         continue;
       }
-      row = measure(options, name, a, "baseline (cuSPARSE+cuBLAS)", [&] {
-        Run run;
-        for (index_t c = 0; c < options.nrhs; ++c) {
-          std::vector<T> x;
-          const BaselineResult r =
-              baseline_bicg<T>(a, std::span<const T>(b).subspan(c * n, n), x, so);
-          run.add(r.outcome, r.iterations, r.true_residual, r.recurrence_residual);
-          run.seconds += r.seconds;
+      BenchRow row;
+      if (baseline) {
+        if (method != Method::bicg) {
+          PMOM_LOG(debug) << name << ": the baseline runs BiCG only, " << to_string(method)
+                          << " skipped";
+          continue;
         }
-        return run;
-      });
-    } else {
-      Solver<T> solver(*backend, a, so);
-      row = measure(options, name, a, backend->name(), [&] {
-        std::vector<T> x;
-        const SolveResult r = solver.solve(b, x, options.nrhs);
-        Run run;
-        run.method = r.method;
-        run.seconds = r.seconds;
-        for (const RhsResult& c : r.rhs)
-          run.add(c.outcome, c.iterations, c.true_residual, c.recurrence_residual);
-        return run;
-      });
+        row = measure(options, name, a, "baseline (cuSPARSE+cuBLAS)", [&] {
+          Run run;
+          for (index_t c = 0; c < options.nrhs; ++c) {
+            std::vector<T> x;
+            const BaselineResult r =
+                baseline_bicg<T>(a, std::span<const T>(b).subspan(c * n, n), x, so);
+            run.add(r.outcome, r.iterations, r.true_residual, r.recurrence_residual);
+            run.seconds += r.seconds;
+          }
+          return run;
+        });
+      } else {
+        Solver<T> solver(*backend, a, so);
+        row = measure(options, name, a, backend->name(), [&] {
+          std::vector<T> x;
+          const SolveResult r = solver.solve(b, x, options.nrhs);
+          Run run;
+          run.method = r.method;
+          run.seconds = r.seconds;
+          for (const RhsResult& c : r.rhs)
+            run.add(c.outcome, c.iterations, c.true_residual, c.recurrence_residual);
+          return run;
+        });
+        if (solver.ordering() != SweepOrder::automatic) row.ordering = to_string(solver.ordering());
+        row.colours = solver.colours();
+      }
+      rows.push_back(row);
+      if (on_row) on_row(row);
     }
-    rows.push_back(row);
-    if (on_row) on_row(row);
   }
 }
 

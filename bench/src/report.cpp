@@ -34,6 +34,15 @@ std::string format_double(double v, int precision, bool scientific) {
   return os.str();
 }
 
+// The method, with a preconditioner other than the default Jacobi and the sweep order:
+// "cg+ssor/natural", "gauss-seidel/multicolour".
+std::string solver_label(const BenchRow& r) {
+  std::string label = to_string(r.method);
+  if (!r.preconditioner.empty() && r.preconditioner != "jacobi") label += "+" + r.preconditioner;
+  if (!r.ordering.empty()) label += "/" + r.ordering;
+  return label;
+}
+
 }  // namespace
 
 void print_table(std::ostream& os, const std::vector<BenchRow>& rows) {
@@ -41,7 +50,7 @@ void print_table(std::ostream& os, const std::vector<BenchRow>& rows) {
                                       "outcome", "true res", "time ms", "ms/iter", "GFLOP/s"};
   std::vector<std::vector<std::string>> cells;
   for (const BenchRow& r : rows)
-    cells.push_back({r.matrix, std::to_string(r.n), std::to_string(r.nnz), to_string(r.method),
+    cells.push_back({r.matrix, std::to_string(r.n), std::to_string(r.nnz), solver_label(r),
                      std::to_string(r.nrhs), std::to_string(r.iterations), to_string(r.outcome),
                      format_double(r.true_residual, 2, true),
                      format_double(r.time.median * 1e3, 3, false),
@@ -80,6 +89,7 @@ void write_json(const std::filesystem::path& file, const BenchOptions& options,
                   {"seed", options.seed},
                   {"tolerance", options.solver.tolerance},
                   {"max_iterations", options.solver.max_iterations},
+                  {"omega", options.solver.omega},
                   {"warmup", options.warmup},
                   {"repetitions", options.repetitions}};
   auto& out = j["runs"] = nlohmann::json::array();
@@ -91,6 +101,9 @@ void write_json(const std::filesystem::path& file, const BenchOptions& options,
                    {"backend", r.backend},
                    {"format", r.format},
                    {"solver", to_string(r.method)},
+                   {"preconditioner", r.preconditioner},
+                   {"ordering", r.ordering},
+                   {"colours", r.colours},
                    {"nrhs", r.nrhs},
                    {"outcome", to_string(r.outcome)},
                    {"converged", r.outcome == Outcome::converged},

@@ -1,4 +1,4 @@
-// Names of methods and outcomes, and the host-side matrix analysis behind Method::automatic.
+// Names of methods, preconditioners, sweep orders and outcomes, and the host-side matrix analysis behind Method::automatic.
 #include <algorithm>
 #include <stdexcept>
 
@@ -14,6 +14,26 @@ std::string to_string(Method m) {
     case Method::cocg: return "cocg";
     case Method::bicgstab: return "bicgstab";
     case Method::cg: return "cg";
+    case Method::jacobi: return "jacobi";
+    case Method::gauss_seidel: return "gauss-seidel";
+  }
+  return "?";
+}
+
+std::string to_string(Preconditioner p) {
+  switch (p) {
+    case Preconditioner::none: return "none";
+    case Preconditioner::jacobi: return "jacobi";
+    case Preconditioner::ssor: return "ssor";
+  }
+  return "?";
+}
+
+std::string to_string(SweepOrder o) {
+  switch (o) {
+    case SweepOrder::automatic: return "auto";
+    case SweepOrder::natural: return "natural";
+    case SweepOrder::multicolour: return "multicolour";
   }
   return "?";
 }
@@ -32,11 +52,36 @@ std::string to_string(Outcome o) {
   return "?";
 }
 
+namespace {
+
+// The value among `all` whose to_string is `name`; else an error listing every name.
+template <class E> E parse_named(const std::string& name, std::initializer_list<E> all,
+                                 const std::string& what) {
+  std::string names;
+  for (E e : all) {
+    if (to_string(e) == name) return e;
+    names += (names.empty() ? "" : ", ") + to_string(e);
+  }
+  throw std::invalid_argument("unknown " + what + " '" + name + "' (choose " + names + ")");
+}
+
+}  // namespace
+
 Method parse_method(const std::string& name) {
-  for (Method m : {Method::automatic, Method::bicg, Method::cocg, Method::bicgstab, Method::cg})
-    if (to_string(m) == name) return m;
-  throw std::invalid_argument("unknown solver '" + name +
-                              "' (choose auto, bicg, cocg, bicgstab or cg)");
+  return parse_named(name,
+                     {Method::automatic, Method::bicg, Method::cocg, Method::bicgstab, Method::cg,
+                      Method::jacobi, Method::gauss_seidel},
+                     "solver");
+}
+
+Preconditioner parse_preconditioner(const std::string& name) {
+  return parse_named(name, {Preconditioner::none, Preconditioner::jacobi, Preconditioner::ssor},
+                     "preconditioner");
+}
+
+SweepOrder parse_sweep_order(const std::string& name) {
+  return parse_named(name, {SweepOrder::automatic, SweepOrder::natural, SweepOrder::multicolour},
+                     "sweep order");
 }
 
 bool SolveResult::all_converged() const {

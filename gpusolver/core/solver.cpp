@@ -1,6 +1,6 @@
-// The Krylov algorithms, written once against Backend<T>: the BiCG family (BiCG, COCG, CG
-// differ only in their shadow vectors) and BiCGSTAB, plus the host-side stopping test that
-// turns per-RHS norms and kernel flags into outcomes.
+// The algorithms, written once against Backend<T>: the BiCG family (BiCG, COCG, CG differ
+// only in their shadow vectors), BiCGSTAB and the relaxation methods (Jacobi, Gauss-Seidel),
+// plus the host-side stopping test that turns per-RHS norms and kernel flags into outcomes.
 #include <algorithm>
 #include <boost/log/trivial.hpp>
 #include <chrono>
@@ -11,6 +11,7 @@
 
 #include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/gpusolver/solver.hpp"
+#include "relaxation.hpp"
 
 namespace pmom {
 namespace {
@@ -148,6 +149,11 @@ Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options)
                                   "(A^T != A): it will not converge to the right solution";
   if (method_ == Method::cg && !traits_.hermitian)
     BOOST_LOG_TRIVIAL(warning) << "CG forced on a matrix that is not Hermitian";
+  check_relaxation_options(method_, options_);
+  if (needs_sweeps(method_, options_))
+    sweeps_ = std::make_unique<SweepSystem<T>>(
+        backend_, a, options_.ordering, method_ == Method::gauss_seidel ? "gauss-seidel" : "SSOR");
+  const Csr<T>& m = sweeps_ ? sweeps_->matrix(a) : a;
 
   OperatorOptions op;
   op.format = options_.format;
@@ -155,26 +161,39 @@ Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options)
   op.need_adjoint = method_ == Method::bicg;
   op.sellp = options_.sellp;
   op.dia = options_.dia;
-  a_ = backend_.make_operator(a, op);
+  a_ = backend_.make_operator(m, op);
 
-  std::vector<T> inv = diagonal(a);
-  std::size_t zeros = 0;
-  for (T& d : inv) {
-    if (!options_.jacobi || d == T(0)) {
-      zeros += options_.jacobi ? 1 : 0;
-      d = T(1);
-    } else {
-      d = T(1) / d;
+  std::vector<T> inv;
+  if (method_ == Method::jacobi) {
+    inv = inverse_diagonal_or_throw(m, "jacobi");
+    for (T& d : inv) d *= static_cast<real_t<T>>(options_.omega);
+  } else {
+    inv = diagonal(m);
+    const bool jacobi = options_.preconditioner == Preconditioner::jacobi;
+    std::size_t zeros = 0;
+    for (T& d : inv) {
+      if (!jacobi || d == T(0)) {
+        zeros += jacobi ? 1 : 0;
+        d = T(1);
+      } else {
+        d = T(1) / d;
+      }
     }
+    if (zeros > 0)
+      BOOST_LOG_TRIVIAL(warning) << "Jacobi: " << zeros
+                                 << " zero diagonal entries, left unscaled in those rows";
   }
-  if (zeros > 0)
-    BOOST_LOG_TRIVIAL(warning) << "Jacobi: " << zeros
-                               << " zero diagonal entries, left unscaled in those rows";
   inv_diag_ = backend_.template allocate<T>(n_, 1);
   backend_.template upload<T>(inv, inv_diag_);
 }
 
 template <class T> Solver<T>::~Solver() = default;
+
+template <class T> SweepOrder Solver<T>::ordering() const {
+  return sweeps_ ? sweeps_->order() : SweepOrder::automatic;
+}
+
+template <class T> index_t Solver<T>::colours() const { return sweeps_ ? sweeps_->colours() : 0; }
 
 template <class T>
 SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nrhs) {
@@ -211,8 +230,13 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
   w.x = w.vectors();
   w.r = w.vectors();
   w.allocate_monitor();
-  backend_.template upload<T>(b, w.b);
-  backend_.template upload<T>(x, w.x);
+  if (sweeps_) {
+    backend_.template upload<T>(sweeps_->to_solver_order(b), w.b);
+    backend_.template upload<T>(sweeps_->to_solver_order(x), w.x);
+  } else {
+    backend_.template upload<T>(b, w.b);
+    backend_.template upload<T>(x, w.x);
+  }
   backend_.template upload<int>(w.host_status, w.status);
 
   backend_.synchronize();
@@ -225,6 +249,8 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
     case Method::cocg: run_bicg_family(w, Shadow::conjugate); break;
     case Method::cg: run_bicg_family(w, Shadow::same); break;
     case Method::bicgstab: run_bicgstab(w); break;
+    case Method::jacobi:
+    case Method::gauss_seidel: run_relaxation(w); break;
     case Method::automatic: throw std::logic_error("solve: method not resolved");
   }
   backend_.synchronize();
@@ -232,6 +258,7 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
 
   const std::vector<double> true_rel = true_relative_residuals(w);
   x = backend_.download(w.x);
+  if (sweeps_) sweeps_->to_caller_order(x);
   for (index_t c = 0; c < nrhs; ++c) {
     RhsResult& res = w.result.rhs[c];
     res.true_residual = true_rel[c];
@@ -275,11 +302,13 @@ template <class T> std::vector<T> get_column(Backend<T>& backend, const Block<T>
 }  // namespace
 
 template <class T>
-template <class Step, class Restart>
-void Solver<T>::iterate(Workspace& w, Step&& step, Restart&& restart) {
+template <class Step, class Restart, class PrepareCheck>
+void Solver<T>::iterate(Workspace& w, Step&& step, Restart&& restart,
+                        PrepareCheck&& prepare_check) {
   std::vector<index_t> candidates, restarts;
   std::vector<int> replacements(static_cast<std::size_t>(w.k), 0);
   auto check = [&](int it) {
+    prepare_check();
     std::vector<int> device_status;
     const std::vector<double> n2 = w.read_monitor(device_status);
     for (std::size_t k = 0; k < w.host_status.size(); ++k)
@@ -376,12 +405,29 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
 
   // σ = p̃ᴴAp: explicitly for BiCG, pᵀAp for COCG (p̃ = conj p), pᴴAp for CG (p̃ = p).
   const Block<T>& sigma_left = expl ? pt : p;
-  const bool sigma_conjugated = shadow != Shadow::conjugate;
+  const bool conjugated = shadow != Shadow::conjugate;
+  // SSOR (CG, COCG): z = M⁻¹r by a forward sweep from zero and a backward sweep, and
+  // ρ = r̃ᴴz, before the directions. The fused kernels then run with a unit diagonal and see
+  // z in place of r; the ρ bicg_update forms from r alone is overwritten here each step.
+  Block<T> z;
+  BicgVectors<T> vz = v;
+  if (sweeps_) {
+    z = vec();
+    vz.r = &z;
+  }
+  const auto omega = static_cast<real_t<T>>(options_.omega);
+  auto precondition = [&] {
+    const Sweeper<T>& s = sweeps_->sweeper();
+    backend_.sor_sweep(s, SweepDirection::forward, true, omega, w.r, z, w.status);
+    backend_.sor_sweep(s, SweepDirection::backward, false, omega, w.r, z, w.status);
+    backend_.dot(w.r, z, rho, conjugated);
+  };
   auto step = [&] {
-    backend_.bicg_directions(v);
+    if (sweeps_) precondition();
+    backend_.bicg_directions(sweeps_ ? vz : v);
     backend_.spmv(*a_, Transpose::none, p, q);
     if (expl) backend_.spmv(*a_, Transpose::conj_trans, pt, qt);
-    backend_.dot(sigma_left, q, sigma, sigma_conjugated);
+    backend_.dot(sigma_left, q, sigma, conjugated);
     backend_.bicg_update(v);
   };
   // A restarted column starts over from its (replaced) residual, as at iteration 0.
@@ -459,6 +505,36 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
     backend_.norm2_squared(w.r, w.rnorm2);
   };
   iterate(w, step, restart);
+}
+
+// Jacobi keeps r = b − Ax current (its update needs it: one SpMV per iteration), so a check
+// only takes the norm. Gauss-Seidel sweeps x in place; b − Ax is formed at the checks only.
+// Either way the monitored residual is the true one, and a confirmed convergence never
+// needs a restart.
+template <class T> void Solver<T>::run_relaxation(Workspace& w) {
+  auto residual = [&] {
+    backend_.copy(w.b, w.r);
+    backend_.spmv(*a_, Transpose::none, w.x, w.r, T(-1), T(1));
+  };
+  auto norm = [&] { backend_.norm2_squared(w.r, w.rnorm2); };
+  auto no_restart = [](std::span<const index_t>) {};
+  if (method_ == Method::jacobi) {
+    auto step = [&] {
+      backend_.diagonal_update(inv_diag_, w.r, w.x, w.status);
+      residual();
+    };
+    iterate(w, step, no_restart, norm);
+    return;
+  }
+  const Sweeper<T>& s = sweeps_->sweeper();
+  const auto omega = static_cast<real_t<T>>(options_.omega);
+  auto sweep = [&] {
+    backend_.sor_sweep(s, SweepDirection::forward, false, omega, w.b, w.x, w.status);
+  };
+  iterate(w, sweep, no_restart, [&] {
+    residual();
+    norm();
+  });
 }
 
 template class Solver<double>;

@@ -7,6 +7,7 @@
 
 #include "cuda_backend.hpp"
 #include "cuda_error.hpp"
+#include "cuda_relaxation.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/convert.hpp"
 
@@ -193,6 +194,32 @@ template <class T> class CudaBackend final : public Backend<T> {
   }
   void bicgstab_omega_dots(BicgstabVectors<T>& v) override {
     launch_bicgstab_omega_dots(v, scratch_, stream_);
+  }
+
+  // Natural-order sweeps would be one row per step: colours only.
+  [[nodiscard]] bool sequential_sweeps() const override { return false; }
+
+  std::unique_ptr<Sweeper<T>> make_sweeper(const Csr<T>& a, std::span<const T> inv_diag,
+                                           std::span<const index_t> colour_ptr) override {
+    Backend<T>::check_sweep_input(a, inv_diag, colour_ptr);
+    if (colour_ptr.empty())
+      throw std::invalid_argument("CUDA backend: natural-order sweeps go row after row; give a "
+                                  "multicolour ordering");
+    auto s = std::make_unique<CudaSweeper<T>>();
+    s->a = device_matrix(a, OperatorOptions{});  // CSR: the sweeps walk rows
+    s->inv_diag = to_device_block(*this, std::vector<T>(inv_diag.begin(), inv_diag.end()));
+    s->colour_ptr.assign(colour_ptr.begin(), colour_ptr.end());
+    return s;
+  }
+  void sor_sweep(const Sweeper<T>& s, SweepDirection direction, bool from_zero, real_t<T> omega,
+                 const Block<T>& b, Block<T>& x, const Block<int>& status) override {
+    const auto* sweeper = dynamic_cast<const CudaSweeper<T>*>(&s);
+    if (!sweeper) throw std::invalid_argument("CUDA backend: sweeper made by another backend");
+    launch_sor_sweep(*sweeper, direction, from_zero, T(omega), b, x, status, stream_);
+  }
+  void diagonal_update(const Block<T>& d, const Block<T>& r, Block<T>& x,
+                       const Block<int>& status) override {
+    launch_diagonal_update(d, r, x, status, stream_);
   }
 
  private:

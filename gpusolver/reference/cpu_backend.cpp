@@ -6,6 +6,7 @@
 
 #include "cpu_kernels.hpp"
 #include "cpu_operator.hpp"
+#include "cpu_relaxation.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 
 namespace pmom {
@@ -76,6 +77,23 @@ template <class T> class CpuBackend final : public Backend<T> {
   void bicgstab_half_step(BicgstabVectors<T>& v) override { Kernels::bicgstab_half_step(v); }
   void bicgstab_update(BicgstabVectors<T>& v) override { Kernels::bicgstab_update(v); }
   void bicgstab_omega_dots(BicgstabVectors<T>& v) override { Kernels::bicgstab_omega_dots(v); }
+
+  std::unique_ptr<Sweeper<T>> make_sweeper(const Csr<T>& a, std::span<const T> inv_diag,
+                                           std::span<const index_t> colour_ptr) override {
+    Backend<T>::check_sweep_input(a, inv_diag, colour_ptr);
+    return std::make_unique<cpu::CpuSweeper<T>>(a, inv_diag, colour_ptr);
+  }
+  void sor_sweep(const Sweeper<T>& s, SweepDirection direction, bool from_zero, real omega,
+                 const Block<T>& b, Block<T>& x, const Block<int>& status) override {
+    const auto* sweeper = dynamic_cast<const cpu::CpuSweeper<T>*>(&s);
+    if (sweeper == nullptr)
+      throw std::invalid_argument("sor_sweep: the sweeper was not made by the CPU backend");
+    sweeper->sweep(direction, from_zero, omega, b, x, status);
+  }
+  void diagonal_update(const Block<T>& d, const Block<T>& r, Block<T>& x,
+                       const Block<int>& status) override {
+    cpu::diagonal_update(d, r, x, status);
+  }
 
  private:
   static std::string dims(index_t rows, index_t cols) {

@@ -370,6 +370,56 @@ TEST(CudaSolvers, EveryFormatSolvesABandedSystemLikeTheCpu) {
     }
 }
 
+// The relaxation methods and SSOR-CG in multicolour order on both backends: same colours, so
+// the same iteration; only summation order differs. Iterations within the CUDA check interval
+// (8), solutions to 1e-8
+// (tolerance 1e-10, condition numbers near 5). Natural order is refused on CUDA, clearly.
+TEST(CudaSolvers, RelaxationAndSsorEqualCpuInMulticolourOrder) {
+  REQUIRE_GPU();
+  auto cpu = make_cpu_backend<cplx>();
+  auto gpu = make_cuda_backend<cplx>();
+  const index_t n = 2000;
+  const Csr<cplx> general = test::make_system<cplx>(test::SystemKind::general, n, 8, 1.5);
+  const Csr<cplx> hpd =
+      test::make_system<cplx>(test::SystemKind::hermitian_positive_definite, n, 9, 1.5);
+  const auto bv = test::random_vector<cplx>(n, 10);
+  const std::vector<cplx> b(bv.data(), bv.data() + n);
+  struct Run {
+    const Csr<cplx>* a;
+    Method method;
+    Preconditioner precond;
+  };
+  for (const Run& run : {Run{&general, Method::jacobi, Preconditioner::jacobi},
+                         Run{&general, Method::gauss_seidel, Preconditioner::jacobi},
+                         Run{&hpd, Method::cg, Preconditioner::ssor}}) {
+    SolverOptions o;
+    o.method = run.method;
+    o.preconditioner = run.precond;
+    o.ordering = SweepOrder::multicolour;
+    o.tolerance = 1e-10;
+    o.max_iterations = 2000;
+    std::vector<cplx> xc, xg;
+    const SolveResult rc = Solver<cplx>(*cpu, *run.a, o).solve(b, xc);
+    const SolveResult rg = Solver<cplx>(*gpu, *run.a, o).solve(b, xg);
+    SCOPED_TRACE(to_string(run.method) + "+" + to_string(run.precond));
+    ASSERT_EQ(rc.rhs[0].outcome, Outcome::converged);
+    ASSERT_EQ(rg.rhs[0].outcome, Outcome::converged);
+    // CUDA checks every 8 iterations, so it may run up to 7 past the CPU's stop.
+    EXPECT_NEAR(rg.rhs[0].iterations, rc.rhs[0].iterations, 8);
+    using Map = Eigen::Map<const test::DenseVector<cplx>>;
+    EXPECT_LE(test::relative_error<cplx>(Map(xg.data(), n), Map(xc.data(), n)), 1e-8);
+  }
+  SolverOptions natural;
+  natural.method = Method::gauss_seidel;
+  natural.ordering = SweepOrder::natural;
+  try {
+    Solver<cplx> s(*gpu, general, natural);
+    ADD_FAILURE() << "natural-order sweeps accepted on CUDA";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("natural"), std::string::npos) << e.what();
+  }
+}
+
 TEST(CudaSolvers, MultiRhsEqualsSingleSolvesAndGraphsEqualPlainLaunches) {
   REQUIRE_GPU();
   auto gpu = make_cuda_backend<cplx>();

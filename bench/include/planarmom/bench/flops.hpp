@@ -12,6 +12,9 @@
 
 namespace pmom::bench {
 
-double flops_per_iteration(Method method, std::size_t n, std::size_t nnz, bool complex_values);
+// SSOR adds its two sweeps to CG and COCG; Gauss-Seidel's count leaves out the residual
+// b − Ax formed at each stopping test.
+double flops_per_iteration(Method method, std::size_t n, std::size_t nnz, bool complex_values,
+                           Preconditioner preconditioner = Preconditioner::jacobi);
 
 }  // namespace pmom::bench

@@ -27,6 +27,9 @@ struct BenchOptions {
   // Methods to try on each matrix; a method that does not apply (COCG on a non-symmetric,
   // CG on a non-Hermitian matrix) is skipped unless `force` is set.
   std::vector<Method> methods{Method::bicg, Method::cocg, Method::bicgstab, Method::cg};
+  // Sweep orders each sweeping run (gauss-seidel, ssor) is repeated with; other runs go once.
+  // Natural order is skipped on a backend that sweeps colours only.
+  std::vector<SweepOrder> orderings{SweepOrder::automatic};
   bool force = false;
   FieldFilter field = FieldFilter::all;
   RhsKind rhs = RhsKind::a_times_ones;
@@ -49,6 +52,9 @@ struct BenchRow {
   std::string backend;
   std::string format;
   Method method = Method::bicg;
+  std::string preconditioner;  // of a Krylov method; empty for jacobi and gauss-seidel
+  std::string ordering;        // of the sweeps, natural or multicolour; empty without sweeps
+  index_t colours = 0;         // multicolour only
   index_t nrhs = 1;
   // Over the right-hand sides: the first outcome that is not convergence (else converged),
   // the most iterations, the largest residuals.

@@ -1,5 +1,6 @@
-// Jacobi-preconditioned Krylov solvers (BiCG, COCG, BiCGSTAB, CG), each written once against
-// Backend<T>, with per-right-hand-side stopping, outcome reporting and residual histories.
+// Preconditioned Krylov solvers (BiCG, COCG, BiCGSTAB, CG) and the relaxation methods (Jacobi,
+// Gauss-Seidel), each written once against Backend<T>, with per-right-hand-side stopping,
+// outcome reporting and residual histories.
 #pragma once
 
 #include <chrono>
@@ -16,8 +17,19 @@
 namespace pmom {
 
 // auto: COCG when A is complex symmetric (Aᵀ = A), CG when A is Hermitian with a positive
-// real diagonal, BiCG otherwise.
-enum class Method { automatic, bicg, cocg, bicgstab, cg };
+// real diagonal, BiCG otherwise. jacobi and gauss_seidel are the stationary iterations
+// x ← x + ω D⁻¹(b − Ax) and the SOR sweep (Gauss-Seidel at ω = 1); auto never picks them.
+enum class Method { automatic, bicg, cocg, bicgstab, cg, jacobi, gauss_seidel };
+
+// M of the Krylov methods. ssor: one forward and one backward SOR(ω) sweep from zero, M =
+// (D + ωL) D⁻¹ (D + ωU) / (ω(2 − ω)); symmetric where A is, so CG and COCG only.
+enum class Preconditioner { none, jacobi, ssor };
+
+// Row order of the Gauss-Seidel and SSOR sweeps. natural: row after row (a backend with
+// sequential sweeps only, the CPU); multicolour: rows grouped by a greedy colouring of
+// A + Aᵀ, each colour updated in parallel; auto: natural where the backend can, else
+// multicolour.
+enum class SweepOrder { automatic, natural, multicolour };
 
 // What BiCG's shadow residual starts as. conj(r₀) makes BiCG's iterates those of COCG on a
 // complex symmetric A; r₀ makes them those of CG on a Hermitian one.
@@ -38,7 +50,11 @@ struct SolverOptions {
   int check_every = 0;
   // Stagnation: the best residual has not dropped by 1% for this many iterations.
   int stagnation_window = 2000;
-  bool jacobi = true;
+  Preconditioner preconditioner = Preconditioner::jacobi;  // the relaxation methods ignore it
+  // Relaxation factor of the Jacobi and Gauss-Seidel iterations and of SSOR: > 0 for Jacobi,
+  // in (0, 2) for the sweeps (outside it SOR diverges on every matrix).
+  double omega = 1.0;
+  SweepOrder ordering = SweepOrder::automatic;
   ShadowStart shadow_start = ShadowStart::conj_residual;
   bool record_history = true;
   // A converged recurrence is confirmed with b - Ax; if that is above the tolerance, r is
@@ -70,7 +86,12 @@ struct SolveResult {
 
 std::string to_string(Method m);
 std::string to_string(Outcome o);
-Method parse_method(const std::string& name);  // throws std::invalid_argument
+std::string to_string(Preconditioner p);
+std::string to_string(SweepOrder o);
+// These throw std::invalid_argument naming the choices.
+Method parse_method(const std::string& name);
+Preconditioner parse_preconditioner(const std::string& name);
+SweepOrder parse_sweep_order(const std::string& name);
 
 // Matrix properties the automatic choice and the kernels use, found once on the host.
 struct MatrixTraits {
@@ -80,12 +101,20 @@ struct MatrixTraits {
 };
 template <class T> MatrixTraits analyse(const Csr<T>& a);
 
+// Whether a resolved method with these options sweeps (Gauss-Seidel, or a Krylov method with
+// SSOR): the runs that SolverOptions::ordering changes.
+bool needs_sweeps(Method resolved, const SolverOptions& options);
+
 // Called after every check with (iteration, per-RHS relative residuals); for progress output.
 using ProgressCallback = std::function<void(int, std::span<const double>)>;
 
+template <class T> class SweepSystem;
+
 template <class T> class Solver {
  public:
-  // Uploads A (and Aᴴ if the method needs it) and the Jacobi diagonal to the backend.
+  // Uploads A (and Aᴴ if the method needs it) and the Jacobi diagonal to the backend; for
+  // sweeps (Gauss-Seidel, SSOR) also the sweeper, in multicolour order A permuted so that
+  // each colour is a contiguous row range (solutions come back in the caller's order).
   Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options);
   ~Solver();
   Solver(const Solver&) = delete;
@@ -97,15 +126,23 @@ template <class T> class Solver {
 
   [[nodiscard]] Method method() const { return method_; }
   [[nodiscard]] const MatrixTraits& traits() const { return traits_; }
+  // The order the sweeps run in (automatic where the method does not sweep) and, for
+  // multicolour, the number of colours (else 0).
+  [[nodiscard]] SweepOrder ordering() const;
+  [[nodiscard]] index_t colours() const;
   void set_progress(ProgressCallback cb) { progress_ = std::move(cb); }
 
  private:
   struct Workspace;
   void run_bicg_family(Workspace& w, Shadow shadow);
   void run_bicgstab(Workspace& w);
+  void run_relaxation(Workspace& w);
   // The loop shared by every method: step() each iteration, the stopping test every
-  // check_every iterations, and restart(columns) after a residual replacement.
-  template <class Step, class Restart> void iterate(Workspace& w, Step&& step, Restart&& restart);
+  // check_every iterations (prepare_check() first fills the monitor blocks where the steps do
+  // not), and restart(columns) after a residual replacement.
+  template <class Step, class Restart, class PrepareCheck = void (*)()>
+  void iterate(Workspace& w, Step&& step, Restart&& restart,
+               PrepareCheck&& prepare_check = [] {});
   std::vector<double> true_relative_residuals(Workspace& w);
 
   Backend<T>& backend_;
@@ -114,7 +151,8 @@ template <class T> class Solver {
   Method method_;
   index_t n_;
   std::unique_ptr<Operator<T>> a_;
-  Block<T> inv_diag_;
+  Block<T> inv_diag_;  // M⁻¹ of Jacobi preconditioning; ω D⁻¹ for the Jacobi iteration
+  std::unique_ptr<SweepSystem<T>> sweeps_;  // Gauss-Seidel and SSOR only
   ProgressCallback progress_;
 };
 
