@@ -452,7 +452,9 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
 template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   auto vec = [&] { return w.vectors(); };
   auto scalar = [&] { return w.scalars(); };
-  Block<T> rhat = vec(), p = vec(), phat = vec(), v_ = vec(), s = vec(), shat = vec(), t = vec();
+  Block<T> rhat = vec(), p = vec(), v_ = vec(), s = vec(), t = vec();
+  // Without Jacobi, p̂ and ŝ are p and s: no diagonal pass, no extra vectors (backend.hpp).
+  Block<T> phat = options_.jacobi ? vec() : p, shat = options_.jacobi ? vec() : s;
   Block<T> rho = scalar(), rho_old = scalar(), alpha = scalar(),
            omega = scalar(), rhat_v = scalar(), t_s = scalar(), t_t = scalar();
   backend_.copy(w.r, rhat);
@@ -463,7 +465,7 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   backend_.norm2_squared(w.r, w.rnorm2);
 
   BicgstabVectors<T> v;
-  v.inv_diag = &inv_diag_;
+  v.inv_diag = options_.jacobi ? &inv_diag_ : nullptr;
   v.x = &w.x;
   v.r = &w.r;
   v.rhat = &rhat;

@@ -197,7 +197,8 @@ template <class D> struct StabArgs {
   int* status;
 };
 
-template <class D>
+// Precond: p̂ = M⁻¹p and ŝ = M⁻¹s are separate vectors; without it they are p and s themselves.
+template <bool Precond, class D>
 __global__ void __launch_bounds__(vector_block) bicgstab_directions_kernel(StabArgs<D> a) {
   const index_t k = blockIdx.y;
   if (a.status[k] != rhs_running) return;
@@ -212,11 +213,11 @@ __global__ void __launch_bounds__(vector_block) bicgstab_directions_kernel(StabA
   PMOM_GRID_STRIDE(i, a.n) {
     const D p = a.r[off + i] + beta * (a.p[off + i] - omega * a.v[off + i]);
     a.p[off + i] = p;
-    a.phat[off + i] = load_ro(a.d + i) * p;
+    if constexpr (Precond) a.phat[off + i] = load_ro(a.d + i) * p;
   }
 }
 
-template <class D>
+template <bool Precond, class D>
 __global__ void __launch_bounds__(vector_block) bicgstab_half_step_kernel(StabArgs<D> a) {
   const index_t k = blockIdx.y;
   if (a.status[k] != rhs_running) return;
@@ -231,7 +232,7 @@ __global__ void __launch_bounds__(vector_block) bicgstab_half_step_kernel(StabAr
   PMOM_GRID_STRIDE(i, a.n) {
     const D s = a.r[off + i] - alpha * a.v[off + i];
     a.s[off + i] = s;
-    a.shat[off + i] = load_ro(a.d + i) * s;
+    if constexpr (Precond) a.shat[off + i] = load_ro(a.d + i) * s;
   }
 }
 
@@ -253,7 +254,7 @@ __global__ void __launch_bounds__(vector_block) bicgstab_omega_dots_kernel(StabA
   }
 }
 
-template <class D, int P = parts_v<D>>
+template <bool Precond, class D, int P = parts_v<D>>
 __global__ void __launch_bounds__(vector_block) bicgstab_update_kernel(StabArgs<D> a, ReduceScratch s) {
   const index_t k = blockIdx.y;
   if (a.status[k] != rhs_running) return;
@@ -263,8 +264,10 @@ __global__ void __launch_bounds__(vector_block) bicgstab_update_kernel(StabArgs<
   const std::size_t off = static_cast<std::size_t>(k) * a.n;
   double acc[P + 1] = {};
   PMOM_GRID_STRIDE(i, a.n) {
-    a.x[off + i] = a.x[off + i] + alpha * a.phat[off + i] + omega * a.shat[off + i];
-    const D r = a.s[off + i] - omega * a.t[off + i];
+    const D si = a.s[off + i];  // ŝ is s itself without a preconditioner: one load serves both
+    const D shat = Precond ? a.shat[off + i] : si;
+    a.x[off + i] = a.x[off + i] + alpha * a.phat[off + i] + omega * shat;
+    const D r = si - omega * a.t[off + i];
     a.r[off + i] = r;
     add_parts(acc, conj(load_ro(a.rhat + off + i)) * r);
     acc[P] += abs2(r);
@@ -315,16 +318,19 @@ template <class T> BicgArgs<device_t<T>> make_bicg_args(BicgVectors<T>& v) {
 template <class T> StabArgs<device_t<T>> make_stab_args(BicgstabVectors<T>& v) {
   const index_t n = v.r ? v.r->rows() : 0, k = v.r ? v.r->cols() : 0;
   require(v.r, "r", n, k);
-  require(v.inv_diag, "inv_diag", n, 1);
+  if (v.inv_diag) require(v.inv_diag, "inv_diag", n, 1);
   require_all<T>({{v.x, "x"}, {v.rhat, "rhat"}, {v.p, "p"}, {v.phat, "phat"}, {v.v, "v"},
                   {v.s, "s"}, {v.shat, "shat"}, {v.t, "t"}},
                  n, k);
+  if (!v.inv_diag && (v.phat->data() != v.p->data() || v.shat->data() != v.s->data()))
+    throw std::invalid_argument("CUDA backend: BiCGSTAB without a preconditioner needs phat = p "
+                                "and shat = s (the same blocks)");
   require_all<T>({{v.rho, "rho"}, {v.rho_old, "rho_old"}, {v.alpha, "alpha"}, {v.omega, "omega"},
                   {v.rhat_v, "rhat_v"}, {v.t_s, "t_s"}, {v.t_t, "t_t"}},
                  1, k);
   require(v.rnorm2, "rnorm2", 1, k);
   require(v.status, "status", 1, k);
-  return {n, dev(v.inv_diag->data()), ptr(v.x), ptr(v.r), ptr(v.rhat), ptr(v.p), ptr(v.phat),
+  return {n, v.inv_diag ? dev(v.inv_diag->data()) : nullptr, ptr(v.x), ptr(v.r), ptr(v.rhat), ptr(v.p), ptr(v.phat),
           ptr(v.v), ptr(v.s), ptr(v.shat), ptr(v.t), ptr(v.rho), ptr(v.rho_old), ptr(v.alpha),
           ptr(v.omega), ptr(v.rhat_v), ptr(v.t_s), ptr(v.t_t), v.rnorm2->data(), v.status->data()};
 }
@@ -336,6 +342,12 @@ template <class F> void with_shadow(Shadow s, F&& f) {
     case Shadow::conjugate: f(std::integral_constant<Shadow, Shadow::conjugate>{}); break;
     case Shadow::same: f(std::integral_constant<Shadow, Shadow::same>{}); break;
   }
+}
+
+// Calls f with whether a preconditioner is applied, as a compile-time constant.
+template <class F> void with_precond(bool precond, F&& f) {
+  if (precond) f(std::true_type{});
+  else f(std::false_type{});
 }
 
 }  // namespace
@@ -396,14 +408,20 @@ template <class T> void launch_bicg_update(BicgVectors<T>& v, const ReduceScratc
 template <class T> void launch_bicgstab_directions(BicgstabVectors<T>& v, const ReduceScratch& s, cudaStream_t stream) {
   const auto a = make_stab_args(v);
   check_columns(v.r->cols(), s);
-  bicgstab_directions_kernel<<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a);
+  with_precond(a.d != nullptr, [&](auto precond) {
+    bicgstab_directions_kernel<decltype(precond)::value>
+        <<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a);
+  });
   PMOM_CUDA_LAUNCHED("bicgstab_directions_kernel");
 }
 
 template <class T> void launch_bicgstab_half_step(BicgstabVectors<T>& v, const ReduceScratch& s, cudaStream_t stream) {
   const auto a = make_stab_args(v);
   check_columns(v.r->cols(), s);
-  bicgstab_half_step_kernel<<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a);
+  with_precond(a.d != nullptr, [&](auto precond) {
+    bicgstab_half_step_kernel<decltype(precond)::value>
+        <<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a);
+  });
   PMOM_CUDA_LAUNCHED("bicgstab_half_step_kernel");
 }
 
@@ -417,7 +435,10 @@ template <class T> void launch_bicgstab_omega_dots(BicgstabVectors<T>& v, const 
 template <class T> void launch_bicgstab_update(BicgstabVectors<T>& v, const ReduceScratch& s, cudaStream_t stream) {
   const auto a = make_stab_args(v);
   check_columns(v.r->cols(), s);
-  bicgstab_update_kernel<<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a, s);
+  with_precond(a.d != nullptr, [&](auto precond) {
+    bicgstab_update_kernel<decltype(precond)::value>
+        <<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a, s);
+  });
   PMOM_CUDA_LAUNCHED("bicgstab_update_kernel");
 }
 

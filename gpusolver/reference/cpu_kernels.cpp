@@ -38,6 +38,15 @@ struct Extent {
     return check(b, 1, k, name).data();
   }
   template <class B> auto* diagonal(B* b) const { return check(b, n, 1, "inv_diag").data(); }
+  // BiCGSTAB's diagonal, or nullptr for no preconditioner, where p̂ and ŝ must be p and s.
+  template <class T> const T* bicgstab_diagonal(const BicgstabVectors<T>& v) const {
+    if (v.inv_diag) return diagonal(v.inv_diag);
+    if (vector(v.phat, "phat").data() != vector(v.p, "p").data() ||
+        vector(v.shat, "shat").data() != vector(v.s, "s").data())
+      throw std::invalid_argument(std::string(kernel) + ": without a preconditioner phat must be "
+                                  "p and shat must be s (the same blocks)");
+    return nullptr;
+  }
 };
 
 // n comes from the kernel's first vector, k from the status block.
@@ -226,7 +235,7 @@ template <class T> void VectorKernels<T>::bicg_update(BicgVectors<T>& v) {
 
 template <class T> void VectorKernels<T>::bicgstab_directions(BicgstabVectors<T>& v) {
   const Extent e = extent("bicgstab_directions", v.r, v.status);
-  const T* d = e.diagonal(v.inv_diag);
+  const T* d = e.bicgstab_diagonal(v);
   Block<T>& r = e.vector(v.r, "r");
   Block<T>& p = e.vector(v.p, "p");
   Block<T>& phat = e.vector(v.phat, "phat");
@@ -244,14 +253,14 @@ template <class T> void VectorKernels<T>::bicgstab_directions(BicgstabVectors<T>
     return [d, b = beta[k], w = omega[k], rk = r.column(k), pk = p.column(k),
             phk = phat.column(k), vk = vv.column(k)](index_t i, Sums<0>&) {
       pk[i] = rk[i] + b * (pk[i] - w * vk[i]);
-      phk[i] = d[i] * pk[i];
+      if (d) phk[i] = d[i] * pk[i];
     };
   });
 }
 
 template <class T> void VectorKernels<T>::bicgstab_half_step(BicgstabVectors<T>& v) {
   const Extent e = extent("bicgstab_half_step", v.r, v.status);
-  const T* d = e.diagonal(v.inv_diag);
+  const T* d = e.bicgstab_diagonal(v);
   Block<T>& r = e.vector(v.r, "r");
   Block<T>& vv = e.vector(v.v, "v");
   Block<T>& s = e.vector(v.s, "s");
@@ -266,7 +275,7 @@ template <class T> void VectorKernels<T>::bicgstab_half_step(BicgstabVectors<T>&
     return [d, a = alpha[k], rk = r.column(k), vk = vv.column(k), sk = s.column(k),
             shk = shat.column(k)](index_t i, Sums<0>&) {
       sk[i] = rk[i] - a * vk[i];
-      shk[i] = d[i] * sk[i];
+      if (d) shk[i] = d[i] * sk[i];
     };
   });
 }

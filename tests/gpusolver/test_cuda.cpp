@@ -235,42 +235,45 @@ TYPED_TEST(CudaKernels, BicgFamilyKernelsEqualCpu) {
     }
 }
 
+// With and without the preconditioner (without it, p̂ and ŝ are p and s themselves).
 TYPED_TEST(CudaKernels, BicgstabKernelsEqualCpu) {
   using T = TypeParam;
-  for (index_t n : {1, 31, 33, 4097}) {
-    Twin<T> t{*this->cpu, *this->gpu};
-    fill(t, {"x", "r", "rhat", "p", "phat", "v", "s", "shat", "t"},
-         {"rho", "rho_old", "alpha", "omega", "rhat_v", "t_s", "t_t"}, n, 4);
-    for (bool g : {false, true}) {
-      Backend<T>& be = g ? *this->gpu : *this->cpu;
-      BicgstabVectors<T> v;
-      v.inv_diag = t.on(g, "d");
-      v.x = t.on(g, "x");
-      v.r = t.on(g, "r");
-      v.rhat = t.on(g, "rhat");
-      v.p = t.on(g, "p");
-      v.phat = t.on(g, "phat");
-      v.v = t.on(g, "v");
-      v.s = t.on(g, "s");
-      v.shat = t.on(g, "shat");
-      v.t = t.on(g, "t");
-      v.rho = t.on(g, "rho");
-      v.rho_old = t.on(g, "rho_old");
-      v.alpha = t.on(g, "alpha");
-      v.omega = t.on(g, "omega");
-      v.rhat_v = t.on(g, "rhat_v");
-      v.t_s = t.on(g, "t_s");
-      v.t_t = t.on(g, "t_t");
-      v.rnorm2 = g ? &t.rnorm2.second : &t.rnorm2.first;
-      v.status = g ? &t.status.second : &t.status.first;
-      be.bicgstab_directions(v);
-      be.bicgstab_half_step(v);
-      be.bicgstab_omega_dots(v);
-      be.bicgstab_update(v);
+  for (bool precond : {true, false})
+    for (index_t n : {1, 31, 33, 4097}) {
+      Twin<T> t{*this->cpu, *this->gpu};
+      fill(t, {"x", "r", "rhat", "p", "phat", "v", "s", "shat", "t"},
+           {"rho", "rho_old", "alpha", "omega", "rhat_v", "t_s", "t_t"}, n, 4);
+      for (bool g : {false, true}) {
+        Backend<T>& be = g ? *this->gpu : *this->cpu;
+        BicgstabVectors<T> v;
+        v.inv_diag = precond ? t.on(g, "d") : nullptr;
+        v.x = t.on(g, "x");
+        v.r = t.on(g, "r");
+        v.rhat = t.on(g, "rhat");
+        v.p = t.on(g, "p");
+        v.phat = t.on(g, precond ? "phat" : "p");
+        v.v = t.on(g, "v");
+        v.s = t.on(g, "s");
+        v.shat = t.on(g, precond ? "shat" : "s");
+        v.t = t.on(g, "t");
+        v.rho = t.on(g, "rho");
+        v.rho_old = t.on(g, "rho_old");
+        v.alpha = t.on(g, "alpha");
+        v.omega = t.on(g, "omega");
+        v.rhat_v = t.on(g, "rhat_v");
+        v.t_s = t.on(g, "t_s");
+        v.t_t = t.on(g, "t_t");
+        v.rnorm2 = g ? &t.rnorm2.second : &t.rnorm2.first;
+        v.status = g ? &t.status.second : &t.status.first;
+        be.bicgstab_directions(v);
+        be.bicgstab_half_step(v);
+        be.bicgstab_omega_dots(v);
+        be.bicgstab_update(v);
+      }
+      const Dense<T> s = Twin<T>::get(*this->cpu, *t.on(false, "s"));
+      t.expect_equal("n = " + std::to_string(n) + (precond ? "" : ", no preconditioner"),
+                     s.colwise().squaredNorm().maxCoeff());
     }
-    const Dense<T> s = Twin<T>::get(*this->cpu, *t.on(false, "s"));
-    t.expect_equal("n = " + std::to_string(n), s.colwise().squaredNorm().maxCoeff());
-  }
 }
 
 const std::filesystem::path shared_matrices =

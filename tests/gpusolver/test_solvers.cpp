@@ -131,6 +131,36 @@ TEST(SolverIterates, CgEqualsBicgWithResidualShadowOnHermitian) {
                      8);
 }
 
+// A unit diagonal makes Jacobi the identity: BiCGSTAB with it (p̂ = 1·p in separate vectors)
+// and without it (p̂ and ŝ are p and s, no diagonal pass) do the same arithmetic, so their
+// histories and solutions must be equal to the last bit, and both must solve the system.
+TEST(SolverIterates, BicgstabWithoutJacobiEqualsJacobiOnUnitDiagonal) {
+  Csr<cplx> a = test::make_system<cplx>(SystemKind::general, 250, 17);
+  for (index_t i = 0; i < a.rows; ++i) {
+    cplx diag(0);
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col_idx[k] == i) diag = a.values[k];
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      a.values[k] = a.col_idx[k] == i ? cplx(1.0) : a.values[k] / diag;
+  }
+  const DenseVector<cplx> b = test::random_vector<cplx>(250, 18);
+  SolverOptions o;
+  o.method = Method::bicgstab;
+  o.tolerance = 1e-10;
+  std::vector<cplx> xj, xn;
+  const SolveResult rj = run<cplx>(a, to_std<cplx>(b), o, xj);
+  o.jacobi = false;
+  const SolveResult rn = run<cplx>(a, to_std<cplx>(b), o, xn);
+  EXPECT_EQ(rj.rhs[0].outcome, Outcome::converged);
+  EXPECT_EQ(rn.rhs[0].outcome, Outcome::converged);
+  EXPECT_GT(rn.rhs[0].history.size(), 5u);
+  EXPECT_EQ(rn.rhs[0].history, rj.rhs[0].history);
+  EXPECT_EQ(xn, xj);
+  // As in SolverConvergence: condition number near 5, so 1e-10 in the residual is 1e-8 in x.
+  const DenseVector<cplx> ref = test::to_dense(a).partialPivLu().solve(b);
+  EXPECT_LE(test::relative_error(to_eigen(xn), ref), 1e-8);
+}
+
 TEST(SolverChoice, AutomaticPicksByStructure) {
   auto backend = make_cpu_backend<cplx>();
   auto method_for = [&](SystemKind kind) {

@@ -88,9 +88,12 @@ template <class T> struct BicgVectors {
   Block<int>* status = nullptr;        // 1 x k, RhsStatus
 };
 
-// Blocks of Jacobi-preconditioned BiCGSTAB (right preconditioning).
+// Blocks of Jacobi-preconditioned BiCGSTAB (right preconditioning). Without inv_diag the
+// method runs unpreconditioned: then phat must be p and shat must be s (the same storage), and
+// the kernels neither read a diagonal nor write p̂, ŝ, which keeps an iteration at the 18
+// vector passes of the BiCGSTAB paper's merged form (Jacobi adds 5; docs/PERFORMANCE.md).
 template <class T> struct BicgstabVectors {
-  const Block<T>* inv_diag = nullptr;
+  const Block<T>* inv_diag = nullptr;  // n x 1, or nullptr: no preconditioner
   Block<T>* x = nullptr;
   Block<T>* r = nullptr;
   Block<T>* rhat = nullptr;  // fixed shadow residual
