@@ -454,7 +454,8 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   auto scalar = [&] { return w.scalars(); };
   Block<T> rhat = vec(), p = vec(), v_ = vec(), s = vec(), t = vec();
   // Without Jacobi, p̂ and ŝ are p and s: no diagonal pass, no extra vectors (backend.hpp).
-  Block<T> phat = options_.jacobi ? vec() : p, shat = options_.jacobi ? vec() : s;
+  const bool jacobi = options_.preconditioner == Preconditioner::jacobi;
+  Block<T> phat = jacobi ? vec() : p, shat = jacobi ? vec() : s;
   Block<T> rho = scalar(), rho_old = scalar(), alpha = scalar(),
            omega = scalar(), rhat_v = scalar(), t_s = scalar(), t_t = scalar();
   backend_.copy(w.r, rhat);
@@ -465,7 +466,7 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   backend_.norm2_squared(w.r, w.rnorm2);
 
   BicgstabVectors<T> v;
-  v.inv_diag = options_.jacobi ? &inv_diag_ : nullptr;
+  v.inv_diag = jacobi ? &inv_diag_ : nullptr;
   v.x = &w.x;
   v.r = &w.r;
   v.rhat = &rhat;

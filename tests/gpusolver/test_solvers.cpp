@@ -149,7 +149,7 @@ TEST(SolverIterates, BicgstabWithoutJacobiEqualsJacobiOnUnitDiagonal) {
   o.tolerance = 1e-10;
   std::vector<cplx> xj, xn;
   const SolveResult rj = run<cplx>(a, to_std<cplx>(b), o, xj);
-  o.jacobi = false;
+  o.preconditioner = Preconditioner::none;
   const SolveResult rn = run<cplx>(a, to_std<cplx>(b), o, xn);
   EXPECT_EQ(rj.rhs[0].outcome, Outcome::converged);
   EXPECT_EQ(rn.rhs[0].outcome, Outcome::converged);
