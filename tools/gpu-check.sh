@@ -8,7 +8,8 @@
 # density and density_mpie (errors and S against the dense solve at 1-20% density, the
 # magnitude rule or the mpie rule), cpu101 (sweep101 on the
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
-# n = 512, 1024, 2048 on one core, all cores, the GPU with CSR and ELLPACK-R, and with SSOR).
+# n = 512, 1024, 2048 on one core, all cores, the GPU with CSR and ELLPACK-R, and with SSOR)
+# and seeds (the seed papers' solvers and formats on the real and artificial matrices).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -211,8 +212,7 @@ PY
     log "heat equation (CG paper): time per CG iteration, 10 steps of dt 1e-4, n = 512 1024 2048"
     exe="$build/apps/planarmom"
     heat_help=$("$exe" heat --help)
-    # The SSOR preconditioner's flag (another branch adds it); override where it differs.
-    read -r -a ssor <<<"${PLANARMOM_HEAT_SSOR:---preconditioner ssor}"
+    ssor=(--precond ssor)
     run_heat() {  # name, then heat arguments
       local name=$1; shift
       "$exe" heat --steps 10 --dt 1e-4 --no-plot -o "$out/raw/heat_$name.h5" "$@" \
@@ -236,6 +236,29 @@ PY
         echo "heat ssor_$n: skipped, this build has no SSOR preconditioner" | tee -a "$out/summary.txt"
       fi
     done
+    ;;
+  seeds)
+    # The multi-algorithm paper's runs (Jacobi, Gauss-Seidel, BiCG, BiCGSTAB on the real and the
+    # artificial matrices, cuda and the host's cores) and BiCGSTAB's iteration time per format.
+    log "seed papers: solvers on ../shared/matrices and artificial matrices; formats"
+    exe="$build/apps/planarmom"
+    mats=$root/../shared/matrices
+    art=100,1000,10000,100000,1000000,3000000
+    run_seeds() {  # name, then bench arguments
+      local name=$1; shift
+      "$exe" -q bench --max-iter 5000 --json "$out/raw/seeds_$name.json" "$@" \
+        >"$out/raw/seeds_$name.txt" 2>"$out/raw/seeds_$name.log"
+      echo "seeds $name: exit $?" | tee -a "$out/summary.txt"
+      tail -3 "$out/raw/seeds_$name.log" | tee -a "$out/summary.txt"
+    }
+    for backend in cuda cpu; do
+      run_seeds "solvers_$backend" "$mats" --artificial $art \
+        --solver jacobi,gauss-seidel,bicg,bicgstab --backend $backend
+    done
+    for f in csr hyb ellr sellp; do
+      run_seeds "format_$f" "$mats" --artificial $art --solver bicgstab --backend cuda --format $f
+    done
+    run_seeds format_dia --artificial $art --solver bicgstab --backend cuda --format dia
     ;;
   kernels)
     log "per-kernel benchmark (N = 32000, 46 M non-zeros)"
