@@ -31,11 +31,7 @@ template <class Parse> auto parse_list(const std::string& list, Parse parse) {
 
 std::vector<Method> parse_methods(const std::string& list) {
   return parse_list(list, [](const std::string& item) {
-    const Method m = parse_method(item);
-    if (m == Method::automatic)
-      throw std::invalid_argument("bench: name the solvers (bicg, cocg, bicgstab, cg, jacobi, "
-                                  "gauss-seidel), not auto");
-    return m;
+    return parse_method(item);
   });
 }
 
@@ -51,6 +47,7 @@ int run(BenchFlags& f) {
   one_order.ordering = "auto";
   o.solver = resolve_solver_options(one_order);
   o.methods = parse_methods(f.solver.method);
+  o.auto_format = automatic_format(f.solver);
   o.orderings = parse_list(f.solver.ordering, parse_sweep_order);
   o.backend = f.solver.backend;
   const auto rows = bench::run_bench(o, [](const bench::BenchRow& r) {

@@ -22,8 +22,9 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
                  method_list ? "Comma-separated solvers from bicg, cocg, bicgstab, cg, jacobi, "
                                "gauss-seidel"
                              : "auto (COCG if A^T = A, CG if Hermitian with positive diagonal, "
-                               "else BiCG), bicg, cocg, bicgstab, cg, or the stationary "
-                               "iterations jacobi and gauss-seidel")
+                               "else BiCG; in solve and bench, BiCGSTAB next if that fails), "
+                               "bicg, cocg, bicgstab, cg, or the stationary iterations jacobi "
+                               "and gauss-seidel")
       ->capture_default_str();
   app.add_option("--tol", flags.options.tolerance, "Stop at ||r||/||b|| <= tol")
       ->capture_default_str()
@@ -35,11 +36,11 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
                  "Iterations between residual checks on the host (0: 1 on cpu, 8 on cuda)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  std::vector<std::string> formats;
+  std::vector<std::string> formats{"auto"};
   for (const Format f : all_formats) formats.push_back(to_string(f));
   app.add_option("--format", flags.format,
-                 "Sparse format: csr, hyb (ELL + COO), ellr (ELLPACK-R), sellp (sliced ELL) or "
-                 "dia (diagonals)")
+                 "Sparse format: csr, hyb (ELL + COO), ellr (ELLPACK-R), sellp (sliced ELL), "
+                 "dia (diagonals), or auto (solve and bench: chosen per matrix, logged)")
       ->capture_default_str()
       ->check(CLI::IsMember(formats));
   SolverOptions& o = flags.options;
@@ -93,7 +94,7 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
 
 SolverOptions resolve_solver_options(const SolverFlags& flags) {
   SolverOptions o = flags.options;
-  o.format = parse_format(flags.format);
+  o.format = flags.format == "auto" ? Format::csr : parse_format(flags.format);
   o.adjoint = flags.adjoint == "transposed" ? AdjointMode::transposed_kernel : AdjointMode::stored;
   o.preconditioner = parse_preconditioner(flags.preconditioner);
   o.ordering = parse_sweep_order(flags.ordering);

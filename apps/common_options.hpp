@@ -26,7 +26,9 @@ struct SolverFlags {
 // backends: the names --backend accepts.
 void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
                         const std::vector<std::string>& backends = {"cpu", "cuda"});
-// Applies the text flags to flags.options (throws std::invalid_argument on bad values).
+// Applies the text flags to flags.options (throws std::invalid_argument on bad values);
+// --format auto leaves CSR there, for the commands that choose (automatic_format) to replace.
 SolverOptions resolve_solver_options(const SolverFlags& flags);
+inline bool automatic_format(const SolverFlags& flags) { return flags.format == "auto"; }
 
 }  // namespace pmom::app

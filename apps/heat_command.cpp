@@ -70,6 +70,9 @@ int run(const HeatFlags& f) {
   if (f.steps < 1)
     throw std::invalid_argument("heat: --steps must be >= 1, got " + std::to_string(f.steps));
   const bench::HeatInitial initial = bench::parse_heat_initial(f.initial);
+  if (automatic_format(f.solver))
+    throw std::invalid_argument("heat: name the format (--format csr, ellr, sellp, dia or hyb); "
+                                "auto is for solve and bench");
   const SolverOptions options = resolve_solver_options(f.solver);
   auto backend = make_backend<double>(f.solver.backend);
 

@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
+#include "planarmom/gpusolver/auto_choice.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/io/load_matrix.hpp"
 
@@ -44,11 +45,15 @@ template <class T> int solve_as(const SolveFlags& f, const io::MatrixMarketMatri
     nrhs = bm.entries.cols;
   }
   auto backend = make_backend<T>(f.solver.backend);
-  Solver<T> solver(*backend, a, resolve_solver_options(f.solver));
-  PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " with "
-                 << to_string(solver.method()) << " on " << backend->name();
+  const SolverOptions options = resolve_solver_options(f.solver);
+  PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " on "
+                 << backend->name();
   std::vector<T> x;
-  const SolveResult result = solver.solve(b, x, nrhs);
+  const SolveResult result =
+      solve_automatically<T>(*backend, a, b, x, nrhs, options,
+                             options.method == Method::automatic, automatic_format(f.solver));
+  PMOM_LOG(info) << "solved with " << to_string(result.method) << " in "
+                 << to_string(result.format);
   for (std::size_t k = 0; k < result.rhs.size(); ++k) {
     const RhsResult& r = result.rhs[k];
     std::cout << "rhs " << k << ": " << to_string(r.outcome) << " after " << r.iterations

@@ -9,7 +9,8 @@
 # magnitude rule or the mpie rule), cpu101 (sweep101 on the
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
 # n = 512, 1024, 2048 on one core, all cores, the GPU with CSR and ELLPACK-R, and with SSOR)
-# and seeds (the seed papers' solvers and formats on the real and artificial matrices).
+# seeds (the seed papers' solvers and formats on the real and artificial matrices) and auto
+# (--solver auto --format auto scored against every pair by tools/auto_check.py).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -260,6 +261,30 @@ PY
       run_seeds "format_$f" "$mats" --artificial $art --solver bicgstab --backend cuda --format $f
     done
     run_seeds format_dia --artificial $art --solver bicgstab --backend cuda --format dia
+    ;;
+  auto)
+    # --solver auto --format auto against every (solver, format) pair on the same matrices
+    # (DIA only on the artificial ones, the rest refuse it), scored by tools/auto_check.py.
+    log "automatic choice against every (solver, format) pair"
+    exe="$build/apps/planarmom"
+    mats=$root/../shared/matrices
+    art=1000,100000,3000000
+    pairs() {  # name, then bench arguments
+      "$exe" -q bench --max-iter 5000 --warmup 1 --reps 1 --backend cuda \
+        --solver bicg,cocg,bicgstab,cg,jacobi \
+        --json "$out/raw/pairs_$1.json" "${@:2}" >"$out/raw/pairs_$1.txt" 2>&1
+      echo "pairs $1: exit $?" | tee -a "$out/summary.txt"
+    }
+    for f in csr hyb ellr sellp; do pairs "$f" "$mats" --artificial $art --format "$f"; done
+    pairs dia --artificial $art --format dia
+    "$exe" -q bench --max-iter 5000 --warmup 1 --reps 1 --backend cuda --solver auto \
+      --format auto "$mats" \
+      --artificial $art --json "$out/raw/auto.json" >"$out/raw/auto.txt" 2>"$out/raw/auto.log"
+    echo "auto: exit $?" | tee -a "$out/summary.txt"
+    $py "$root/tools/auto_check.py" "$out"/raw/pairs_*.json --auto "$out/raw/auto.json" \
+      >"$out/raw/auto_check.txt" 2>&1
+    echo "auto_check: exit $?" | tee -a "$out/summary.txt"
+    tail -2 "$out/raw/auto_check.txt" | tee -a "$out/summary.txt"
     ;;
   kernels)
     log "per-kernel benchmark (N = 32000, 46 M non-zeros)"

@@ -3,6 +3,7 @@
 #include "planarmom/bench/matrix_bench.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -10,6 +11,7 @@
 #include "planarmom/bench/baseline.hpp"
 #include "planarmom/bench/flops.hpp"
 #include "planarmom/bench/synthetic.hpp"
+#include "planarmom/gpusolver/auto_choice.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/io/load_matrix.hpp"
@@ -98,6 +100,7 @@ template <class T> std::vector<T> make_rhs(const Csr<T>& a, const BenchOptions& 
 // One solve as the table needs it, whichever solver did it, summed over right-hand sides.
 struct Run {
   Method method = Method::bicg;
+  std::optional<Format> format;  // where the solve chose it
   Outcome outcome = Outcome::converged;
   int iterations = 0;
   double true_residual = 0, recurrence_residual = 0, seconds = 0;
@@ -126,7 +129,7 @@ BenchRow measure(const BenchOptions& options, const std::string& name, const Csr
   row.n = a.rows;
   row.nnz = static_cast<std::size_t>(a.nnz());
   row.backend = backend;
-  row.format = to_string(options.solver.format);
+  row.format = to_string(run.format.value_or(options.solver.format));
   row.method = run.method;
   if (run.method != Method::jacobi && run.method != Method::gauss_seidel)
     row.preconditioner = to_string(options.solver.preconditioner);
@@ -186,6 +189,21 @@ void bench_matrix(const BenchOptions& options, const std::string& name, const Cs
           }
           return run;
         });
+      } else if (method == Method::automatic || options.auto_format) {
+        row = measure(options, name, a, backend->name(), [&] {
+          std::vector<T> x;
+          const SolveResult r = solve_automatically<T>(*backend, a, b, x, options.nrhs, so,
+                                                       method == Method::automatic,
+                                                       options.auto_format);
+          Run run;
+          run.method = r.method;
+          run.format = r.format;
+          run.seconds = r.seconds;
+          for (const RhsResult& c : r.rhs)
+            run.add(c.outcome, c.iterations, c.true_residual, c.recurrence_residual);
+          return run;
+        });
+        row.automatic = true;
       } else {
         Solver<T> solver(*backend, a, so);
         row = measure(options, name, a, backend->name(), [&] {

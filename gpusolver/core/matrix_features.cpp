@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <unordered_set>
 
@@ -17,6 +18,7 @@ template <class T> MatrixFeatures matrix_features(const Csr<T>& a) {
   if (a.rows == 0) return f;
 
   index_t weak = 0, strict = 0;
+  f.min_dominance = std::numeric_limits<double>::infinity();
   double sum_len2 = 0;
   std::unordered_set<index_t> offsets;
   bool too_many = false;
@@ -38,6 +40,7 @@ template <class T> MatrixFeatures matrix_features(const Csr<T>& a) {
       }
     }
     if (!has_diag) ++f.zero_diagonal_rows;
+    f.min_dominance = std::min(f.min_dominance, has_diag ? diag / off : 0.0);
     weak += has_diag && diag >= off ? 1 : 0;
     strict += has_diag && diag > off ? 1 : 0;
     const index_t len = a.row_length(i);

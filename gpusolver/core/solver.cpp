@@ -209,6 +209,7 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
 
   Workspace w(backend_, n_, nrhs);
   w.result.method = method_;
+  w.result.format = options_.format;
   w.result.rhs.resize(nrhs);
   std::vector<double> bnorm(nrhs);
   for (index_t c = 0; c < nrhs; ++c) {

@@ -3,7 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "planarmom/gpusolver/convert.hpp"
+#include <filesystem>
+
+#include "planarmom/gpusolver/auto_choice.hpp"
+#include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/matrix_features.hpp"
+#include "planarmom/io/load_matrix.hpp"
 
 namespace pmom {
 namespace {
@@ -38,6 +43,7 @@ TEST(MatrixFeatures, TridiagonalLaplacian) {
   EXPECT_TRUE(f.traits.hermitian);
   EXPECT_TRUE(f.traits.positive_real_diagonal);
   EXPECT_EQ(f.zero_diagonal_rows, 0);
+  EXPECT_DOUBLE_EQ(f.min_dominance, 1.0);  // interior rows: 2 / (1 + 1)
 }
 
 TEST(MatrixFeatures, ComplexSymmetricWithAMissingDiagonal) {
@@ -74,6 +80,74 @@ TEST(MatrixFeatures, EmptyMatrix) {
   EXPECT_EQ(f.rows, 0);
   EXPECT_EQ(f.nnz, 0u);
   EXPECT_EQ(f.diagonals, 0);
+}
+
+}  // namespace
+}  // namespace pmom
+
+namespace pmom {
+namespace {
+
+MatrixFeatures features_of(bool hermitian, bool symmetric, double min_dominance,
+                           double strict_rows) {
+  MatrixFeatures f;
+  f.rows = 1000;
+  f.nnz = 7000;
+  f.traits.hermitian = hermitian;
+  f.traits.positive_real_diagonal = hermitian;
+  f.traits.complex_symmetric = symmetric;
+  f.min_dominance = min_dominance;
+  f.strictly_dominant_rows = strict_rows;
+  f.mean_row_length = 7;
+  f.max_row_length = 9;
+  f.diagonals = MatrixFeatures::max_counted_diagonals + 1;
+  return f;
+}
+
+TEST(AutoChoice, RanksMethodsBySymmetryAndDominance) {
+  using V = std::vector<Method>;
+  EXPECT_EQ(choose_automatically(features_of(true, true, 0.5, 0), true).methods,
+            (V{Method::cg, Method::bicgstab}));
+  EXPECT_EQ(choose_automatically(features_of(false, true, 0.5, 0), true).methods,
+            (V{Method::cocg, Method::bicgstab}));
+  EXPECT_EQ(choose_automatically(features_of(false, false, 0.5, 0), true).methods,
+            (V{Method::bicg, Method::bicgstab}));
+  EXPECT_EQ(choose_automatically(features_of(false, false, 1.2, 1.0), true).methods,
+            (V{Method::bicg, Method::bicgstab, Method::gauss_seidel}));
+  EXPECT_EQ(choose_automatically(features_of(false, false, 2.0, 1.0), true).methods,
+            (V{Method::jacobi, Method::bicg, Method::bicgstab}));
+}
+
+TEST(AutoChoice, PicksTheFormatFromTheRowsAndDiagonals) {
+  MatrixFeatures f = features_of(false, false, 0.5, 0);
+  EXPECT_EQ(choose_automatically(f, true).format, Format::csr);
+  EXPECT_EQ(choose_automatically(f, false).format, Format::csr);
+  f.max_row_length = 71;  // more than 10 x the mean of 7
+  EXPECT_EQ(choose_automatically(f, true).format, Format::hyb);
+  EXPECT_NE(choose_automatically(f, true).reason.find("hyb"), std::string::npos);
+  f.diagonals = 5;
+  f.dia_fill = 1.01;
+  EXPECT_EQ(choose_automatically(f, true).format, Format::dia);
+  EXPECT_EQ(choose_automatically(f, false).format, Format::csr);  // cpu: rows
+}
+
+// The fallback, on olm1000 (SuiteSparse Bai/olm1000), where BiCG stagnates and BiCGSTAB
+// converges (docs/BENCHMARKS.md): auto must end converged, with BiCGSTAB.
+TEST(AutoChoice, FallsBackWhenTheFirstMethodFails) {
+  const std::filesystem::path file =
+      std::filesystem::path(PLANARMOM_SOURCE_DIR) / ".." / "shared" / "matrices" / "olm1000.mtx";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "shared matrices not present: " << file;
+  const Csr<double> a = io::to_csr_matrix<double>(io::read_matrix_market(file), file);
+  std::vector<double> b(static_cast<std::size_t>(a.rows), 0.0);
+  for (index_t i = 0; i < a.rows; ++i)
+    for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) b[i] += a.values[k];
+  auto backend = make_cpu_backend<double>();
+  std::vector<double> x;
+  const SolveResult r = solve_automatically<double>(*backend, a, b, x, 1, {}, true, true);
+  EXPECT_EQ(r.format, Format::csr);
+  ASSERT_EQ(r.rhs.size(), 1u);
+  EXPECT_EQ(to_string(r.method), "bicgstab") << "bicg should have failed first";
+  EXPECT_EQ(r.rhs[0].outcome, Outcome::converged) << to_string(r.rhs[0].outcome);
 }
 
 }  // namespace

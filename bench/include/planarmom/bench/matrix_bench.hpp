@@ -16,6 +16,9 @@ enum class RhsKind { a_times_ones, ones, random };
 enum class FieldFilter { all, complex, real };
 
 struct BenchOptions {
+  // Method::automatic in `methods` and auto_format: the choice of auto_choice.hpp, with its
+  // fallbacks, timed as one run (the attempts' solve times summed).
+  bool auto_format = false;
   std::vector<std::filesystem::path> inputs;  // files, or folders searched for *.mtx[.gz]
   std::vector<index_t> synthetic_sizes;       // MoM-like matrices generated at these sizes
   double synthetic_density = 0.05;
@@ -51,7 +54,8 @@ struct BenchRow {
   std::size_t nnz = 0;
   std::string backend;
   std::string format;
-  Method method = Method::bicg;
+  Method method = Method::bicg;  // the method that converged (or ran last) for an automatic row
+  bool automatic = false;        // method and/or format chosen by auto
   std::string preconditioner;  // of a Krylov method; empty for jacobi and gauss-seidel
   std::string ordering;        // of the sweeps, natural or multicolour; empty without sweeps
   index_t colours = 0;         // multicolour only

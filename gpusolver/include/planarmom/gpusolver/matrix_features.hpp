@@ -17,6 +17,9 @@ struct MatrixFeatures {
   // Rows with |a_ii| >= Σ_{j≠i} |a_ij| (weak) and with > (strict), as fractions of all rows.
   double weakly_dominant_rows = 0;
   double strictly_dominant_rows = 0;
+  // min_i |a_ii| / Σ_{j≠i} |a_ij| (infinite for a diagonal matrix, 0 with a zero diagonal):
+  // the Jacobi iteration contracts at least by its inverse per step.
+  double min_dominance = 0;
   // Row lengths: mean, largest, and coefficient of variation (standard deviation / mean).
   double mean_row_length = 0;
   index_t max_row_length = 0;

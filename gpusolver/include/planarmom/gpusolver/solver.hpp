@@ -78,6 +78,7 @@ struct RhsResult {
 
 struct SolveResult {
   Method method = Method::bicg;  // the method that ran (automatic resolved)
+  Format format = Format::csr;   // the format it ran in
   std::vector<RhsResult> rhs;
   double seconds = 0;            // iterations only: no uploads, no final residual
   int iterations = 0;            // the largest over the right-hand sides

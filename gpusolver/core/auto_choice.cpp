@@ -1,0 +1,115 @@
+// The automatic choice. The rules are few and each rests on a measurement of the seed
+// matrices on the H100 (docs/BENCHMARKS.md, "Automatic choice"): the methods that exploit
+// symmetry do one SpMV per iteration, BiCG failed less often and ran faster than BiCGSTAB on
+// most general matrices, DIA was within 4% of the best format on few-diagonal matrices, and
+// HYB won exactly where a few rows are far longer than the mean.
+#include "planarmom/gpusolver/auto_choice.hpp"
+
+#include <boost/log/trivial.hpp>
+#include <sstream>
+
+namespace pmom {
+namespace {
+
+// DIA pays while it stores few padding zeros; HYB while a few rows would make CSR's lane
+// groups (sized for the mean row) or ELL's width (the longest row) badly unbalanced.
+constexpr double dia_fill_limit = 1.5;
+constexpr double hyb_row_ratio = 10.0;
+constexpr double jacobi_dominance = 2.0;
+
+std::string first_failure(const SolveResult& r) {
+  for (const RhsResult& c : r.rhs)
+    if (c.outcome != Outcome::converged) return to_string(c.outcome);
+  return "converged";
+}
+
+}  // namespace
+
+AutoChoice choose_automatically(const MatrixFeatures& f, bool device) {
+  AutoChoice c;
+  std::ostringstream why;
+  const MatrixTraits& t = f.traits;
+  if (t.hermitian && t.positive_real_diagonal) {
+    c.methods = {Method::cg, Method::bicgstab};
+    why << "Hermitian with a positive diagonal: cg, then bicgstab";
+  } else if (t.complex_symmetric) {
+    c.methods = {Method::cocg, Method::bicgstab};
+    why << "A^T = A: cocg (BiCG's iterates at one SpMV each), then bicgstab";
+  } else {
+    c.methods = {Method::bicg, Method::bicgstab};
+    why << "no symmetry: bicg, then bicgstab";
+  }
+  if (f.min_dominance >= jacobi_dominance) {
+    // Contraction by 1/2 or better per step at one SpMV: fewer passes over A than a Krylov
+    // method's two SpMVs and reductions per iteration.
+    c.methods.insert(c.methods.begin(), Method::jacobi);
+    why << "; first jacobi (every |a_ii| at least " << jacobi_dominance
+        << " times its row's other entries)";
+  } else if (f.strictly_dominant_rows == 1.0 && f.zero_diagonal_rows == 0) {
+    c.methods.push_back(Method::gauss_seidel);
+    why << ", then gauss-seidel (strictly diagonally dominant, so it converges)";
+  }
+  if (!device) {
+    c.format = Format::csr;
+    why << "; csr (the cpu kernels walk rows)";
+  } else if (f.diagonals <= MatrixFeatures::max_counted_diagonals &&
+             f.dia_fill <= dia_fill_limit) {
+    c.format = Format::dia;
+    why << "; dia (" << f.diagonals << " diagonals, " << f.dia_fill << " values per entry)";
+  } else if (f.max_row_length > hyb_row_ratio * f.mean_row_length) {
+    c.format = Format::hyb;
+    why << "; hyb (longest row " << f.max_row_length << " against a mean of "
+        << f.mean_row_length << ")";
+  } else {
+    c.format = Format::csr;
+    why << "; csr";
+  }
+  c.reason = why.str();
+  return c;
+}
+
+template <class T>
+SolveResult solve_automatically(Backend<T>& backend, const Csr<T>& a, std::span<const T> b,
+                                std::vector<T>& x, index_t nrhs, SolverOptions options,
+                                bool choose_method, bool choose_format) {
+  std::vector<Method> methods{options.method};
+  if (choose_method || choose_format) {
+    const MatrixFeatures f = matrix_features(a);
+    const AutoChoice c = choose_automatically(f, backend.name().rfind("cuda", 0) == 0);
+    BOOST_LOG_TRIVIAL(info) << "auto: " << describe(f) << " -> " << c.reason;
+    if (choose_method) methods = c.methods;
+    if (choose_format) options.format = c.format;
+  }
+  const std::vector<T> guess = x;
+  const Preconditioner asked = options.preconditioner;
+  SolveResult result;
+  double seconds = 0;
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    options.method = methods[i];
+    // SSOR fits cg and cocg only; a fallback to another method keeps Jacobi.
+    options.preconditioner =
+        asked == Preconditioner::ssor && methods[i] != Method::cg && methods[i] != Method::cocg
+            ? Preconditioner::jacobi
+            : asked;
+    x = guess;
+    Solver<T> solver(backend, a, options);
+    result = solver.solve(b, x, nrhs);
+    seconds += result.seconds;
+    if (result.all_converged() || i + 1 == methods.size()) break;
+    BOOST_LOG_TRIVIAL(info) << "auto: " << to_string(methods[i]) << " ended with "
+                            << first_failure(result) << "; trying " << to_string(methods[i + 1]);
+  }
+  result.seconds = seconds;
+  return result;
+}
+
+template SolveResult solve_automatically(Backend<double>&, const Csr<double>&,
+                                         std::span<const double>, std::vector<double>&, index_t,
+                                         SolverOptions, bool, bool);
+template SolveResult solve_automatically(Backend<std::complex<double>>&,
+                                         const Csr<std::complex<double>>&,
+                                         std::span<const std::complex<double>>,
+                                         std::vector<std::complex<double>>&, index_t,
+                                         SolverOptions, bool, bool);
+
+}  // namespace pmom
