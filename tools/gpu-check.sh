@@ -270,14 +270,14 @@ PY
     mats=$root/../shared/matrices
     art=1000,100000,3000000
     pairs() {  # name, then bench arguments
-      "$exe" -q bench --max-iter 5000 --warmup 1 --reps 1 --backend cuda \
+      "$exe" -q bench --max-iter 5000 --backend cuda \
         --solver bicg,cocg,bicgstab,cg,jacobi \
         --json "$out/raw/pairs_$1.json" "${@:2}" >"$out/raw/pairs_$1.txt" 2>&1
       echo "pairs $1: exit $?" | tee -a "$out/summary.txt"
     }
     for f in csr hyb ellr sellp; do pairs "$f" "$mats" --artificial $art --format "$f"; done
     pairs dia --artificial $art --format dia
-    "$exe" -q bench --max-iter 5000 --warmup 1 --reps 1 --backend cuda --solver auto \
+    "$exe" -q bench --max-iter 5000 --backend cuda --solver auto \
       --format auto "$mats" \
       --artificial $art --json "$out/raw/auto.json" >"$out/raw/auto.txt" 2>"$out/raw/auto.log"
     echo "auto: exit $?" | tee -a "$out/summary.txt"

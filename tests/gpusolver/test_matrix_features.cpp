@@ -127,6 +127,9 @@ TEST(AutoChoice, PicksTheFormatFromTheRowsAndDiagonals) {
   EXPECT_NE(choose_automatically(f, true).reason.find("hyb"), std::string::npos);
   f.diagonals = 5;
   f.dia_fill = 1.01;
+  EXPECT_EQ(choose_automatically(f, true).format, Format::hyb);  // 1000 rows: too few for DIA
+  f.max_row_length = 9;
+  f.rows = 2'000'000;
   EXPECT_EQ(choose_automatically(f, true).format, Format::dia);
   EXPECT_EQ(choose_automatically(f, false).format, Format::csr);  // cpu: rows
 }
