@@ -8,6 +8,7 @@
 
 #include "cuda_error.hpp"
 #include "cuda_relaxation.hpp"
+#include "lanes.cuh"
 
 namespace pmom::cuda {
 namespace {
@@ -80,18 +81,6 @@ unsigned blocks_for(long long threads) {
   return static_cast<unsigned>(std::max(1LL, (threads + relax_block - 1) / relax_block));
 }
 
-// Calls f(std::integral_constant<int, TPR>) for a lane count of 2 to 32: a sweep row is summed
-// by lanes of one warp, so the SpMV's four-warp groups for very long rows become one warp.
-template <class F> void with_sweep_tpr(int tpr, F&& f) {
-  switch (tpr) {
-    case 2: f(std::integral_constant<int, 2>{}); break;
-    case 4: f(std::integral_constant<int, 4>{}); break;
-    case 8: f(std::integral_constant<int, 8>{}); break;
-    case 16: f(std::integral_constant<int, 16>{}); break;
-    default: f(std::integral_constant<int, 32>{}); break;
-  }
-}
-
 }  // namespace
 
 template <class T>
@@ -112,7 +101,9 @@ void launch_sor_sweep(const CudaSweeper<T>& s, SweepDirection direction, bool fr
     const index_t colour = forward ? step : colours - 1 - step;
     const index_t first = s.colour_ptr[colour], last = s.colour_ptr[colour + 1];
     if (first == last) continue;
-    with_sweep_tpr(s.a.threads_per_row, [&](auto tpr) {
+    // A sweep row is summed by lanes of one warp: the SpMV's four-warp groups for very long
+    // rows (threads_per_row 128) become one warp here, with_tpr's default.
+    with_tpr(s.a.threads_per_row, [&](auto tpr) {
       constexpr int TPR = decltype(tpr)::value;
       const dim3 grid(blocks_for(static_cast<long long>(last - first) * TPR),
                       static_cast<unsigned>(k));

@@ -211,17 +211,6 @@ scale_kernel(std::size_t size, D* y, D beta) {
   if (i < size) y[i] = beta * y[i];
 }
 
-// Calls f(std::integral_constant<int, TPR>) for the matrix's lanes-per-row.
-template <class F> void with_tpr(int tpr, F&& f) {
-  switch (tpr) {
-    case 2: f(std::integral_constant<int, 2>{}); break;
-    case 4: f(std::integral_constant<int, 4>{}); break;
-    case 8: f(std::integral_constant<int, 8>{}); break;
-    case 16: f(std::integral_constant<int, 16>{}); break;
-    default: f(std::integral_constant<int, 32>{}); break;
-  }
-}
-
 template <class T> using D = device_t<T>;
 
 }  // namespace

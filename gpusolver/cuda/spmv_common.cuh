@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "device_types.cuh"
+#include "lanes.cuh"
 #include "planarmom/gpusolver/scalar.hpp"
 
 namespace pmom::cuda {
