@@ -57,7 +57,8 @@ template <class T> int solve_as(const SolveFlags& f, const io::MatrixMarketMatri
   for (std::size_t k = 0; k < result.rhs.size(); ++k) {
     const RhsResult& r = result.rhs[k];
     std::cout << "rhs " << k << ": " << to_string(r.outcome) << " after " << r.iterations
-              << " iterations, true relative residual " << r.true_residual << '\n';
+              << " iterations, true relative residual " << r.true_residual
+              << ", max |b - Ax| " << r.true_residual_inf << '\n';
   }
   std::vector<std::complex<double>> out(x.begin(), x.end());
   io::write_matrix_market_array(f.output, a.rows, nrhs, out, is_complex_v<T>,

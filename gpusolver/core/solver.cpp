@@ -258,11 +258,15 @@ SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nr
   w.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const std::vector<double> true_rel = true_relative_residuals(w);
+  const std::vector<T> residual = backend_.download(w.t);  // b - Ax, left there by the above
   x = backend_.download(w.x);
   if (sweeps_) sweeps_->to_caller_order(x);
   for (index_t c = 0; c < nrhs; ++c) {
     RhsResult& res = w.result.rhs[c];
     res.true_residual = true_rel[c];
+    for (index_t i = 0; i < n_; ++i)
+      res.true_residual_inf = std::max<double>(
+          res.true_residual_inf, std::abs(residual[static_cast<std::size_t>(c) * n_ + i]));
     w.result.iterations = std::max(w.result.iterations, res.iterations);
   }
   return std::move(w.result);

@@ -65,6 +65,7 @@ struct BenchRow {
   Outcome outcome = Outcome::max_iterations;
   int iterations = 0;
   double true_residual = 0;
+  double true_residual_inf = 0;  // ‖b − Ax‖∞ (absolute); NaN for the baseline
   double recurrence_residual = 0;
   TimingStats time;
   double seconds_per_iteration = 0;

@@ -73,6 +73,7 @@ struct RhsResult {
   int iterations = 0;
   double recurrence_residual = 0;  // ‖r‖/‖b‖ of the solver's own recurrence
   double true_residual = 0;        // ‖b − Ax‖/‖b‖ recomputed at the end
+  double true_residual_inf = 0;    // ‖b − Ax‖∞, absolute (the multi-algorithm paper's measure)
   std::vector<double> history;     // ‖r‖/‖b‖ at iteration 0 and at every check
 };
 
