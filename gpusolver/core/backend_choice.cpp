@@ -18,8 +18,8 @@ template <class T> std::unique_ptr<Backend<T>> make_backend(const std::string& n
   throw std::invalid_argument("unknown backend '" + name + "' (choose cpu or cuda)");
 }
 
-template std::unique_ptr<Backend<double>> make_backend<double>(const std::string&);
-template std::unique_ptr<Backend<std::complex<double>>> make_backend<std::complex<double>>(
-    const std::string&);
+#define PMOM_INSTANTIATE(T) template std::unique_ptr<Backend<T>> make_backend<T>(const std::string&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

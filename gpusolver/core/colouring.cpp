@@ -110,8 +110,8 @@ template <class T> Csr<T> permute_symmetric(const Csr<T>& a, std::span<const ind
   return p;
 }
 
-template Csr<double> permute_symmetric(const Csr<double>&, std::span<const index_t>);
-template Csr<std::complex<double>> permute_symmetric(const Csr<std::complex<double>>&,
-                                                     std::span<const index_t>);
+#define PMOM_INSTANTIATE(T) template Csr<T> permute_symmetric(const Csr<T>&, std::span<const index_t>);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

@@ -192,19 +192,21 @@ template <class To, class From> Csr<To> convert_values(const Csr<From>& a) {
   out.row_ptr = a.row_ptr;
   out.col_idx = a.col_idx;
   out.values.reserve(a.values.size());
+  const auto fail = [&](std::size_t k, const char* problem) {
+    const auto row = std::upper_bound(a.row_ptr.begin(), a.row_ptr.end(),
+                                      static_cast<index_t>(k)) - a.row_ptr.begin() - 1;
+    throw std::invalid_argument("convert_values: entry " +
+                                position(static_cast<index_t>(row), a.col_idx[k]) + problem);
+  };
   for (std::size_t k = 0; k < a.values.size(); ++k) {
     if constexpr (is_complex_v<From> && !is_complex_v<To>) {
-      if (a.values[k].imag() != 0) {
-        const auto row = std::upper_bound(a.row_ptr.begin(), a.row_ptr.end(),
-                                          static_cast<index_t>(k)) - a.row_ptr.begin() - 1;
-        throw std::invalid_argument("convert_values: entry " +
-                                    position(static_cast<index_t>(row), a.col_idx[k]) +
-                                    " has a non-zero imaginary part");
-      }
-      out.values.push_back(a.values[k].real());
+      if (a.values[k].imag() != 0) fail(k, " has a non-zero imaginary part");
+      out.values.push_back(static_cast<To>(a.values[k].real()));
     } else {
       out.values.push_back(To(a.values[k]));
     }
+    if (!is_finite(out.values.back()) && is_finite(a.values[k]))
+      fail(k, " overflows the target precision; scale the matrix or solve in double precision");
   }
   return out;
 }
@@ -220,14 +222,19 @@ template <class To, class From> Csr<To> convert_values(const Csr<From>& a) {
   template std::vector<T> diagonal(const Csr<T>&);                             \
   template bool is_symmetric(const Csr<T>&);                                   \
   template bool is_hermitian(const Csr<T>&);
-PMOM_INSTANTIATE(double)
-PMOM_INSTANTIATE(std::complex<double>)
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
 
-template Csr<double> convert_values<double, double>(const Csr<double>&);
-template Csr<std::complex<double>> convert_values<std::complex<double>, double>(const Csr<double>&);
-template Csr<double> convert_values<double, std::complex<double>>(const Csr<std::complex<double>>&);
-template Csr<std::complex<double>> convert_values<std::complex<double>, std::complex<double>>(
-    const Csr<std::complex<double>>&);
+#define PMOM_CONVERT(To, From) template Csr<To> convert_values<To, From>(const Csr<From>&);
+// Real <-> complex at double precision; either precision -> the other, real or complex.
+PMOM_CONVERT(double, double)
+PMOM_CONVERT(std::complex<double>, double)
+PMOM_CONVERT(double, std::complex<double>)
+PMOM_CONVERT(std::complex<double>, std::complex<double>)
+PMOM_CONVERT(float, double)
+PMOM_CONVERT(std::complex<float>, std::complex<double>)
+PMOM_CONVERT(double, float)
+PMOM_CONVERT(std::complex<double>, std::complex<float>)
+#undef PMOM_CONVERT
 
 }  // namespace pmom

@@ -44,7 +44,8 @@ template <class T> void Csr<T>::validate() const {
   }
 }
 
-template struct Csr<double>;
-template struct Csr<std::complex<double>>;
+#define PMOM_INSTANTIATE(T) template struct Csr<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

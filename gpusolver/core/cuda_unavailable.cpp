@@ -13,7 +13,8 @@ template <class T> std::unique_ptr<Backend<T>> make_cuda_backend() {
   throw std::runtime_error("CUDA backend unavailable: " + cuda_device_status().description);
 }
 
-template std::unique_ptr<Backend<double>> make_cuda_backend<double>();
-template std::unique_ptr<Backend<std::complex<double>>> make_cuda_backend<std::complex<double>>();
+#define PMOM_INSTANTIATE(T) template std::unique_ptr<Backend<T>> make_cuda_backend<T>();
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

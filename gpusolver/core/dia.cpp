@@ -67,9 +67,9 @@ template <class T> Dia<T> to_dia(const Csr<T>& a, const DiaOptions& options) {
   return m;
 }
 
-template struct Dia<double>;
-template struct Dia<std::complex<double>>;
-template Dia<double> to_dia(const Csr<double>&, const DiaOptions&);
-template Dia<std::complex<double>> to_dia(const Csr<std::complex<double>>&, const DiaOptions&);
+#define PMOM_INSTANTIATE(T) template struct Dia<T>; \
+ template Dia<T> to_dia(const Csr<T>&, const DiaOptions&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

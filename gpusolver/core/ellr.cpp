@@ -33,9 +33,9 @@ template <class T> Ellr<T> to_ellr(const Csr<T>& a) {
   return e;
 }
 
-template struct Ellr<double>;
-template struct Ellr<std::complex<double>>;
-template Ellr<double> to_ellr(const Csr<double>&);
-template Ellr<std::complex<double>> to_ellr(const Csr<std::complex<double>>&);
+#define PMOM_INSTANTIATE(T) template struct Ellr<T>; \
+ template Ellr<T> to_ellr(const Csr<T>&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

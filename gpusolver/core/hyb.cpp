@@ -11,7 +11,8 @@ template <class T> std::size_t Hyb<T>::nnz() const {
   return static_cast<std::size_t>(used) + coo.nnz();
 }
 
-template struct Hyb<double>;
-template struct Hyb<std::complex<double>>;
+#define PMOM_INSTANTIATE(T) template struct Hyb<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

@@ -1,8 +1,9 @@
-// Names of methods, preconditioners, sweep orders and outcomes, and the host-side matrix analysis behind Method::automatic.
+// Names of methods, preconditioners, sweep orders, precisions, summations and outcomes, and the host-side matrix analysis behind Method::automatic.
 #include <algorithm>
 #include <stdexcept>
 
 #include "planarmom/gpusolver/convert.hpp"
+#include "planarmom/gpusolver/precision.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 
 namespace pmom {
@@ -52,6 +53,23 @@ std::string to_string(Outcome o) {
   return "?";
 }
 
+std::string to_string(Precision p) {
+  switch (p) {
+    case Precision::double_precision: return "double";
+    case Precision::single_precision: return "single";
+    case Precision::mixed: return "mixed";
+  }
+  return "?";
+}
+
+std::string to_string(Summation s) {
+  switch (s) {
+    case Summation::plain: return "plain";
+    case Summation::compensated: return "compensated";
+  }
+  return "?";
+}
+
 namespace {
 
 // The value among `all` whose to_string is `name`; else an error listing every name.
@@ -79,6 +97,16 @@ Preconditioner parse_preconditioner(const std::string& name) {
                      "preconditioner");
 }
 
+Precision parse_precision(const std::string& name) {
+  return parse_named(
+      name, {Precision::double_precision, Precision::single_precision, Precision::mixed},
+      "precision");
+}
+
+Summation parse_summation(const std::string& name) {
+  return parse_named(name, {Summation::plain, Summation::compensated}, "summation");
+}
+
 SweepOrder parse_sweep_order(const std::string& name) {
   return parse_named(name, {SweepOrder::automatic, SweepOrder::natural, SweepOrder::multicolour},
                      "sweep order");
@@ -102,7 +130,8 @@ template <class T> MatrixTraits analyse(const Csr<T>& a) {
   return t;
 }
 
-template MatrixTraits analyse(const Csr<double>&);
-template MatrixTraits analyse(const Csr<std::complex<double>>&);
+#define PMOM_INSTANTIATE(T) template MatrixTraits analyse(const Csr<T>&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

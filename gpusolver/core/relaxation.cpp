@@ -108,10 +108,9 @@ template <class T> void SweepSystem<T>::to_caller_order(std::vector<T>& v) const
     for (std::size_t k = 0; k < n; ++k) v[c + static_cast<std::size_t>(p[k])] = solver[c + k];
 }
 
-template std::vector<double> inverse_diagonal_or_throw(const Csr<double>&, const std::string&);
-template std::vector<std::complex<double>> inverse_diagonal_or_throw(
-    const Csr<std::complex<double>>&, const std::string&);
-template class SweepSystem<double>;
-template class SweepSystem<std::complex<double>>;
+#define PMOM_INSTANTIATE(T) template std::vector<T> inverse_diagonal_or_throw(const Csr<T>&, const std::string&); \
+ template class SweepSystem<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

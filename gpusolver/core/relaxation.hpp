@@ -45,7 +45,8 @@ template <class T> class SweepSystem {
   std::unique_ptr<Sweeper<T>> sweeper_;
 };
 
-extern template class SweepSystem<double>;
-extern template class SweepSystem<std::complex<double>>;
+#define PMOM_DECLARE(T) extern template class SweepSystem<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom

@@ -100,10 +100,9 @@ template <class T> Sellp<T> to_sellp(const Csr<T>& a, const SellpOptions& option
   return s;
 }
 
-template struct Sellp<double>;
-template struct Sellp<std::complex<double>>;
-template Sellp<double> to_sellp(const Csr<double>&, const SellpOptions&);
-template Sellp<std::complex<double>> to_sellp(const Csr<std::complex<double>>&,
-                                              const SellpOptions&);
+#define PMOM_INSTANTIATE(T) template struct Sellp<T>; \
+ template Sellp<T> to_sellp(const Csr<T>&, const SellpOptions&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

@@ -368,7 +368,7 @@ template <class T> std::vector<double> Solver<T>::true_relative_residuals(Worksp
   backend_.copy(w.b, w.t);
   backend_.spmv(*a_, Transpose::none, w.x, w.t, T(-1), T(1));
   auto norms = w.scalars_real();
-  backend_.norm2_squared(w.t, norms);
+  backend_.norm2_squared(w.t, norms, options_.summation);
   const auto n2 = backend_.download(norms);
   std::vector<double> rel(n2.size());
   for (std::size_t k = 0; k < rel.size(); ++k)
@@ -393,6 +393,7 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
 
   BicgVectors<T> v;
   v.shadow = shadow;
+  v.summation = options_.summation;
   v.inv_diag = &inv_diag_;
   v.x = &w.x;
   v.r = &w.r;
@@ -425,14 +426,14 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
     const Sweeper<T>& s = sweeps_->sweeper();
     backend_.sor_sweep(s, SweepDirection::forward, true, omega, w.r, z, w.status);
     backend_.sor_sweep(s, SweepDirection::backward, false, omega, w.r, z, w.status);
-    backend_.dot(w.r, z, rho, conjugated);
+    backend_.dot(w.r, z, rho, conjugated, options_.summation);
   };
   auto step = [&] {
     if (sweeps_) precondition();
     backend_.bicg_directions(sweeps_ ? vz : v);
     backend_.spmv(*a_, Transpose::none, p, q);
     if (expl) backend_.spmv(*a_, Transpose::conj_trans, pt, qt);
-    backend_.dot(sigma_left, q, sigma, conjugated);
+    backend_.dot(sigma_left, q, sigma, conjugated, options_.summation);
     backend_.bicg_update(v);
   };
   // A restarted column starts over from its (replaced) residual, as at iteration 0.
@@ -467,10 +468,11 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   fill_ones(backend_, rho_old);
   fill_ones(backend_, alpha);
   fill_ones(backend_, omega);
-  backend_.dot(rhat, w.r, rho, true);
-  backend_.norm2_squared(w.r, w.rnorm2);
+  backend_.dot(rhat, w.r, rho, true, options_.summation);
+  backend_.norm2_squared(w.r, w.rnorm2, options_.summation);
 
   BicgstabVectors<T> v;
+  v.summation = options_.summation;
   v.inv_diag = jacobi ? &inv_diag_ : nullptr;
   v.x = &w.x;
   v.r = &w.r;
@@ -494,7 +496,7 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
   auto step = [&] {
     backend_.bicgstab_directions(v);
     backend_.spmv(*a_, Transpose::none, phat, v_);
-    backend_.dot(rhat, v_, rhat_v, true);
+    backend_.dot(rhat, v_, rhat_v, true, options_.summation);
     backend_.bicgstab_half_step(v);
     backend_.spmv(*a_, Transpose::none, shat, t);
     backend_.bicgstab_omega_dots(v);
@@ -509,8 +511,8 @@ template <class T> void Solver<T>::run_bicgstab(Workspace& w) {
       set_column<T, T>(backend_, v_, k, zeros);
       for (Block<T>* one : {&rho_old, &alpha, &omega}) set_entry(backend_, *one, k, T(1));
     }
-    backend_.dot(rhat, w.r, rho, true);
-    backend_.norm2_squared(w.r, w.rnorm2);
+    backend_.dot(rhat, w.r, rho, true, options_.summation);
+    backend_.norm2_squared(w.r, w.rnorm2, options_.summation);
   };
   iterate(w, step, restart);
 }
@@ -524,7 +526,7 @@ template <class T> void Solver<T>::run_relaxation(Workspace& w) {
     backend_.copy(w.b, w.r);
     backend_.spmv(*a_, Transpose::none, w.x, w.r, T(-1), T(1));
   };
-  auto norm = [&] { backend_.norm2_squared(w.r, w.rnorm2); };
+  auto norm = [&] { backend_.norm2_squared(w.r, w.rnorm2, options_.summation); };
   auto no_restart = [](std::span<const index_t>) {};
   if (method_ == Method::jacobi) {
     auto step = [&] {
@@ -545,7 +547,8 @@ template <class T> void Solver<T>::run_relaxation(Workspace& w) {
   });
 }
 
-template class Solver<double>;
-template class Solver<std::complex<double>>;
+#define PMOM_INSTANTIATE(T) template class Solver<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

@@ -82,10 +82,11 @@ template <class T> class CudaBackend final : public Backend<T> {
     scratch_.max_blocks = 8 * prop.multiProcessorCount;
     scratch_.max_values = 4;
     scratch_.max_columns = 64;
-    partials_ = this->template allocate<double>(
-        scratch_.max_blocks * scratch_.max_values, scratch_.max_columns);
+    partials_ = this->allocate_bytes(static_cast<std::size_t>(scratch_.max_blocks) *
+                                     scratch_.max_values * scratch_.max_columns *
+                                     ReduceScratch::max_accumulator_bytes);
     tickets_ = this->template allocate<unsigned>(scratch_.max_columns, 1);
-    scratch_.partials = partials_.data();
+    scratch_.partials = partials_.get();
     scratch_.tickets = tickets_.data();
     PMOM_CUDA(cudaMallocHost(&staging_, staging_bytes));
   }
@@ -174,11 +175,12 @@ template <class T> class CudaBackend final : public Backend<T> {
     launch_spmv_transposed<T>({&o->a, x.data(), y.data(), x.cols(), alpha, beta}, stream_);
   }
 
-  void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated) override {
-    launch_dot(x, y, out, conjugated, scratch_, stream_);
+  void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,
+           Summation summation) override {
+    launch_dot(x, y, out, conjugated, summation, scratch_, stream_);
   }
-  void norm2_squared(const Block<T>& x, Block<real_t<T>>& out) override {
-    launch_norm2(x, out, scratch_, stream_);
+  void norm2_squared(const Block<T>& x, Block<real_t<T>>& out, Summation summation) override {
+    launch_norm2(x, out, summation, scratch_, stream_);
   }
   void bicg_reduce(BicgVectors<T>& v) override { launch_bicg_reduce(v, scratch_, stream_); }
   void bicg_directions(BicgVectors<T>& v) override { launch_bicg_directions(v, scratch_, stream_); }
@@ -259,7 +261,7 @@ template <class T> class CudaBackend final : public Backend<T> {
   cudaStream_t stream_ = nullptr;
   void* staging_ = nullptr;
   ReduceScratch scratch_;
-  Block<double> partials_;
+  std::shared_ptr<void> partials_;
   Block<unsigned> tickets_;
 };
 
@@ -291,7 +293,8 @@ template <class T> std::unique_ptr<Backend<T>> make_cuda_backend() {
   return std::make_unique<cuda::CudaBackend<T>>();
 }
 
-template std::unique_ptr<Backend<double>> make_cuda_backend<double>();
-template std::unique_ptr<Backend<std::complex<double>>> make_cuda_backend<std::complex<double>>();
+#define PMOM_INSTANTIATE(T) template std::unique_ptr<Backend<T>> make_cuda_backend<T>();
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

@@ -66,7 +66,9 @@ template <class T> class CudaOperator final : public Operator<T> {
 // to finish (found with an atomic ticket) adds them in block order, so results do not depend
 // on scheduling, and resets the ticket for the next launch (graph replays included).
 struct ReduceScratch {
-  double* partials = nullptr;  // [column][block][value]
+  // Room per partial: a compensated sum of doubles (summation.hpp), the largest accumulator.
+  static constexpr std::size_t max_accumulator_bytes = 2 * sizeof(double);
+  void* partials = nullptr;  // accumulators [column][block][value]
   unsigned* tickets = nullptr;  // [column]
   int max_blocks = 0;
   int max_values = 0;
@@ -92,10 +94,10 @@ template <class T> void launch_format_spmv_transposed(const SpmvArgs<T>& args, c
 
 template <class T>
 void launch_dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,
-                const ReduceScratch& s, cudaStream_t stream);
+                Summation summation, const ReduceScratch& s, cudaStream_t stream);
 template <class T>
-void launch_norm2(const Block<T>& x, Block<real_t<T>>& out, const ReduceScratch& s,
-                  cudaStream_t stream);
+void launch_norm2(const Block<T>& x, Block<real_t<T>>& out, Summation summation,
+                  const ReduceScratch& s, cudaStream_t stream);
 template <class T> void launch_bicg_reduce(BicgVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
 template <class T> void launch_bicg_directions(BicgVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);
 template <class T> void launch_bicg_update(BicgVectors<T>& v, const ReduceScratch& s, cudaStream_t stream);

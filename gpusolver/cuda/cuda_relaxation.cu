@@ -17,10 +17,10 @@ namespace cg = cooperative_groups;
 
 constexpr int relax_block = 256;
 
-template <class Tile> __device__ double tile_sum(const Tile& tile, double v) {
-  return cg::reduce(tile, v, cg::plus<double>());
+template <class Tile, class R> __device__ R tile_sum(const Tile& tile, R v) {
+  return cg::reduce(tile, v, cg::plus<R>());
 }
-template <class Tile> __device__ dcomplex tile_sum(const Tile& tile, dcomplex v) {
+template <class Tile, class R> __device__ cplx<R> tile_sum(const Tile& tile, cplx<R> v) {
   return {tile_sum(tile, v.x), tile_sum(tile, v.y)};
 }
 
@@ -143,8 +143,7 @@ void launch_diagonal_update(const Block<T>& d, const Block<T>& r, Block<T>& x,
                                  const Block<T>&, Block<T>&, const Block<int>&, cudaStream_t);  \
   template void launch_diagonal_update(const Block<T>&, const Block<T>&, Block<T>&,            \
                                        const Block<int>&, cudaStream_t);
-PMOM_INSTANTIATE(double)
-PMOM_INSTANTIATE(std::complex<double>)
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
 
 }  // namespace pmom::cuda

@@ -13,13 +13,12 @@ namespace pmom::cuda {
 namespace {
 
 // Contiguous lane groups of TPR lanes inside a warp: shuffle-reduce within the group.
-template <int TPR, class D> __device__ D group_sum(D v);
-template <int TPR> __device__ double group_sum(double v) {
+template <int TPR, class R> __device__ R group_sum(R v) {
 #pragma unroll
   for (int off = TPR / 2; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffffu, v, off, TPR);
   return v;
 }
-template <int TPR> __device__ dcomplex group_sum(dcomplex v) {
+template <int TPR, class R> __device__ cplx<R> group_sum(cplx<R> v) {
   return {group_sum<TPR>(v.x), group_sum<TPR>(v.y)};
 }
 
@@ -297,9 +296,9 @@ template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStre
   }
 }
 
-template void launch_spmv(const SpmvArgs<double>&, cudaStream_t);
-template void launch_spmv(const SpmvArgs<std::complex<double>>&, cudaStream_t);
-template void launch_spmv_transposed(const SpmvArgs<double>&, cudaStream_t);
-template void launch_spmv_transposed(const SpmvArgs<std::complex<double>>&, cudaStream_t);
+#define PMOM_INSTANTIATE(T) template void launch_spmv(const SpmvArgs<T>&, cudaStream_t); \
+ template void launch_spmv_transposed(const SpmvArgs<T>&, cudaStream_t);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom::cuda

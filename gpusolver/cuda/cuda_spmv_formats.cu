@@ -351,8 +351,7 @@ template <class T> void launch_format_spmv_transposed(const SpmvArgs<T>& args, c
                               DeviceMatrix<T>&);                                                \
   template void launch_format_spmv(const SpmvArgs<T>&, cudaStream_t);                          \
   template void launch_format_spmv_transposed(const SpmvArgs<T>&, cudaStream_t);
-PMOM_INSTANTIATE(double)
-PMOM_INSTANTIATE(std::complex<double>)
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
 
 }  // namespace pmom::cuda

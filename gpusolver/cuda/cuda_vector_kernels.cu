@@ -22,18 +22,31 @@ void check_columns(index_t k, const ReduceScratch& s) {
                                 std::to_string(s.max_columns));
 }
 
-// Block-wide sum of NV doubles, then the two-stage finish. Every thread of the block must
-// call it. Returns true in thread 0 of the last block, where `total` then holds the sums over
-// the whole grid for this column.
-template <int NV>
-__device__ bool reduce_and_finish(double (&v)[NV], const ReduceScratch& s, double (&total)[NV]) {
-  __shared__ double warp_sums[vector_block / 32][NV];
+// An accumulator's parts moved down a warp, and read past L1 (other blocks wrote them).
+template <class R> __device__ PlainSum<R> shfl_down(PlainSum<R> a, int off) {
+  return {__shfl_down_sync(0xffffffffu, a.sum, off)};
+}
+template <class R> __device__ CompensatedSum<R> shfl_down(CompensatedSum<R> a, int off) {
+  return {__shfl_down_sync(0xffffffffu, a.sum, off), __shfl_down_sync(0xffffffffu, a.error, off)};
+}
+template <class R> __device__ PlainSum<R> load_cg(const PlainSum<R>* p) { return {__ldcg(&p->sum)}; }
+template <class R> __device__ CompensatedSum<R> load_cg(const CompensatedSum<R>* p) {
+  return {__ldcg(&p->sum), __ldcg(&p->error)};
+}
+
+// Block-wide sum of NV accumulators, then the two-stage finish. Every thread of the block
+// must call it. Returns true in thread 0 of the last block, where `total` then holds the sums
+// over the whole grid for this column.
+template <class Acc, int NV>
+__device__ bool reduce_and_finish(Acc (&v)[NV], const ReduceScratch& s, Acc (&total)[NV]) {
+  static_assert(sizeof(Acc) <= ReduceScratch::max_accumulator_bytes);
+  __shared__ Acc warp_sums[vector_block / 32][NV];
   __shared__ bool is_last;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  auto block_sum = [&](double (&x)[NV]) {
+  auto block_sum = [&](Acc (&x)[NV]) {
 #pragma unroll
     for (int i = 0; i < NV; ++i)
-      for (int off = 16; off > 0; off >>= 1) x[i] += __shfl_down_sync(0xffffffffu, x[i], off);
+      for (int off = 16; off > 0; off >>= 1) x[i].merge(shfl_down(x[i], off));
     if (lane == 0)
 #pragma unroll
       for (int i = 0; i < NV; ++i) warp_sums[warp][i] = x[i];
@@ -41,14 +54,15 @@ __device__ bool reduce_and_finish(double (&v)[NV], const ReduceScratch& s, doubl
     if (threadIdx.x == 0)
 #pragma unroll
       for (int i = 0; i < NV; ++i) {
-        double t = 0;
-        for (int w = 0; w < vector_block / 32; ++w) t += warp_sums[w][i];
+        Acc t{};
+        for (int w = 0; w < vector_block / 32; ++w) t.merge(warp_sums[w][i]);
         x[i] = t;
       }
   };
   block_sum(v);
   const unsigned column = blockIdx.y;
-  double* partials = s.partials + static_cast<std::size_t>(column) * s.max_blocks * s.max_values;
+  Acc* partials = static_cast<Acc*>(s.partials) +
+                  static_cast<std::size_t>(column) * s.max_blocks * s.max_values;
   if (threadIdx.x == 0) {
 #pragma unroll
     for (int i = 0; i < NV; ++i) partials[blockIdx.x * s.max_values + i] = v[i];
@@ -58,12 +72,10 @@ __device__ bool reduce_and_finish(double (&v)[NV], const ReduceScratch& s, doubl
   __syncthreads();
   if (!is_last) return false;
   __threadfence();
-  double mine[NV];
-#pragma unroll
-  for (int i = 0; i < NV; ++i) mine[i] = 0;
+  Acc mine[NV] = {};
   for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x)
 #pragma unroll
-    for (int i = 0; i < NV; ++i) mine[i] += __ldcg(&partials[b * s.max_values + i]);
+    for (int i = 0; i < NV; ++i) mine[i].merge(load_cg(&partials[b * s.max_values + i]));
   __syncthreads();  // warp_sums is reused
   block_sum(mine);
   if (threadIdx.x != 0) return false;
@@ -73,31 +85,44 @@ __device__ bool reduce_and_finish(double (&v)[NV], const ReduceScratch& s, doubl
   return true;
 }
 
+// Adds v's parts (one real, or real and imaginary) into acc[0...].
+template <class Acc, int N, class D> __device__ void add_parts(Acc (&acc)[N], D v) {
+#pragma unroll
+  for (int i = 0; i < parts_v<D>; ++i) acc[i].add(part(v, i));
+}
+// The value whose parts total[at...] hold.
+template <class D, class Acc, int N> __device__ D value_at(const Acc (&total)[N], int at) {
+  real_of_t<D> p[parts_v<D>];
+#pragma unroll
+  for (int i = 0; i < parts_v<D>; ++i) p[i] = total[at + i].value();
+  return from_parts<D>(p);
+}
+
 #define PMOM_GRID_STRIDE(i, n)                                                    \
   for (index_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n);               \
        i += static_cast<index_t>(gridDim.x * blockDim.x))
 
-template <class D, int P = parts_v<D>>
+template <class Acc, class D, int P = parts_v<D>>
 __global__ void __launch_bounds__(vector_block)
 dot_kernel(index_t n, const D* x, const D* y, D* out, bool conjugated, ReduceScratch s) {
   const std::size_t off = static_cast<std::size_t>(blockIdx.y) * n;
-  double acc[P] = {};
+  Acc acc[P] = {};
   PMOM_GRID_STRIDE(i, n) {
     const D xi = load_ro(x + off + i);
     add_parts(acc, (conjugated ? conj(xi) : xi) * load_ro(y + off + i));
   }
-  double total[P];
-  if (reduce_and_finish(acc, s, total)) out[blockIdx.y] = from_parts<D>(total);
+  Acc total[P];
+  if (reduce_and_finish(acc, s, total)) out[blockIdx.y] = value_at<D>(total, 0);
 }
 
-template <class D>
+template <class Acc, class D>
 __global__ void __launch_bounds__(vector_block)
-norm2_kernel(index_t n, const D* x, double* out, ReduceScratch s) {
+norm2_kernel(index_t n, const D* x, real_of_t<D>* out, ReduceScratch s) {
   const std::size_t off = static_cast<std::size_t>(blockIdx.y) * n;
-  double acc[1] = {};
-  PMOM_GRID_STRIDE(i, n) acc[0] += abs2(load_ro(x + off + i));
-  double total[1];
-  if (reduce_and_finish(acc, s, total)) out[blockIdx.y] = total[0];
+  Acc acc[1] = {};
+  PMOM_GRID_STRIDE(i, n) acc[0].add(abs2(load_ro(x + off + i)));
+  Acc total[1];
+  if (reduce_and_finish(acc, s, total)) out[blockIdx.y] = total[0].value();
 }
 
 // r̃ᴴ M⁻¹ r term of row i for each shadow mode (r̃ = rt, conj(r) or r).
@@ -112,27 +137,27 @@ template <class D> struct BicgArgs {
   const D* d;
   D *x, *r, *rt, *p, *pt, *q, *qt;
   D *rho, *rho_old, *sigma;
-  double* rnorm2;
+  real_of_t<D>* rnorm2;
   int* status;
 };
 
-template <Shadow S, class D, int P = parts_v<D>>
+template <Shadow S, class Acc, class D, int P = parts_v<D>>
 __global__ void __launch_bounds__(vector_block) bicg_reduce_kernel(BicgArgs<D> a, ReduceScratch s) {
   const index_t k = blockIdx.y;
   if (a.status[k] != rhs_running) return;
   const std::size_t off = static_cast<std::size_t>(k) * a.n;
-  double acc[P + 1] = {};
+  Acc acc[P + 1] = {};
   PMOM_GRID_STRIDE(i, a.n) {
     const D r = a.r[off + i];
     D rt = r;
     if constexpr (S == Shadow::explicit_vectors) rt = a.rt[off + i];
     add_parts(acc, rho_term<S>(rt, r, load_ro(a.d + i)));
-    acc[P] += abs2(r);
+    acc[P].add(abs2(r));
   }
-  double total[P + 1];
+  Acc total[P + 1];
   if (reduce_and_finish(acc, s, total)) {
-    a.rho[k] = from_parts<D>(total);
-    a.rnorm2[k] = total[P];
+    a.rho[k] = value_at<D>(total, 0);
+    a.rnorm2[k] = total[P].value();
   }
 }
 
@@ -155,7 +180,7 @@ __global__ void __launch_bounds__(vector_block) bicg_directions_kernel(BicgArgs<
   }
 }
 
-template <Shadow S, class D, int P = parts_v<D>>
+template <Shadow S, class Acc, class D, int P = parts_v<D>>
 __global__ void __launch_bounds__(vector_block) bicg_update_kernel(BicgArgs<D> a, ReduceScratch s) {
   const index_t k = blockIdx.y;
   if (a.status[k] != rhs_running) return;
@@ -167,7 +192,7 @@ __global__ void __launch_bounds__(vector_block) bicg_update_kernel(BicgArgs<D> a
   // Every block reads rho before it reaches the ticket, so the last block may overwrite it.
   const D alpha = a.rho[k] / sigma;
   const std::size_t off = static_cast<std::size_t>(k) * a.n;
-  double acc[P + 1] = {};
+  Acc acc[P + 1] = {};
   PMOM_GRID_STRIDE(i, a.n) {
     a.x[off + i] = a.x[off + i] + alpha * a.p[off + i];
     const D r = a.r[off + i] - alpha * a.q[off + i];
@@ -178,13 +203,13 @@ __global__ void __launch_bounds__(vector_block) bicg_update_kernel(BicgArgs<D> a
       a.rt[off + i] = rt;
     }
     add_parts(acc, rho_term<S>(rt, r, load_ro(a.d + i)));
-    acc[P] += abs2(r);
+    acc[P].add(abs2(r));
   }
-  double total[P + 1];
+  Acc total[P + 1];
   if (reduce_and_finish(acc, s, total)) {
     a.rho_old[k] = a.rho[k];
-    a.rho[k] = from_parts<D>(total);
-    a.rnorm2[k] = total[P];
+    a.rho[k] = value_at<D>(total, 0);
+    a.rnorm2[k] = total[P].value();
   }
 }
 
@@ -193,7 +218,7 @@ template <class D> struct StabArgs {
   const D* d;
   D *x, *r, *rhat, *p, *phat, *v, *s, *shat, *t;
   D *rho, *rho_old, *alpha, *omega, *rhat_v, *t_s, *t_t;
-  double* rnorm2;
+  real_of_t<D>* rnorm2;
   int* status;
 };
 
@@ -236,25 +261,25 @@ __global__ void __launch_bounds__(vector_block) bicgstab_half_step_kernel(StabAr
   }
 }
 
-template <class D, int P = parts_v<D>>
+template <class Acc, class D, int P = parts_v<D>>
 __global__ void __launch_bounds__(vector_block) bicgstab_omega_dots_kernel(StabArgs<D> a, ReduceScratch s) {
   const index_t k = blockIdx.y;
   if (a.status[k] != rhs_running) return;
   const std::size_t off = static_cast<std::size_t>(k) * a.n;
-  double acc[P + 1] = {};
+  Acc acc[P + 1] = {};
   PMOM_GRID_STRIDE(i, a.n) {
     const D t = load_ro(a.t + off + i);
     add_parts(acc, conj(t) * load_ro(a.s + off + i));
-    acc[P] += abs2(t);
+    acc[P].add(abs2(t));
   }
-  double total[P + 1];
+  Acc total[P + 1];
   if (reduce_and_finish(acc, s, total)) {
-    a.t_s[k] = from_parts<D>(total);
-    a.t_t[k] = from_real<D>(total[P]);
+    a.t_s[k] = value_at<D>(total, 0);
+    a.t_t[k] = from_real<D>(total[P].value());
   }
 }
 
-template <bool Precond, class D, int P = parts_v<D>>
+template <bool Precond, class Acc, class D, int P = parts_v<D>>
 __global__ void __launch_bounds__(vector_block) bicgstab_update_kernel(StabArgs<D> a, ReduceScratch s) {
   const index_t k = blockIdx.y;
   if (a.status[k] != rhs_running) return;
@@ -262,7 +287,7 @@ __global__ void __launch_bounds__(vector_block) bicgstab_update_kernel(StabArgs<
   const D omega = tt == zero<D>() ? zero<D>() : a.t_s[k] / tt;
   const D alpha = a.alpha[k];
   const std::size_t off = static_cast<std::size_t>(k) * a.n;
-  double acc[P + 1] = {};
+  Acc acc[P + 1] = {};
   PMOM_GRID_STRIDE(i, a.n) {
     const D si = a.s[off + i];  // ŝ is s itself without a preconditioner: one load serves both
     const D shat = Precond ? a.shat[off + i] : si;
@@ -270,14 +295,14 @@ __global__ void __launch_bounds__(vector_block) bicgstab_update_kernel(StabArgs<
     const D r = si - omega * a.t[off + i];
     a.r[off + i] = r;
     add_parts(acc, conj(load_ro(a.rhat + off + i)) * r);
-    acc[P] += abs2(r);
+    acc[P].add(abs2(r));
   }
-  double total[P + 1];
+  Acc total[P + 1];
   if (reduce_and_finish(acc, s, total)) {
     a.omega[k] = omega;
     a.rho_old[k] = a.rho[k];
-    a.rho[k] = from_parts<D>(total);
-    a.rnorm2[k] = total[P];
+    a.rho[k] = value_at<D>(total, 0);
+    a.rnorm2[k] = total[P].value();
     // ω = 0 from a non-zero tᴴt stalls the method: the update above is kept, the column ends.
     if (omega == zero<D>() && !(tt == zero<D>())) a.status[k] = rhs_breakdown_omega;
   }
@@ -344,6 +369,13 @@ template <class F> void with_shadow(Shadow s, F&& f) {
   }
 }
 
+// Calls f with the shadow mode as a compile-time constant and the accumulator of v.summation.
+template <class T, class F> void with_shadow_and_summation(const BicgVectors<T>& v, F&& f) {
+  with_shadow(v.shadow, [&](auto mode) {
+    with_summation<real_t<T>>(v.summation, [&](auto acc) { f(mode, acc); });
+  });
+}
+
 // Calls f with whether a preconditioner is applied, as a compile-time constant.
 template <class F> void with_precond(bool precond, F&& f) {
   if (precond) f(std::true_type{});
@@ -354,32 +386,36 @@ template <class F> void with_precond(bool precond, F&& f) {
 
 template <class T>
 void launch_dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,
-                const ReduceScratch& s, cudaStream_t stream) {
+                Summation summation, const ReduceScratch& s, cudaStream_t stream) {
   require(&y, "y", x.rows(), x.cols());
   require(&out, "out", 1, x.cols());
   check_columns(x.cols(), s);
   if (x.cols() == 0) return;
-  dot_kernel<<<vector_grid(x.rows(), x.cols(), s), vector_block, 0, stream>>>(
-      x.rows(), dev(x.data()), dev(y.data()), dev(out.data()), conjugated, s);
+  with_summation<real_t<T>>(summation, [&](auto acc) {
+    dot_kernel<decltype(acc)><<<vector_grid(x.rows(), x.cols(), s), vector_block, 0, stream>>>(
+        x.rows(), dev(x.data()), dev(y.data()), dev(out.data()), conjugated, s);
+  });
   PMOM_CUDA_LAUNCHED("dot_kernel");
 }
 
 template <class T>
-void launch_norm2(const Block<T>& x, Block<real_t<T>>& out, const ReduceScratch& s,
-                  cudaStream_t stream) {
+void launch_norm2(const Block<T>& x, Block<real_t<T>>& out, Summation summation,
+                  const ReduceScratch& s, cudaStream_t stream) {
   require(&out, "out", 1, x.cols());
   check_columns(x.cols(), s);
   if (x.cols() == 0) return;
-  norm2_kernel<<<vector_grid(x.rows(), x.cols(), s), vector_block, 0, stream>>>(
-      x.rows(), dev(x.data()), out.data(), s);
+  with_summation<real_t<T>>(summation, [&](auto acc) {
+    norm2_kernel<decltype(acc)><<<vector_grid(x.rows(), x.cols(), s), vector_block, 0, stream>>>(
+        x.rows(), dev(x.data()), out.data(), s);
+  });
   PMOM_CUDA_LAUNCHED("norm2_kernel");
 }
 
 template <class T> void launch_bicg_reduce(BicgVectors<T>& v, const ReduceScratch& s, cudaStream_t stream) {
   const auto a = make_bicg_args(v);
   check_columns(v.r->cols(), s);
-  with_shadow(v.shadow, [&](auto mode) {
-    bicg_reduce_kernel<decltype(mode)::value>
+  with_shadow_and_summation<T>(v, [&](auto mode, auto acc) {
+    bicg_reduce_kernel<decltype(mode)::value, decltype(acc)>
         <<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a, s);
   });
   PMOM_CUDA_LAUNCHED("bicg_reduce_kernel");
@@ -398,8 +434,8 @@ template <class T> void launch_bicg_directions(BicgVectors<T>& v, const ReduceSc
 template <class T> void launch_bicg_update(BicgVectors<T>& v, const ReduceScratch& s, cudaStream_t stream) {
   const auto a = make_bicg_args(v);
   check_columns(v.r->cols(), s);
-  with_shadow(v.shadow, [&](auto mode) {
-    bicg_update_kernel<decltype(mode)::value>
+  with_shadow_and_summation<T>(v, [&](auto mode, auto acc) {
+    bicg_update_kernel<decltype(mode)::value, decltype(acc)>
         <<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a, s);
   });
   PMOM_CUDA_LAUNCHED("bicg_update_kernel");
@@ -428,7 +464,10 @@ template <class T> void launch_bicgstab_half_step(BicgstabVectors<T>& v, const R
 template <class T> void launch_bicgstab_omega_dots(BicgstabVectors<T>& v, const ReduceScratch& s, cudaStream_t stream) {
   const auto a = make_stab_args(v);
   check_columns(v.r->cols(), s);
-  bicgstab_omega_dots_kernel<<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a, s);
+  with_summation<real_t<T>>(v.summation, [&](auto acc) {
+    bicgstab_omega_dots_kernel<decltype(acc)>
+        <<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a, s);
+  });
   PMOM_CUDA_LAUNCHED("bicgstab_omega_dots_kernel");
 }
 
@@ -436,17 +475,19 @@ template <class T> void launch_bicgstab_update(BicgstabVectors<T>& v, const Redu
   const auto a = make_stab_args(v);
   check_columns(v.r->cols(), s);
   with_precond(a.d != nullptr, [&](auto precond) {
-    bicgstab_update_kernel<decltype(precond)::value>
-        <<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a, s);
+    with_summation<real_t<T>>(v.summation, [&](auto acc) {
+      bicgstab_update_kernel<decltype(precond)::value, decltype(acc)>
+          <<<vector_grid(a.n, v.r->cols(), s), vector_block, 0, stream>>>(a, s);
+    });
   });
   PMOM_CUDA_LAUNCHED("bicgstab_update_kernel");
 }
 
 #define PMOM_INSTANTIATE(T)                                                                       \
-  template void launch_dot(const Block<T>&, const Block<T>&, Block<T>&, bool,                    \
+  template void launch_dot(const Block<T>&, const Block<T>&, Block<T>&, bool, Summation,         \
                            const ReduceScratch&, cudaStream_t);                                   \
-  template void launch_norm2(const Block<T>&, Block<real_t<T>>&, const ReduceScratch&,           \
-                             cudaStream_t);                                                       \
+  template void launch_norm2(const Block<T>&, Block<real_t<T>>&, Summation,                      \
+                             const ReduceScratch&, cudaStream_t);                                 \
   template void launch_bicg_reduce(BicgVectors<T>&, const ReduceScratch&, cudaStream_t);         \
   template void launch_bicg_directions(BicgVectors<T>&, const ReduceScratch&, cudaStream_t);     \
   template void launch_bicg_update(BicgVectors<T>&, const ReduceScratch&, cudaStream_t);         \
@@ -457,8 +498,7 @@ template <class T> void launch_bicgstab_update(BicgstabVectors<T>& v, const Redu
   template void launch_bicgstab_omega_dots(BicgstabVectors<T>&, const ReduceScratch&,            \
                                            cudaStream_t);                                         \
   template void launch_bicgstab_update(BicgstabVectors<T>&, const ReduceScratch&, cudaStream_t);
-PMOM_INSTANTIATE(double)
-PMOM_INSTANTIATE(std::complex<double>)
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
 
 }  // namespace pmom::cuda

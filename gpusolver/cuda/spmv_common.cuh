@@ -39,8 +39,8 @@ template <class D> __device__ D combine(D acc, D alpha, D beta, bool beta_zero, 
   return beta_zero ? alpha * acc : alpha * acc + beta * *y;
 }
 
-__device__ inline void atomic_add(double* p, double v) { atomicAdd(p, v); }
-__device__ inline void atomic_add(dcomplex* p, dcomplex v) {
+template <class R> __device__ void atomic_add(R* p, R v) { atomicAdd(p, v); }
+template <class R> __device__ void atomic_add(cplx<R>* p, cplx<R> v) {
   atomicAdd(&p->x, v.x);
   atomicAdd(&p->y, v.y);
 }

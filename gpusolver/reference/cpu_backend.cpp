@@ -64,11 +64,12 @@ template <class T> class CpuBackend final : public Backend<T> {
     cpu_op->apply(op, x.data(), y.data(), x.cols(), alpha, beta);
   }
 
-  void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated) override {
-    Kernels::dot(x, y, out, conjugated);
+  void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,
+           Summation summation) override {
+    Kernels::dot(x, y, out, conjugated, summation);
   }
-  void norm2_squared(const Block<T>& x, Block<real>& out) override {
-    Kernels::norm2_squared(x, out);
+  void norm2_squared(const Block<T>& x, Block<real>& out, Summation summation) override {
+    Kernels::norm2_squared(x, out, summation);
   }
   void bicg_reduce(BicgVectors<T>& v) override { Kernels::bicg_reduce(v); }
   void bicg_directions(BicgVectors<T>& v) override { Kernels::bicg_directions(v); }
@@ -107,7 +108,8 @@ template <class T> std::unique_ptr<Backend<T>> make_cpu_backend() {
   return std::make_unique<CpuBackend<T>>();
 }
 
-template std::unique_ptr<Backend<double>> make_cpu_backend<double>();
-template std::unique_ptr<Backend<std::complex<double>>> make_cpu_backend<std::complex<double>>();
+#define PMOM_INSTANTIATE(T) template std::unique_ptr<Backend<T>> make_cpu_backend<T>();
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom

@@ -113,7 +113,8 @@ std::vector<index_t> nonzero_divisor_columns(int* status, index_t k, const T* di
 // Stores sweeps whose sums hold (Σ rho term, Σ |r_i|²): the layout of the fused updates.
 // With rho_old given, the previous rho moves there first (the updates' rotation).
 template <class T, std::size_t N>
-void store_rho_rnorm2(const std::vector<index_t>& active, const std::vector<Sums<N>>& sums, T* rho,
+void store_rho_rnorm2(const std::vector<index_t>& active,
+                      const std::vector<std::array<real_t<T>, N>>& sums, T* rho,
                       real_t<T>* rnorm2, T* rho_old = nullptr) {
   for (std::size_t c = 0; c < active.size(); ++c) {
     if (rho_old) rho_old[active[c]] = rho[active[c]];
@@ -125,15 +126,16 @@ void store_rho_rnorm2(const std::vector<index_t>& active, const std::vector<Sums
 }  // namespace
 
 template <class T>
-void VectorKernels<T>::dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated) {
+void VectorKernels<T>::dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,
+                           Summation summation) {
   const Extent e{"dot", x.rows(), x.cols()};
   e.vector(&y, "y");
   T* result = e.scalars(&out, "out");
   std::vector<index_t> all(static_cast<std::size_t>(e.k));
   std::iota(all.begin(), all.end(), 0);
   const auto run = [&]<bool Conj>(std::bool_constant<Conj>) {
-    const auto sums = sweep_columns<parts<T>>(e.n, all, [&](index_t k) {
-      return [xk = x.column(k), yk = y.column(k)](index_t i, Sums<parts<T>>& acc) {
+    const auto sums = reduce_columns<real_t<T>, parts<T>>(summation, e.n, all, [&](index_t k) {
+      return [xk = x.column(k), yk = y.column(k)](index_t i, auto& acc) {
         accumulate(acc, 0, (Conj ? conjugate(xk[i]) : xk[i]) * yk[i]);
       };
     });
@@ -142,13 +144,15 @@ void VectorKernels<T>::dot(const Block<T>& x, const Block<T>& y, Block<T>& out, 
   conjugated ? run(std::true_type{}) : run(std::false_type{});
 }
 
-template <class T> void VectorKernels<T>::norm2_squared(const Block<T>& x, Block<real_t<T>>& out) {
+template <class T>
+void VectorKernels<T>::norm2_squared(const Block<T>& x, Block<real_t<T>>& out,
+                                     Summation summation) {
   const Extent e{"norm2_squared", x.rows(), x.cols()};
   real_t<T>* result = e.scalars(&out, "out");
   std::vector<index_t> all(static_cast<std::size_t>(e.k));
   std::iota(all.begin(), all.end(), 0);
-  const auto sums = sweep_columns<1>(e.n, all, [&](index_t k) {
-    return [xk = x.column(k)](index_t i, Sums<1>& acc) { acc[0] += abs2(xk[i]); };
+  const auto sums = reduce_columns<real_t<T>, 1>(summation, e.n, all, [&](index_t k) {
+    return [xk = x.column(k)](index_t i, auto& acc) { acc[0].add(abs2(xk[i])); };
   });
   for (index_t k = 0; k < e.k; ++k) result[k] = sums[k][0];
 }
@@ -164,10 +168,10 @@ template <class T> void VectorKernels<T>::bicg_reduce(BicgVectors<T>& v) {
     const auto active =
         running_columns(e.scalars(v.status, "status"), e.k, [](index_t) { return true; });
     static constexpr std::size_t P = parts<T>;
-    const auto sums = sweep_columns<P + 1>(e.n, active, [&](index_t k) {
-      return [d, rk = r.column(k), rtk = column_or_null(rt, k)](index_t i, Sums<P + 1>& acc) {
+    const auto sums = reduce_columns<real_t<T>, P + 1>(v.summation, e.n, active, [&](index_t k) {
+      return [d, rk = r.column(k), rtk = column_or_null(rt, k)](index_t i, auto& acc) {
         accumulate(acc, 0, rho_term<S>(rtk, rk, d, i));
-        acc[P] += abs2(rk[i]);
+        acc[P].add(abs2(rk[i]));
       };
     });
     store_rho_rnorm2(active, sums, rho, rnorm2);
@@ -188,9 +192,9 @@ template <class T> void VectorKernels<T>::bicg_directions(BicgVectors<T>& v) {
     std::vector<T> beta(static_cast<std::size_t>(e.k));
     const auto active = nonzero_divisor_columns(
         status, e.k, rho, rhs_breakdown_rho, [&](index_t k) { beta[k] = rho[k] / rho_old[k]; });
-    sweep_columns<0>(e.n, active, [&](index_t k) {
+    sweep_columns<NoSum, 0>(e.n, active, [&](index_t k) {
       return [d, b = beta[k], rk = r.column(k), pk = p.column(k), rtk = column_or_null(rt, k),
-              ptk = column_or_null(pt, k)](index_t i, Sums<0>&) {
+              ptk = column_or_null(pt, k)](index_t i, auto&) {
         pk[i] = d[i] * rk[i] + b * pk[i];
         if constexpr (S == Shadow::explicit_vectors)
           ptk[i] = conjugate(d[i]) * rtk[i] + conjugate(b) * ptk[i];
@@ -218,15 +222,15 @@ template <class T> void VectorKernels<T>::bicg_update(BicgVectors<T>& v) {
     const auto active = nonzero_divisor_columns(
         status, e.k, sigma, rhs_breakdown_sigma, [&](index_t k) { alpha[k] = rho[k] / sigma[k]; });
     static constexpr std::size_t P = parts<T>;
-    const auto sums = sweep_columns<P + 1>(e.n, active, [&](index_t k) {
+    const auto sums = reduce_columns<real_t<T>, P + 1>(v.summation, e.n, active, [&](index_t k) {
       return [d, a = alpha[k], xk = x.column(k), rk = r.column(k), pk = p.column(k),
               qk = q.column(k), rtk = column_or_null(rt, k),
-              qtk = column_or_null(qt, k)](index_t i, Sums<P + 1>& acc) {
+              qtk = column_or_null(qt, k)](index_t i, auto& acc) {
         xk[i] += a * pk[i];
         rk[i] -= a * qk[i];
         if constexpr (S == Shadow::explicit_vectors) rtk[i] -= conjugate(a) * qtk[i];
         accumulate(acc, 0, rho_term<S>(rtk, rk, d, i));
-        acc[P] += abs2(rk[i]);
+        acc[P].add(abs2(rk[i]));
       };
     });
     store_rho_rnorm2(active, sums, rho, rnorm2, rho_old);
@@ -249,9 +253,9 @@ template <class T> void VectorKernels<T>::bicgstab_directions(BicgstabVectors<T>
   const auto active = nonzero_divisor_columns(status, e.k, rho, rhs_breakdown_rho, [&](index_t k) {
     beta[k] = (rho[k] / rho_old[k]) * (alpha[k] / omega[k]);
   });
-  sweep_columns<0>(e.n, active, [&](index_t k) {
+  sweep_columns<NoSum, 0>(e.n, active, [&](index_t k) {
     return [d, b = beta[k], w = omega[k], rk = r.column(k), pk = p.column(k),
-            phk = phat.column(k), vk = vv.column(k)](index_t i, Sums<0>&) {
+            phk = phat.column(k), vk = vv.column(k)](index_t i, auto&) {
       pk[i] = rk[i] + b * (pk[i] - w * vk[i]);
       if (d) phk[i] = d[i] * pk[i];
     };
@@ -271,9 +275,9 @@ template <class T> void VectorKernels<T>::bicgstab_half_step(BicgstabVectors<T>&
   int* status = e.scalars(v.status, "status");
   const auto active = nonzero_divisor_columns(
       status, e.k, rhat_v, rhs_breakdown_sigma, [&](index_t k) { alpha[k] = rho[k] / rhat_v[k]; });
-  sweep_columns<0>(e.n, active, [&](index_t k) {
+  sweep_columns<NoSum, 0>(e.n, active, [&](index_t k) {
     return [d, a = alpha[k], rk = r.column(k), vk = vv.column(k), sk = s.column(k),
-            shk = shat.column(k)](index_t i, Sums<0>&) {
+            shk = shat.column(k)](index_t i, auto&) {
       sk[i] = rk[i] - a * vk[i];
       if (d) shk[i] = d[i] * sk[i];
     };
@@ -289,10 +293,10 @@ template <class T> void VectorKernels<T>::bicgstab_omega_dots(BicgstabVectors<T>
   const auto active =
       running_columns(e.scalars(v.status, "status"), e.k, [](index_t) { return true; });
   static constexpr std::size_t P = parts<T>;
-  const auto sums = sweep_columns<P + 1>(e.n, active, [&](index_t k) {
-    return [sk = s.column(k), tk = t.column(k)](index_t i, Sums<P + 1>& acc) {
+  const auto sums = reduce_columns<real_t<T>, P + 1>(v.summation, e.n, active, [&](index_t k) {
+    return [sk = s.column(k), tk = t.column(k)](index_t i, auto& acc) {
       accumulate(acc, 0, conjugate(tk[i]) * sk[i]);
-      acc[P] += abs2(tk[i]);
+      acc[P].add(abs2(tk[i]));
     };
   });
   for (std::size_t c = 0; c < active.size(); ++c) {
@@ -323,14 +327,14 @@ template <class T> void VectorKernels<T>::bicgstab_update(BicgstabVectors<T>& v)
     return true;
   });
   static constexpr std::size_t P = parts<T>;
-  const auto sums = sweep_columns<P + 1>(e.n, active, [&](index_t k) {
+  const auto sums = reduce_columns<real_t<T>, P + 1>(v.summation, e.n, active, [&](index_t k) {
     return [a = alpha[k], w = omega[k], xk = x.column(k), rk = r.column(k), rhk = rhat.column(k),
             phk = phat.column(k), sk = s.column(k), shk = shat.column(k),
-            tk = t.column(k)](index_t i, Sums<P + 1>& acc) {
+            tk = t.column(k)](index_t i, auto& acc) {
       xk[i] += a * phk[i] + w * shk[i];
       rk[i] = sk[i] - w * tk[i];
       accumulate(acc, 0, conjugate(rhk[i]) * rk[i]);
-      acc[P] += abs2(rk[i]);
+      acc[P].add(abs2(rk[i]));
     };
   });
   store_rho_rnorm2(active, sums, rho, rnorm2, rho_old);
@@ -339,7 +343,8 @@ template <class T> void VectorKernels<T>::bicgstab_update(BicgstabVectors<T>& v)
     if (omega[k] == T(0) && t_t[k] != T(0)) status[k] = rhs_breakdown_omega;
 }
 
-template struct VectorKernels<double>;
-template struct VectorKernels<std::complex<double>>;
+#define PMOM_INSTANTIATE(T) template struct VectorKernels<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom::cpu

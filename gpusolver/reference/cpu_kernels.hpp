@@ -7,8 +7,9 @@
 namespace pmom::cpu {
 
 template <class T> struct VectorKernels {
-  static void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated);
-  static void norm2_squared(const Block<T>& x, Block<real_t<T>>& out);
+  static void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,
+                  Summation summation);
+  static void norm2_squared(const Block<T>& x, Block<real_t<T>>& out, Summation summation);
   static void bicg_reduce(BicgVectors<T>& v);
   static void bicg_directions(BicgVectors<T>& v);
   static void bicg_update(BicgVectors<T>& v);
@@ -18,7 +19,8 @@ template <class T> struct VectorKernels {
   static void bicgstab_omega_dots(BicgstabVectors<T>& v);
 };
 
-extern template struct VectorKernels<double>;
-extern template struct VectorKernels<std::complex<double>>;
+#define PMOM_DECLARE(T) extern template struct VectorKernels<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom::cpu

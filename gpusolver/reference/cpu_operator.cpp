@@ -202,7 +202,8 @@ void CpuOperator<T>::apply(Transpose op, const T* x, T* y, index_t ncols, T alph
       adjoint && !scatter ? *adjoint_ : a_);
 }
 
-template class CpuOperator<double>;
-template class CpuOperator<std::complex<double>>;
+#define PMOM_INSTANTIATE(T) template class CpuOperator<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom::cpu

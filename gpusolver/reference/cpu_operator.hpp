@@ -170,7 +170,8 @@ template <class T> class CpuOperator final : public Operator<T> {
   mutable std::vector<T> scratch_;  // per-thread partial outputs of the transposed kernel
 };
 
-extern template class CpuOperator<double>;
-extern template class CpuOperator<std::complex<double>>;
+#define PMOM_DECLARE(T) extern template class CpuOperator<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom::cpu

@@ -100,19 +100,16 @@ void diagonal_update(const Block<T>& d, const Block<T>& r, Block<T>& x, const Bl
   check_block(r.rows(), r.cols(), n, k, kernel, "r");
   check_block(d.rows(), d.cols(), n, 1, kernel, "d");
   const std::vector<index_t> active = running(status);
-  sweep_columns<0>(n, active, [&](index_t c) {
-    return [dd = d.data(), rc = r.column(c), xc = x.column(c)](index_t i, Sums<0>&) {
+  sweep_columns<NoSum, 0>(n, active, [&](index_t c) {
+    return [dd = d.data(), rc = r.column(c), xc = x.column(c)](index_t i, auto&) {
       xc[i] += dd[i] * rc[i];
     };
   });
 }
 
-template class CpuSweeper<double>;
-template class CpuSweeper<std::complex<double>>;
-template void diagonal_update(const Block<double>&, const Block<double>&, Block<double>&,
-                              const Block<int>&);
-template void diagonal_update(const Block<std::complex<double>>&,
-                              const Block<std::complex<double>>&, Block<std::complex<double>>&,
-                              const Block<int>&);
+#define PMOM_INSTANTIATE(T) template class CpuSweeper<T>; \
+ template void diagonal_update(const Block<T>&, const Block<T>&, Block<T>&, const Block<int>&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom::cpu

@@ -29,12 +29,9 @@ template <class T> class CpuSweeper final : public Sweeper<T> {
 template <class T>
 void diagonal_update(const Block<T>& d, const Block<T>& r, Block<T>& x, const Block<int>& status);
 
-extern template class CpuSweeper<double>;
-extern template class CpuSweeper<std::complex<double>>;
-extern template void diagonal_update(const Block<double>&, const Block<double>&, Block<double>&,
-                                     const Block<int>&);
-extern template void diagonal_update(const Block<std::complex<double>>&,
-                                     const Block<std::complex<double>>&,
-                                     Block<std::complex<double>>&, const Block<int>&);
+#define PMOM_DECLARE(T) extern template class CpuSweeper<T>; \
+ extern template void diagonal_update(const Block<T>&, const Block<T>&, Block<T>&, const Block<int>&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom::cpu

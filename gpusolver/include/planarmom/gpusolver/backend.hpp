@@ -17,6 +17,7 @@
 #include "planarmom/gpusolver/csr.hpp"
 #include "planarmom/gpusolver/dia.hpp"
 #include "planarmom/gpusolver/sellp.hpp"
+#include "planarmom/gpusolver/summation.hpp"
 
 namespace pmom {
 
@@ -73,6 +74,7 @@ enum class SweepDirection { forward, backward };
 // Blocks of the BiCG family (BiCG, COCG, CG), n x k unless marked 1 x k.
 template <class T> struct BicgVectors {
   Shadow shadow = Shadow::explicit_vectors;
+  Summation summation = Summation::plain;  // of rho and rnorm2
   const Block<T>* inv_diag = nullptr;  // n x 1, Jacobi
   Block<T>* x = nullptr;
   Block<T>* r = nullptr;
@@ -93,6 +95,7 @@ template <class T> struct BicgVectors {
 // the kernels neither read a diagonal nor write p̂, ŝ, which keeps an iteration at the 18
 // vector passes of the BiCGSTAB paper's merged form (Jacobi adds 5; docs/PERFORMANCE.md).
 template <class T> struct BicgstabVectors {
+  Summation summation = Summation::plain;  // of every 1 x k reduction below
   const Block<T>* inv_diag = nullptr;  // n x 1, or nullptr: no preconditioner
   Block<T>* x = nullptr;
   Block<T>* r = nullptr;
@@ -182,9 +185,11 @@ template <class T> class Backend {
                     T alpha = T(1), T beta = T(0)) = 0;
 
   // ---- reductions ----------------------------------------------------------------------
-  // out[k] = Σ_i conj(x_ik) y_ik (conjugated) or Σ_i x_ik y_ik.
-  virtual void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated) = 0;
-  virtual void norm2_squared(const Block<T>& x, Block<real>& out) = 0;
+  // out[k] = Σ_i conj(x_ik) y_ik (conjugated) or Σ_i x_ik y_ik, summed in T's reals.
+  virtual void dot(const Block<T>& x, const Block<T>& y, Block<T>& out, bool conjugated,
+                   Summation summation = Summation::plain) = 0;
+  virtual void norm2_squared(const Block<T>& x, Block<real>& out,
+                             Summation summation = Summation::plain) = 0;
 
   // ---- fused BiCG family kernels (columns with status != running are left alone) -------
   // rho = r̃ᴴ M⁻¹ r and rnorm2 = ‖r‖² (start-up and restarts).

@@ -22,7 +22,8 @@ template <class T> struct Csr {
   void validate() const;
 };
 
-extern template struct Csr<double>;
-extern template struct Csr<std::complex<double>>;
+#define PMOM_DECLARE(T) extern template struct Csr<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom

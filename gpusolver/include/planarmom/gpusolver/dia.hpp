@@ -40,10 +40,9 @@ template <class T> struct Dia {
 
 template <class T> Dia<T> to_dia(const Csr<T>& a, const DiaOptions& options = {});
 
-extern template struct Dia<double>;
-extern template struct Dia<std::complex<double>>;
-extern template Dia<double> to_dia(const Csr<double>&, const DiaOptions&);
-extern template Dia<std::complex<double>> to_dia(const Csr<std::complex<double>>&,
-                                                 const DiaOptions&);
+#define PMOM_DECLARE(T) extern template struct Dia<T>; \
+ extern template Dia<T> to_dia(const Csr<T>&, const DiaOptions&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom

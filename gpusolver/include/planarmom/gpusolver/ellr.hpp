@@ -25,9 +25,9 @@ template <class T> struct Ellr {
 // Row i's entries in its first slots, in CSR order (ascending columns).
 template <class T> Ellr<T> to_ellr(const Csr<T>& a);
 
-extern template struct Ellr<double>;
-extern template struct Ellr<std::complex<double>>;
-extern template Ellr<double> to_ellr(const Csr<double>&);
-extern template Ellr<std::complex<double>> to_ellr(const Csr<std::complex<double>>&);
+#define PMOM_DECLARE(T) extern template struct Ellr<T>; \
+ extern template Ellr<T> to_ellr(const Csr<T>&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom

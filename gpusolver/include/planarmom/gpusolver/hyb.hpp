@@ -32,7 +32,8 @@ struct HybOptions {
   index_t breakeven_rows = 0;
 };
 
-extern template struct Hyb<double>;
-extern template struct Hyb<std::complex<double>>;
+#define PMOM_DECLARE(T) extern template struct Hyb<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom

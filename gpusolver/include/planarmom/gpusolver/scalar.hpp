@@ -9,6 +9,11 @@
 
 namespace pmom {
 
+// Every value type the library is built for: double and complex<double> (the EM pipeline, the
+// benchmarks), float and complex<float> (single-precision solves and the inner solves of
+// mixed-precision refinement). X(T) expands once per type; explicit instantiations use it.
+#define PMOM_FOR_EACH_VALUE_TYPE(X) X(double) X(std::complex<double>) X(float) X(std::complex<float>)
+
 // 32-bit indices halve index traffic in SpMV; sizes are checked against this type on construction.
 using index_t = std::int32_t;
 

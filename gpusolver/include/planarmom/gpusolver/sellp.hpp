@@ -57,10 +57,9 @@ index_t sellp_threads_per_row(double mean_row_length, index_t slice_rows);
 // overflow the 32-bit index range.
 template <class T> Sellp<T> to_sellp(const Csr<T>& a, const SellpOptions& options = {});
 
-extern template struct Sellp<double>;
-extern template struct Sellp<std::complex<double>>;
-extern template Sellp<double> to_sellp(const Csr<double>&, const SellpOptions&);
-extern template Sellp<std::complex<double>> to_sellp(const Csr<std::complex<double>>&,
-                                                     const SellpOptions&);
+#define PMOM_DECLARE(T) extern template struct Sellp<T>; \
+ extern template Sellp<T> to_sellp(const Csr<T>&, const SellpOptions&);
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom

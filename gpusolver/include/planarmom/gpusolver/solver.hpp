@@ -56,6 +56,10 @@ struct SolverOptions {
   double omega = 1.0;
   SweepOrder ordering = SweepOrder::automatic;
   ShadowStart shadow_start = ShadowStart::conj_residual;
+  // How every dot product and norm is summed (in T's precision): compensated sums cost a few
+  // flops per term, nothing measurable in these bandwidth-bound kernels, and keep a float
+  // solve's reductions accurate on long vectors.
+  Summation summation = Summation::plain;
   bool record_history = true;
   // A converged recurrence is confirmed with b - Ax; if that is above the tolerance, r is
   // replaced by it and the column restarts, at most this many times.
@@ -74,6 +78,7 @@ struct RhsResult {
   double recurrence_residual = 0;  // ‖r‖/‖b‖ of the solver's own recurrence
   double true_residual = 0;        // ‖b − Ax‖/‖b‖ recomputed at the end
   double true_residual_inf = 0;    // ‖b − Ax‖∞, absolute (the multi-algorithm paper's measure)
+  int refinements = 0;             // outer steps of mixed-precision refinement (precision.hpp)
   std::vector<double> history;     // ‖r‖/‖b‖ at iteration 0 and at every check
 };
 
@@ -158,7 +163,8 @@ template <class T> class Solver {
   ProgressCallback progress_;
 };
 
-extern template class Solver<double>;
-extern template class Solver<std::complex<double>>;
+#define PMOM_DECLARE(T) extern template class Solver<T>;
+PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
+#undef PMOM_DECLARE
 
 }  // namespace pmom
