@@ -50,6 +50,8 @@ int run(BenchFlags& f) {
   o.auto_format = automatic_format(f.solver);
   o.orderings = parse_list(f.solver.ordering, parse_sweep_order);
   o.backend = f.solver.backend;
+  o.precisions = parse_list(f.solver.precision, parse_precision);
+  o.refinement = f.solver.refinement;
   const auto rows = bench::run_bench(o, [](const bench::BenchRow& r) {
     PMOM_LOG(info) << r.matrix << " " << to_string(r.method)
                    << (r.ordering.empty() ? "" : " (" + r.ordering + " order)") << ": "

@@ -88,6 +88,27 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
           (method_list ? "; comma-separated orders run each" : ""));
   ordering->capture_default_str();
   if (!method_list) ordering->check(CLI::IsMember({"auto", "natural", "multicolour"}));
+  auto* precision = app.add_option(
+      "--precision", flags.precision,
+      std::string("double, single (the solver in float / complex<float>, residuals checked in "
+                  "double) or mixed (refinement: single-precision inner solves to --inner-tol, "
+                  "double residuals, until --tol)") +
+          (method_list ? "; comma-separated precisions run each" : ""));
+  precision->capture_default_str();
+  if (!method_list) precision->check(CLI::IsMember({"double", "single", "mixed"}));
+  app.add_option("--summation", flags.summation,
+                 "Dot products and norms: plain, or compensated (Kahan, double-word: about twice "
+                 "the working precision)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"plain", "compensated"}));
+  app.add_option("--inner-tol", flags.refinement.inner_tolerance,
+                 "Mixed precision: relative tolerance of each single-precision inner solve")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-12, 0.999));
+  app.add_option("--max-refinements", flags.refinement.max_refinements,
+                 "Mixed precision: most outer refinement steps")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app.add_flag("--no-graphs", flags.no_graphs,
                "Launch each kernel of an iteration instead of replaying a CUDA graph");
 }
@@ -99,6 +120,7 @@ SolverOptions resolve_solver_options(const SolverFlags& flags) {
   o.preconditioner = parse_preconditioner(flags.preconditioner);
   o.ordering = parse_sweep_order(flags.ordering);
   o.use_graphs = !flags.no_graphs;
+  o.summation = parse_summation(flags.summation);
   return o;
 }
 

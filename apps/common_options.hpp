@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "planarmom/gpusolver/precision.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/logging.hpp"
 
@@ -20,8 +21,11 @@ struct SolverFlags {
   std::string backend = "cpu";
   std::string preconditioner = "jacobi";
   std::string ordering = "auto";
+  std::string precision = "double";
+  std::string summation = "plain";
   bool no_graphs = false;
   SolverOptions options;
+  RefinementOptions refinement;
 };
 // backends: the names --backend accepts.
 void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,

@@ -44,21 +44,36 @@ template <class T> int solve_as(const SolveFlags& f, const io::MatrixMarketMatri
     b = io::to_dense_block<T>(bm, f.rhs);
     nrhs = bm.entries.cols;
   }
-  auto backend = make_backend<T>(f.solver.backend);
   const SolverOptions options = resolve_solver_options(f.solver);
-  PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " on "
-                 << backend->name();
+  const Precision precision = parse_precision(f.solver.precision);
   std::vector<T> x;
-  const SolveResult result =
-      solve_automatically<T>(*backend, a, b, x, nrhs, options,
-                             options.method == Method::automatic, automatic_format(f.solver));
+  SolveResult result;
+  if (precision == Precision::double_precision) {
+    auto backend = make_backend<T>(f.solver.backend);
+    PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " on "
+                   << backend->name();
+    result = solve_automatically<T>(*backend, a, b, x, nrhs, options,
+                                    options.method == Method::automatic,
+                                    automatic_format(f.solver));
+  } else {
+    if (automatic_format(f.solver))
+      throw std::invalid_argument("--format auto chooses in double precision only; name a "
+                                  "format for --precision " + f.solver.precision);
+    PrecisionSolver<T> solver(f.solver.backend, a, options, precision, f.solver.refinement);
+    PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " on "
+                   << solver.backend_name() << " in " << f.solver.precision << " precision";
+    result = solver.solve(b, x, nrhs);
+  }
   PMOM_LOG(info) << "solved with " << to_string(result.method) << " in "
                  << to_string(result.format);
   for (std::size_t k = 0; k < result.rhs.size(); ++k) {
     const RhsResult& r = result.rhs[k];
     std::cout << "rhs " << k << ": " << to_string(r.outcome) << " after " << r.iterations
               << " iterations, true relative residual " << r.true_residual
-              << ", max |b - Ax| " << r.true_residual_inf << '\n';
+              << ", max |b - Ax| " << r.true_residual_inf
+              << (r.refinements > 0 ? ", " + std::to_string(r.refinements) + " refinements" : "")
+              << (r.finished_in_double ? ", finished in double" : "")
+              << '\n';
   }
   std::vector<std::complex<double>> out(x.begin(), x.end());
   io::write_matrix_market_array(f.output, a.rows, nrhs, out, is_complex_v<T>,

@@ -10,7 +10,9 @@
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
 # n = 512, 1024, 2048 on one core, all cores, the GPU with CSR and ELLPACK-R, and with SSOR)
 # seeds (the seed papers' solvers and formats on the real and artificial matrices) and auto
-# (--solver auto --format auto scored against every pair by tools/auto_check.py).
+# (--solver auto --format auto scored against every pair by tools/auto_check.py) and precision
+# (the seeds' solvers in single precision; BiCGSTAB in double, single and mixed precision to a
+# double-only tolerance, scored by tools/precision_check.py).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -164,7 +166,7 @@ PY
     ;;
   sanitize)
     log "compute-sanitizer"
-    filter='CudaKernels*:CudaSolvers.MultiRhs*'
+    filter='CudaKernels*:CudaSolvers.MultiRhs*:CudaPrecision*'
     for tool in memcheck racecheck; do
       compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/test_cuda" \
         --gtest_filter="$filter" >"$out/raw/sanitizer_$tool.log" 2>&1
@@ -261,6 +263,34 @@ PY
       run_seeds "format_$f" "$mats" --artificial $art --solver bicgstab --backend cuda --format $f
     done
     run_seeds format_dia --artificial $art --solver bicgstab --backend cuda --format dia
+    ;;
+  precision)
+    # The multi-algorithm paper's single-precision columns (as `seeds`, in float / complex<float>),
+    # then mixed-precision refinement against double and single BiCGSTAB at tolerance 1e-10,
+    # which single precision alone cannot reach, plain and compensated sums.
+    log "precision: single-precision seeds, mixed refinement against double"
+    exe="$build/apps/planarmom"
+    mats=$root/../shared/matrices
+    art=100,1000,10000,100000,1000000,3000000
+    run_prec() {  # name, then bench arguments
+      local name=$1; shift
+      "$exe" -q bench --max-iter 5000 --json "$out/raw/precision_$name.json" "$@" \
+        >"$out/raw/precision_$name.txt" 2>"$out/raw/precision_$name.log"
+      echo "precision $name: exit $?" | tee -a "$out/summary.txt"
+      tail -3 "$out/raw/precision_$name.log" | tee -a "$out/summary.txt"
+    }
+    run_prec seeds_single_cuda "$mats" --artificial $art --precision single \
+      --solver jacobi,gauss-seidel,bicg,bicgstab --backend cuda
+    run_prec seeds_single_cpu "$mats" --artificial $art --precision single \
+      --solver jacobi,gauss-seidel,bicg,bicgstab --backend cpu --warmup 0 --reps 1
+    for sum in plain compensated; do
+      run_prec "mixed_$sum" "$mats" --artificial $art --solver bicgstab --backend cuda \
+        --precision double,single,mixed --tol 1e-10 --summation $sum
+      $py "$root/tools/precision_check.py" "$out/raw/precision_mixed_$sum.json" \
+        >"$out/raw/precision_check_$sum.txt" 2>&1
+      echo "precision_check $sum: exit $?" | tee -a "$out/summary.txt"
+      tail -2 "$out/raw/precision_check_$sum.txt" | tee -a "$out/summary.txt"
+    done
     ;;
   auto)
     # --solver auto --format auto against every (solver, format) pair on the same matrices

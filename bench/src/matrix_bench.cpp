@@ -108,6 +108,20 @@ struct Run {
   double true_residual = 0, recurrence_residual = 0, seconds = 0;
   // ‖b − Ax‖∞ over the right-hand sides; NaN where the runner does not report it (baseline).
   double true_residual_inf = std::numeric_limits<double>::quiet_NaN();
+  int refinements = 0;
+  bool finished_in_double = false;
+
+  // Every right-hand side of a solver's result.
+  void add(const SolveResult& r) {
+    method = r.method;
+    seconds = r.seconds;
+    for (const RhsResult& c : r.rhs) {
+      add(c.outcome, c.iterations, c.true_residual, c.recurrence_residual);
+      true_residual_inf = std::fmax(true_residual_inf, c.true_residual_inf);
+      refinements = std::max(refinements, c.refinements);
+      finished_in_double = finished_in_double || c.finished_in_double;
+    }
+  }
 
   void add(Outcome o, int it, double true_res, double rec_res) {
     if (outcome == Outcome::converged) outcome = o;
@@ -142,6 +156,8 @@ BenchRow measure(const BenchOptions& options, const std::string& name, const Csr
   row.iterations = run.iterations;
   row.true_residual = run.true_residual;
   row.true_residual_inf = run.true_residual_inf;
+  row.refinements = run.refinements;
+  row.finished_in_double = run.finished_in_double;
   row.recurrence_residual = run.recurrence_residual;
   row.time = summarize(seconds);
   if (row.iterations > 0) {
@@ -201,32 +217,38 @@ void bench_matrix(const BenchOptions& options, const std::string& name, const Cs
                                                        method == Method::automatic,
                                                        options.auto_format);
           Run run;
-          run.method = r.method;
+          run.add(r);
           run.format = r.format;
-          run.seconds = r.seconds;
-          for (const RhsResult& c : r.rhs) {
-            run.add(c.outcome, c.iterations, c.true_residual, c.recurrence_residual);
-            run.true_residual_inf = std::fmax(run.true_residual_inf, c.true_residual_inf);
-          }
           return run;
         });
         row.automatic = true;
       } else {
-        Solver<T> solver(*backend, a, so);
-        row = measure(options, name, a, backend->name(), [&] {
-          std::vector<T> x;
-          const SolveResult r = solver.solve(b, x, options.nrhs);
-          Run run;
-          run.method = r.method;
-          run.seconds = r.seconds;
-          for (const RhsResult& c : r.rhs) {
-            run.add(c.outcome, c.iterations, c.true_residual, c.recurrence_residual);
-            run.true_residual_inf = std::fmax(run.true_residual_inf, c.true_residual_inf);
+        for (const Precision p : options.precisions) {
+          if (p == Precision::double_precision) {
+            Solver<T> solver(*backend, a, so);
+            row = measure(options, name, a, backend->name(), [&] {
+              std::vector<T> x;
+              Run run;
+              run.add(solver.solve(b, x, options.nrhs));
+              return run;
+            });
+            if (solver.ordering() != SweepOrder::automatic)
+              row.ordering = to_string(solver.ordering());
+            row.colours = solver.colours();
+          } else {
+            PrecisionSolver<T> solver(options.backend, a, so, p, options.refinement);
+            row = measure(options, name, a, solver.backend_name(), [&] {
+              std::vector<T> x;
+              Run run;
+              run.add(solver.solve(b, x, options.nrhs));
+              return run;
+            });
           }
-          return run;
-        });
-        if (solver.ordering() != SweepOrder::automatic) row.ordering = to_string(solver.ordering());
-        row.colours = solver.colours();
+          row.precision = to_string(p);
+          rows.push_back(row);
+          if (on_row) on_row(row);
+        }
+        continue;
       }
       rows.push_back(row);
       if (on_row) on_row(row);

@@ -40,6 +40,7 @@ std::string solver_label(const BenchRow& r) {
   std::string label = (r.automatic ? "auto:" : "") + to_string(r.method);
   if (!r.preconditioner.empty() && r.preconditioner != "jacobi") label += "+" + r.preconditioner;
   if (!r.ordering.empty()) label += "/" + r.ordering;
+  if (r.precision != "double") label += " " + r.precision;
   return label;
 }
 
@@ -90,6 +91,8 @@ void write_json(const std::filesystem::path& file, const BenchOptions& options,
                   {"tolerance", options.solver.tolerance},
                   {"max_iterations", options.solver.max_iterations},
                   {"omega", options.solver.omega},
+                  {"summation", to_string(options.solver.summation)},
+                  {"inner_tolerance", options.refinement.inner_tolerance},
                   {"warmup", options.warmup},
                   {"repetitions", options.repetitions}};
   auto& out = j["runs"] = nlohmann::json::array();
@@ -102,6 +105,9 @@ void write_json(const std::filesystem::path& file, const BenchOptions& options,
                    {"format", r.format},
                    {"solver", to_string(r.method)},
                    {"automatic", r.automatic},
+                   {"precision", r.precision},
+                   {"refinements", r.refinements},
+                   {"finished_in_double", r.finished_in_double},
                    {"preconditioner", r.preconditioner},
                    {"ordering", r.ordering},
                    {"colours", r.colours},

@@ -199,6 +199,11 @@ SolveResult PrecisionSolver<T>::refine(std::span<const T> b, std::vector<T>& x, 
                                << inner.rhs[j].iterations << " iterations";
     }
   }
+  std::vector<index_t> stagnated;
+  for (index_t c = 0; c < nrhs; ++c)
+    if (result.rhs[c].outcome == Outcome::stagnation) stagnated.push_back(c);
+  if (refinement_.finish_in_double && !stagnated.empty())
+    finish_in_double(b, x, nrhs, stagnated, result);
   backend_->synchronize();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   residuals(b, x, nrhs, r, norm2, norm_inf);
@@ -209,6 +214,35 @@ SolveResult PrecisionSolver<T>::refine(std::span<const T> b, std::vector<T>& x, 
     result.iterations = std::max(result.iterations, res.iterations);
   }
   return result;
+}
+
+template <class T>
+void PrecisionSolver<T>::finish_in_double(std::span<const T> b, std::vector<T>& x, index_t nrhs,
+                                          const std::vector<index_t>& columns,
+                                          SolveResult& result) {
+  const index_t n = a_.rows;
+  if (!solver_) solver_ = std::make_unique<Solver<T>>(*backend_, a_, options_);
+  const auto m = static_cast<index_t>(columns.size());
+  std::vector<T> bm(static_cast<std::size_t>(n) * m), xm(bm.size());
+  for (index_t j = 0; j < m; ++j) {
+    const auto from = static_cast<std::ptrdiff_t>(columns[j]) * n, to = static_cast<std::ptrdiff_t>(j) * n;
+    std::copy_n(b.begin() + from, n, bm.begin() + to);
+    std::copy_n(x.begin() + from, n, xm.begin() + to);
+  }
+  const SolveResult d = solver_->solve(bm, xm, m);
+  for (index_t j = 0; j < m; ++j) {
+    RhsResult& res = result.rhs[columns[j]];
+    BOOST_LOG_TRIVIAL(info) << "mixed precision: column " << columns[j] << " stagnated at "
+                            << res.recurrence_residual << " after " << res.refinements
+                            << " refinements; double finished it: " << to_string(d.rhs[j].outcome)
+                            << " after " << d.rhs[j].iterations << " iterations";
+    res.outcome = d.rhs[j].outcome;
+    res.iterations += d.rhs[j].iterations;
+    res.recurrence_residual = d.rhs[j].recurrence_residual;
+    res.finished_in_double = true;
+    std::copy_n(xm.begin() + static_cast<std::ptrdiff_t>(j) * n, n,
+                x.begin() + static_cast<std::ptrdiff_t>(columns[j]) * n);
+  }
 }
 
 template class PrecisionSolver<double>;

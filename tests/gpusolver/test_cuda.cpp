@@ -14,9 +14,11 @@
 #include <map>
 
 #include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/gpusolver/precision.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/load_matrix.hpp"
 #include "support/random_matrix.hpp"
+#include "support/summation_case.hpp"
 #include "support/systems.hpp"
 
 namespace pmom {
@@ -85,7 +87,7 @@ template <class T> struct Twin {
           << context << ": " << name;
     if (rnorm2.first.size()) {
       const Dense<real_t<T>> want = get(cpu, rnorm2.first), got = get(gpu, rnorm2.second);
-      const double scale = std::max(want.cwiseAbs().maxCoeff(), rnorm2_floor);
+      const double scale = std::max<double>(want.cwiseAbs().maxCoeff(), rnorm2_floor);
       EXPECT_LE((got - want).cwiseAbs().maxCoeff(), kernel_tolerance<T> * scale)
           << context << ": rnorm2";
     }
@@ -479,6 +481,62 @@ TEST(CudaBackendErrors, OutOfMemorySaysHowMuch) {
   // The backend stays usable after the failure.
   auto b = gpu->template allocate<cplx>(10, 1);
   EXPECT_EQ(gpu->download(b).size(), 10u);
+}
+
+// A million float terms (support/summation_case.hpp): compensated sums on the device are exact
+// to a few float ulps, 1e-6 relative, like the CPU's (test_precision.cpp).
+template <class T> void expect_exact_compensated_sums() {
+  const auto c = test::summation_case<T>();
+  auto gpu = make_cuda_backend<T>();
+  Block<T> x = Twin<T>::put(*gpu, c.x), y = Twin<T>::put(*gpu, c.y);
+  Block<T> dot = gpu->template allocate<T>(1, 1);
+  Block<real_t<T>> norm = gpu->template allocate<real_t<T>>(1, 1);
+  gpu->dot(x, y, dot, true, Summation::compensated);
+  gpu->norm2_squared(x, norm, Summation::compensated);
+  EXPECT_LE(test::dot_error(c, gpu->download(dot)[0]), 1e-6);
+  EXPECT_LE(std::abs(gpu->download(norm)[0] - c.norm2) / c.norm2, 1e-6);
+}
+
+TEST(CudaPrecision, CompensatedFloatSumsAreExact) {
+  REQUIRE_GPU();
+  expect_exact_compensated_sums<float>();
+  expect_exact_compensated_sums<std::complex<float>>();
+}
+
+// Single precision (tolerance 1e-5) and mixed refinement (1e-12) on the device against the
+// CPU: both converge, mixed to its double tolerance; the solutions agree to float accuracy
+// (1e-4) and to double accuracy (1e-10; condition number near 20) respectively.
+TEST(CudaPrecision, SingleAndMixedSolvesEqualCpu) {
+  REQUIRE_GPU();
+  const Csr<cplx> a = test::make_system<cplx>(test::SystemKind::general, 3000, 21, 1.1);
+  const index_t k = 2;
+  std::vector<cplx> b;
+  for (index_t j = 0; j < k; ++j) {
+    const auto col = test::random_vector<cplx>(a.rows, 30 + j);
+    b.insert(b.end(), col.data(), col.data() + col.size());
+  }
+  for (const Precision p : {Precision::single_precision, Precision::mixed}) {
+    SolverOptions o;
+    o.method = Method::bicgstab;
+    o.tolerance = p == Precision::mixed ? 1e-12 : 1e-5;
+    o.stagnation_window = 300;
+    std::vector<cplx> xg, xc;
+    const SolveResult rg = PrecisionSolver<cplx>("cuda", a, o, p).solve(b, xg, k);
+    const SolveResult rc = PrecisionSolver<cplx>("cpu", a, o, p).solve(b, xc, k);
+    for (index_t j = 0; j < k; ++j) {
+      const std::string what = to_string(p) + " column " + std::to_string(j);
+      EXPECT_EQ(rg.rhs[j].outcome, Outcome::converged) << what << ": " << to_string(rg.rhs[j].outcome);
+      EXPECT_EQ(rc.rhs[j].outcome, Outcome::converged) << what << ": " << to_string(rc.rhs[j].outcome);
+      EXPECT_LE(rg.rhs[j].true_residual, p == Precision::mixed ? 1e-12 : 2e-5) << what;
+      EXPECT_FALSE(rg.rhs[j].finished_in_double) << what;
+    }
+    double diff = 0, norm = 0;
+    for (std::size_t i = 0; i < xg.size(); ++i) {
+      diff += std::norm(xg[i] - xc[i]);
+      norm += std::norm(xc[i]);
+    }
+    EXPECT_LE(std::sqrt(diff / norm), p == Precision::mixed ? 1e-10 : 1e-4) << to_string(p);
+  }
 }
 
 TEST(CudaBackendErrors, ReportsMissingDeviceOrBuild) {

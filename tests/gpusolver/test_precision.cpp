@@ -76,14 +76,14 @@ template <class T> Csr<T> system(SystemKind kind, std::uint64_t seed) {
 template <class T>
 SolveResult solve_in(Precision p, const Case& c, const Csr<T>& a, const DenseVector<T>& b,
                      std::vector<T>& x, double tolerance, Summation summation = Summation::plain,
-                     index_t nrhs = 1) {
+                     index_t nrhs = 1, RefinementOptions refinement = {}) {
   SolverOptions o;
   o.method = c.method;
   o.tolerance = tolerance;
   o.max_iterations = 2000;
   o.stagnation_window = 200;
   o.summation = summation;
-  PrecisionSolver<T> solver("cpu", a, o, p);
+  PrecisionSolver<T> solver("cpu", a, o, p, refinement);
   return solver.solve(to_std<T>(b), x, nrhs);
 }
 
@@ -135,6 +135,7 @@ TYPED_TEST(MixedPrecision, RefinementReachesDoubleToleranceWhereSingleCannot) {
                                                           << to_string(mixed.rhs[j].outcome);
       EXPECT_LE(mixed.rhs[j].true_residual, 1e-12) << what;
       EXPECT_GE(mixed.rhs[j].refinements, 2) << what;
+      EXPECT_FALSE(mixed.rhs[j].finished_in_double) << what;
       EXPECT_GT(mixed.rhs[j].iterations, 0) << what;
       const DenseVector<T> ref = lu.solve(DenseVector<T>(b.segment(j * a.rows, a.rows)));
       const DenseVector<T> got = to_eigen(xm).segment(j * a.rows, a.rows);
@@ -143,10 +144,12 @@ TYPED_TEST(MixedPrecision, RefinementReachesDoubleToleranceWhereSingleCannot) {
   }
 }
 
-// Pairs of rows [1, 1; 1, 1 + 1e-9]: float rounds 1 + 1e-9 to 1, so its matrix is singular
-// and no correction can help. Refinement must stop (stagnation or not finite), never return
-// a NaN, and never leave the residual above where it started.
-TEST(MixedPrecision, StopsWhereSingleCannotRepresentTheMatrix) {
+// Pairs of rows [1, 1; 1, 1 + 1e-8]: float rounds 1 + 1e-8 to 1, so its matrix is singular
+// and no correction can help. Refinement alone must stop (stagnation or not finite), never
+// return a NaN, and never leave the residual above where it started; with the double finish
+// (the default) the double solver takes it to the tolerance, 1e-6 (the condition number,
+// 4e8, puts double's attainable residual near 1e-16 × 4e8).
+TEST(MixedPrecision, StopsWhereSingleCannotRepresentTheMatrixAndDoubleFinishes) {
   Coo<double> coo;
   const index_t n = 20;
   coo.rows = coo.cols = n;
@@ -154,17 +157,26 @@ TEST(MixedPrecision, StopsWhereSingleCannotRepresentTheMatrix) {
     coo.push_back(i, i, 1);
     coo.push_back(i, i + 1, 1);
     coo.push_back(i + 1, i, 1);
-    coo.push_back(i + 1, i + 1, 1 + 1e-9);
+    coo.push_back(i + 1, i + 1, 1 + 1e-8);
   }
   const Csr<double> a = to_csr(coo);
   const DenseVector<double> b = test::random_vector<double>(n, 3);
+  const Case c{SystemKind::general, Method::bicgstab};
+  RefinementOptions alone;
+  alone.finish_in_double = false;
   std::vector<double> x;
-  const SolveResult r =
-      solve_in(Precision::mixed, {SystemKind::general, Method::bicgstab}, a, b, x, 1e-12);
+  SolveResult r = solve_in(Precision::mixed, c, a, b, x, 1e-6, Summation::plain, 1, alone);
   EXPECT_TRUE(r.rhs[0].outcome == Outcome::stagnation || r.rhs[0].outcome == Outcome::not_finite)
       << to_string(r.rhs[0].outcome);
+  EXPECT_FALSE(r.rhs[0].finished_in_double);
   for (double v : x) EXPECT_TRUE(std::isfinite(v));
   EXPECT_LE(r.rhs[0].true_residual, 1.0);  // x = 0 gives 1
+
+  x.clear();
+  r = solve_in(Precision::mixed, c, a, b, x, 1e-6);
+  EXPECT_EQ(r.rhs[0].outcome, Outcome::converged) << to_string(r.rhs[0].outcome);
+  EXPECT_TRUE(r.rhs[0].finished_in_double);
+  EXPECT_LE(r.rhs[0].true_residual, 1e-6);
 }
 
 TEST(MixedPrecision, BadOptionsAndNamesSayWhatIsAllowed) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "planarmom/bench/timing.hpp"
+#include "planarmom/gpusolver/precision.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 
 namespace pmom::bench {
@@ -43,6 +44,9 @@ struct BenchOptions {
   std::uint64_t seed = 1;
   std::string backend = "cpu";
   SolverOptions solver;  // method is overwritten per run
+  // Each named-method run is repeated in these precisions (auto and the baseline: double).
+  std::vector<Precision> precisions{Precision::double_precision};
+  RefinementOptions refinement;  // Precision::mixed
   int warmup = 1;
   int repetitions = 3;
 };
@@ -56,6 +60,9 @@ struct BenchRow {
   std::string format;
   Method method = Method::bicg;  // the method that converged (or ran last) for an automatic row
   bool automatic = false;        // method and/or format chosen by auto
+  std::string precision = "double";
+  int refinements = 0;         // mixed: the most outer steps over the right-hand sides
+  bool finished_in_double = false;  // mixed: some column stagnated and double finished it
   std::string preconditioner;  // of a Krylov method; empty for jacobi and gauss-seidel
   std::string ordering;        // of the sweeps, natural or multicolour; empty without sweeps
   index_t colours = 0;         // multicolour only

@@ -30,15 +30,17 @@ template <class T> using single_t = typename single_of<T>::type;
 
 // Mixed-precision refinement: x ← x + ‖r‖ d with A d = r/‖r‖ solved in single precision to
 // inner_tolerance, r = b − Ax recomputed in double, until ‖r‖/‖b‖ meets the outer
-// tolerance (SolverOptions::tolerance). A column stops as stagnated when a refinement step
-// leaves its residual above min_reduction times the previous one (the single-precision
-// solve can no longer resolve the correction); the step that made it worse is undone.
+// tolerance (SolverOptions::tolerance). A column stagnates when a refinement step leaves its
+// residual above min_reduction times the previous one (the single-precision solve can no
+// longer resolve the correction; the step is undone if it made things worse). With
+// finish_in_double, stagnated columns are then solved in double from the refined iterate.
 struct RefinementOptions {
   // 1e-4: float carries about 7 digits; asking for 4 leaves the matrix's conditioning room to
   // cost the other 3 before the inner solve stagnates, and 2 steps take 1e-8 of the residual.
   double inner_tolerance = 1e-4;
   int max_refinements = 30;
   double min_reduction = 0.5;
+  bool finish_in_double = true;
 };
 
 template <class T> class PrecisionSolver {
@@ -52,9 +54,11 @@ template <class T> class PrecisionSolver {
   PrecisionSolver(const PrecisionSolver&) = delete;
   PrecisionSolver& operator=(const PrecisionSolver&) = delete;
 
-  // As Solver::solve. For mixed, RhsResult::iterations sums the inner iterations,
-  // refinements counts the outer steps and history holds the outer relative residuals;
-  // seconds covers the whole loop (inner solves, residuals, transfers, conversions).
+  // As Solver::solve. For mixed, RhsResult::iterations sums the inner iterations (and the
+  // double finish's), refinements counts the outer steps, finished_in_double is set where
+  // the double solver had to finish, and history holds the outer relative residuals;
+  // seconds covers it all (inner solves, residuals, transfers, conversions, the finish and
+  // its setup).
   SolveResult solve(std::span<const T> b, std::vector<T>& x, index_t nrhs = 1);
 
   [[nodiscard]] std::string backend_name() const;
@@ -63,6 +67,9 @@ template <class T> class PrecisionSolver {
  private:
   SolveResult solve_single(std::span<const T> b, std::vector<T>& x, index_t nrhs);
   SolveResult refine(std::span<const T> b, std::vector<T>& x, index_t nrhs);
+  // Solves the listed columns in double from their current x, into result.
+  void finish_in_double(std::span<const T> b, std::vector<T>& x, index_t nrhs,
+                        const std::vector<index_t>& columns, SolveResult& result);
   // Per column: ‖b − Ax‖₂ and ‖b − Ax‖∞, with r = b − Ax computed on the double backend.
   void residuals(std::span<const T> b, std::span<const T> x, index_t nrhs, std::vector<T>& r,
                  std::vector<double>& norm2, std::vector<double>& norm_inf);
@@ -73,7 +80,7 @@ template <class T> class PrecisionSolver {
   Csr<T> a_;
   std::unique_ptr<Backend<T>> backend_;
   std::unique_ptr<Backend<Single>> single_backend_;
-  std::unique_ptr<Solver<T>> solver_;               // double
+  std::unique_ptr<Solver<T>> solver_;               // double, and mixed's finish
   std::unique_ptr<Solver<Single>> single_solver_;   // single, and mixed's inner solve
   std::unique_ptr<Operator<T>> op_;                 // mixed: A for the double residuals
 };

@@ -79,6 +79,7 @@ struct RhsResult {
   double true_residual = 0;        // ‖b − Ax‖/‖b‖ recomputed at the end
   double true_residual_inf = 0;    // ‖b − Ax‖∞, absolute (the multi-algorithm paper's measure)
   int refinements = 0;             // outer steps of mixed-precision refinement (precision.hpp)
+  bool finished_in_double = false; // mixed: refinement stagnated, the double solver finished
   std::vector<double> history;     // ‖r‖/‖b‖ at iteration 0 and at every check
 };
 
