@@ -12,7 +12,8 @@
 # seeds (the seed papers' solvers and formats on the real and artificial matrices) and auto
 # (--solver auto --format auto scored against every pair by tools/auto_check.py) and precision
 # (the seeds' solvers in single precision; BiCGSTAB in double, single and mixed precision to a
-# double-only tolerance, scored by tools/precision_check.py).
+# double-only tolerance, scored by tools/precision_check.py) and precision_cpu (the
+# single-precision seeds on the host).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -281,8 +282,6 @@ PY
     }
     run_prec seeds_single_cuda "$mats" --artificial $art --precision single \
       --solver jacobi,gauss-seidel,bicg,bicgstab --backend cuda
-    run_prec seeds_single_cpu "$mats" --artificial $art --precision single \
-      --solver jacobi,gauss-seidel,bicg,bicgstab --backend cpu --warmup 0 --reps 1
     for sum in plain compensated; do
       run_prec "mixed_$sum" "$mats" --artificial $art --solver bicgstab --backend cuda \
         --precision double,single,mixed --tol 1e-10 --summation $sum
@@ -291,6 +290,16 @@ PY
       echo "precision_check $sum: exit $?" | tee -a "$out/summary.txt"
       tail -2 "$out/raw/precision_check_$sum.txt" | tee -a "$out/summary.txt"
     done
+    ;;
+  precision_cpu)
+    # The single-precision seeds on the host's cores (one timed run: minutes).
+    log "precision: single-precision seeds on the cpu"
+    "$build/apps/planarmom" -q bench "$root/../shared/matrices" --max-iter 5000 \
+      --artificial 100,1000,10000,100000,1000000,3000000 --precision single \
+      --solver jacobi,gauss-seidel,bicg,bicgstab --backend cpu --warmup 0 --reps 1 \
+      --json "$out/raw/precision_seeds_single_cpu.json" \
+      >"$out/raw/precision_seeds_single_cpu.txt" 2>"$out/raw/precision_seeds_single_cpu.log"
+    echo "precision seeds_single_cpu: exit $?" | tee -a "$out/summary.txt"
     ;;
   auto)
     # --solver auto --format auto against every (solver, format) pair on the same matrices
