@@ -139,6 +139,7 @@ SolveResult PrecisionSolver<T>::refine(std::span<const T> b, std::vector<T>& x, 
   std::vector<bool> done(nrhs, false);
   std::vector<double> previous(nrhs, std::numeric_limits<double>::infinity());
   std::vector<T> r, last_x = x;
+  const std::vector<T> x0 = x;
   std::vector<double> norm2, norm_inf;
   for (int step = 0;; ++step) {
     residuals(b, x, nrhs, r, norm2, norm_inf);
@@ -201,9 +202,9 @@ SolveResult PrecisionSolver<T>::refine(std::span<const T> b, std::vector<T>& x, 
   }
   std::vector<index_t> stagnated;
   for (index_t c = 0; c < nrhs; ++c)
-    if (result.rhs[c].outcome == Outcome::stagnation) stagnated.push_back(c);
+    if (result.rhs[c].outcome != Outcome::converged) stagnated.push_back(c);
   if (refinement_.finish_in_double && !stagnated.empty())
-    finish_in_double(b, x, nrhs, stagnated, result);
+    finish_in_double(b, x, x0, nrhs, stagnated, result);
   backend_->synchronize();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   residuals(b, x, nrhs, r, norm2, norm_inf);
@@ -217,31 +218,48 @@ SolveResult PrecisionSolver<T>::refine(std::span<const T> b, std::vector<T>& x, 
 }
 
 template <class T>
-void PrecisionSolver<T>::finish_in_double(std::span<const T> b, std::vector<T>& x, index_t nrhs,
+void PrecisionSolver<T>::finish_in_double(std::span<const T> b, std::vector<T>& x,
+                                          const std::vector<T>& x0, index_t nrhs,
                                           const std::vector<index_t>& columns,
                                           SolveResult& result) {
   const index_t n = a_.rows;
   if (!solver_) solver_ = std::make_unique<Solver<T>>(*backend_, a_, options_);
-  const auto m = static_cast<index_t>(columns.size());
-  std::vector<T> bm(static_cast<std::size_t>(n) * m), xm(bm.size());
-  for (index_t j = 0; j < m; ++j) {
-    const auto from = static_cast<std::ptrdiff_t>(columns[j]) * n, to = static_cast<std::ptrdiff_t>(j) * n;
-    std::copy_n(b.begin() + from, n, bm.begin() + to);
-    std::copy_n(x.begin() + from, n, xm.begin() + to);
-  }
-  const SolveResult d = solver_->solve(bm, xm, m);
-  for (index_t j = 0; j < m; ++j) {
-    RhsResult& res = result.rhs[columns[j]];
-    BOOST_LOG_TRIVIAL(info) << "mixed precision: column " << columns[j] << " stagnated at "
-                            << res.recurrence_residual << " after " << res.refinements
-                            << " refinements; double finished it: " << to_string(d.rhs[j].outcome)
-                            << " after " << d.rhs[j].iterations << " iterations";
-    res.outcome = d.rhs[j].outcome;
-    res.iterations += d.rhs[j].iterations;
-    res.recurrence_residual = d.rhs[j].recurrence_residual;
-    res.finished_in_double = true;
-    std::copy_n(xm.begin() + static_cast<std::ptrdiff_t>(j) * n, n,
-                x.begin() + static_cast<std::ptrdiff_t>(columns[j]) * n);
+  // From the refined iterate first; where that fails (BiCGSTAB's breakdowns depend on the
+  // start), from the caller's initial guess, so mixed never fails where double alone would
+  // not.
+  std::vector<index_t> left = columns;
+  for (const std::vector<T>* start : {&x, &x0}) {
+    if (left.empty()) break;
+    const auto m = static_cast<index_t>(left.size());
+    std::vector<T> bm(static_cast<std::size_t>(n) * m), xm(bm.size());
+    for (index_t j = 0; j < m; ++j) {
+      const auto from = static_cast<std::ptrdiff_t>(left[j]) * n;
+      const auto to = static_cast<std::ptrdiff_t>(j) * n;
+      std::copy_n(b.begin() + from, n, bm.begin() + to);
+      std::copy_n(start->begin() + from, n, xm.begin() + to);
+    }
+    const SolveResult d = solver_->solve(bm, xm, m);
+    std::vector<index_t> failed;
+    for (index_t j = 0; j < m; ++j) {
+      RhsResult& res = result.rhs[left[j]];
+      BOOST_LOG_TRIVIAL(info) << "mixed precision: column " << left[j] << " ended ("
+                              << to_string(res.outcome) << ") after " << res.refinements
+                              << " refinements; double from the "
+                              << (start == &x ? "refined iterate" : "initial guess") << ": "
+                              << to_string(d.rhs[j].outcome) << " after "
+                              << d.rhs[j].iterations << " iterations";
+      res.iterations += d.rhs[j].iterations;
+      res.finished_in_double = true;
+      if (d.rhs[j].outcome != Outcome::converged && start == &x) {
+        failed.push_back(left[j]);
+        continue;
+      }
+      res.outcome = d.rhs[j].outcome;
+      res.recurrence_residual = d.rhs[j].recurrence_residual;
+      std::copy_n(xm.begin() + static_cast<std::ptrdiff_t>(j) * n, n,
+                  x.begin() + static_cast<std::ptrdiff_t>(left[j]) * n);
+    }
+    left = std::move(failed);
   }
 }
 

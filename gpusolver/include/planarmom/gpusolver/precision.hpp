@@ -33,7 +33,9 @@ template <class T> using single_t = typename single_of<T>::type;
 // tolerance (SolverOptions::tolerance). A column stagnates when a refinement step leaves its
 // residual above min_reduction times the previous one (the single-precision solve can no
 // longer resolve the correction; the step is undone if it made things worse). With
-// finish_in_double, stagnated columns are then solved in double from the refined iterate.
+// finish_in_double, columns that end unconverged (stagnated, not finite, out of steps) are
+// then solved in double from the refined iterate, and where that fails, from the initial
+// guess.
 struct RefinementOptions {
   // 1e-4: float carries about 7 digits; asking for 4 leaves the matrix's conditioning room to
   // cost the other 3 before the inner solve stagnates, and 2 steps take 1e-8 of the residual.
@@ -67,9 +69,9 @@ template <class T> class PrecisionSolver {
  private:
   SolveResult solve_single(std::span<const T> b, std::vector<T>& x, index_t nrhs);
   SolveResult refine(std::span<const T> b, std::vector<T>& x, index_t nrhs);
-  // Solves the listed columns in double from their current x, into result.
-  void finish_in_double(std::span<const T> b, std::vector<T>& x, index_t nrhs,
-                        const std::vector<index_t>& columns, SolveResult& result);
+  // Solves the listed columns in double from their current x (else from x0), into result.
+  void finish_in_double(std::span<const T> b, std::vector<T>& x, const std::vector<T>& x0,
+                        index_t nrhs, const std::vector<index_t>& columns, SolveResult& result);
   // Per column: ‖b − Ax‖₂ and ‖b − Ax‖∞, with r = b − Ax computed on the double backend.
   void residuals(std::span<const T> b, std::span<const T> x, index_t nrhs, std::vector<T>& r,
                  std::vector<double>& norm2, std::vector<double>& norm_inf);
