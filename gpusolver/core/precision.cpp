@@ -204,7 +204,7 @@ SolveResult PrecisionSolver<T>::refine(std::span<const T> b, std::vector<T>& x, 
   for (index_t c = 0; c < nrhs; ++c)
     if (result.rhs[c].outcome != Outcome::converged) stagnated.push_back(c);
   if (refinement_.finish_in_double && !stagnated.empty())
-    finish_in_double(b, x, x0, nrhs, stagnated, result);
+    finish_in_double(b, x, x0, stagnated, result);
   backend_->synchronize();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   residuals(b, x, nrhs, r, norm2, norm_inf);
@@ -219,7 +219,7 @@ SolveResult PrecisionSolver<T>::refine(std::span<const T> b, std::vector<T>& x, 
 
 template <class T>
 void PrecisionSolver<T>::finish_in_double(std::span<const T> b, std::vector<T>& x,
-                                          const std::vector<T>& x0, index_t nrhs,
+                                          const std::vector<T>& x0,
                                           const std::vector<index_t>& columns,
                                           SolveResult& result) {
   const index_t n = a_.rows;
@@ -228,7 +228,8 @@ void PrecisionSolver<T>::finish_in_double(std::span<const T> b, std::vector<T>& 
   // start), from the caller's initial guess, so mixed never fails where double alone would
   // not.
   std::vector<index_t> left = columns;
-  for (const std::vector<T>* start : {&x, &x0}) {
+  const std::vector<T>* refined = &x;
+  for (const std::vector<T>* start : {refined, &x0}) {
     if (left.empty()) break;
     const auto m = static_cast<index_t>(left.size());
     std::vector<T> bm(static_cast<std::size_t>(n) * m), xm(bm.size());
@@ -245,12 +246,12 @@ void PrecisionSolver<T>::finish_in_double(std::span<const T> b, std::vector<T>& 
       BOOST_LOG_TRIVIAL(info) << "mixed precision: column " << left[j] << " ended ("
                               << to_string(res.outcome) << ") after " << res.refinements
                               << " refinements; double from the "
-                              << (start == &x ? "refined iterate" : "initial guess") << ": "
+                              << (start == refined ? "refined iterate" : "initial guess") << ": "
                               << to_string(d.rhs[j].outcome) << " after "
                               << d.rhs[j].iterations << " iterations";
       res.iterations += d.rhs[j].iterations;
       res.finished_in_double = true;
-      if (d.rhs[j].outcome != Outcome::converged && start == &x) {
+      if (d.rhs[j].outcome != Outcome::converged && start == refined) {
         failed.push_back(left[j]);
         continue;
       }

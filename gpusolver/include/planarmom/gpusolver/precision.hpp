@@ -71,7 +71,7 @@ template <class T> class PrecisionSolver {
   SolveResult refine(std::span<const T> b, std::vector<T>& x, index_t nrhs);
   // Solves the listed columns in double from their current x (else from x0), into result.
   void finish_in_double(std::span<const T> b, std::vector<T>& x, const std::vector<T>& x0,
-                        index_t nrhs, const std::vector<index_t>& columns, SolveResult& result);
+                        const std::vector<index_t>& columns, SolveResult& result);
   // Per column: ‖b − Ax‖₂ and ‖b − Ax‖∞, with r = b − Ax computed on the double backend.
   void residuals(std::span<const T> b, std::span<const T> x, index_t nrhs, std::vector<T>& r,
                  std::vector<double>& norm2, std::vector<double>& norm_inf);
