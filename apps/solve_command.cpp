@@ -17,6 +17,7 @@ struct SolveFlags {
   std::string rhs;
   std::string output;
   SolverFlags solver;
+  AutoOptions automatic;
 };
 
 // Exit status when the solver stopped without converging: not an error of the input, but a
@@ -48,10 +49,11 @@ template <class T> int solve_as(const SolveFlags& f, const io::MatrixMarketMatri
   const SolverOptions options = resolve_solver_options(f.solver);
   PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " on "
                  << backend->name();
+  AutoOptions automatic = f.automatic;
+  automatic.choose_method = options.method == Method::automatic;
+  automatic.choose_format = automatic_format(f.solver);
   std::vector<T> x;
-  const SolveResult result =
-      solve_automatically<T>(*backend, a, b, x, nrhs, options,
-                             options.method == Method::automatic, automatic_format(f.solver));
+  const SolveResult result = solve_automatically<T>(*backend, a, b, x, nrhs, options, automatic);
   PMOM_LOG(info) << "solved with " << to_string(result.method) << " in "
                  << to_string(result.format);
   for (std::size_t k = 0; k < result.rhs.size(); ++k) {
@@ -92,6 +94,7 @@ Command add_solve_command(CLI::App& parent) {
   app->add_option("-o,--output", flags->output, "Where to write x (Matrix Market array)")
       ->required();
   add_solver_options(*app, flags->solver, false);
+  add_auto_options(*app, flags->automatic);
   return {app, [flags] { return run(*flags); }};
 }
 

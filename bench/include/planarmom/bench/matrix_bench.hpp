@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "planarmom/bench/timing.hpp"
+#include "planarmom/gpusolver/auto_choice.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 
 namespace pmom::bench {
@@ -16,9 +17,11 @@ enum class RhsKind { a_times_ones, ones, random };
 enum class FieldFilter { all, complex, real };
 
 struct BenchOptions {
-  // Method::automatic in `methods` and auto_format: the choice of auto_choice.hpp, with its
-  // fallbacks, timed as one run (the attempts' solve times summed).
-  bool auto_format = false;
+  // Method::automatic in `methods` and automatic.choose_format: the choice of
+  // auto_choice.hpp, with its fallbacks (and its trial where automatic.trial), timed as one
+  // run: the attempts' solve times summed, plus the trial's whole wall time. choose_method is
+  // set per run.
+  AutoOptions automatic;
   std::vector<std::filesystem::path> inputs;  // files, or folders searched for *.mtx[.gz]
   std::vector<index_t> synthetic_sizes;       // MoM-like matrices generated at these sizes
   double synthetic_density = 0.05;
@@ -56,6 +59,7 @@ struct BenchRow {
   std::string format;
   Method method = Method::bicg;  // the method that converged (or ran last) for an automatic row
   bool automatic = false;        // method and/or format chosen by auto
+  bool trial = false;            // ... by auto's timed trial
   std::string preconditioner;  // of a Krylov method; empty for jacobi and gauss-seidel
   std::string ordering;        // of the sweeps, natural or multicolour; empty without sweeps
   index_t colours = 0;         // multicolour only
