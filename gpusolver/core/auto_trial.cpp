@@ -196,8 +196,10 @@ TrialPick<T> run_trial(Backend<T>& backend, const Csr<T>& a, std::span<const T> 
     last_cost = seconds_since(begun);
     BOOST_LOG_TRIVIAL(info) << "auto trial: " << describe(r.m);
     measured.push_back(r.m);
+    // One that converged is the solve already: no estimate can beat that.
     const bool converged = r.m.ranked_out.empty() && r.m.outcome == Outcome::converged;
-    if (r.m.ranked_out.empty() && (!best || r.m.estimated_seconds < best->m.estimated_seconds))
+    if (converged ||
+        (r.m.ranked_out.empty() && (!best || r.m.estimated_seconds < best->m.estimated_seconds)))
       best = std::move(r);
     return converged;
   };
@@ -216,7 +218,7 @@ TrialPick<T> run_trial(Backend<T>& backend, const Csr<T>& a, std::span<const T> 
     if (!worth_another() || (done = run(method, candidates.formats.front()))) break;
   if (best && !done)
     for (std::size_t i = 1; i < candidates.formats.size(); ++i)
-      if (!worth_another() || run(best->m.method, candidates.formats[i])) break;
+      if (!worth_another() || (done = run(best->m.method, candidates.formats[i]))) break;
   if (done) stop = "no further trials";
 
   TrialPick<T> pick;
