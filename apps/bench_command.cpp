@@ -47,7 +47,7 @@ int run(BenchFlags& f) {
   one_order.ordering = "auto";
   o.solver = resolve_solver_options(one_order);
   o.methods = parse_methods(f.solver.method);
-  o.auto_format = automatic_format(f.solver);
+  o.automatic.choose_format = automatic_format(f.solver);
   o.orderings = parse_list(f.solver.ordering, parse_sweep_order);
   o.backend = f.solver.backend;
   o.precisions = parse_list(f.solver.precision, parse_precision);
@@ -118,6 +118,7 @@ Command add_bench_command(CLI::App& parent) {
       ->check(CLI::PositiveNumber);
   app->add_option("--json", flags->json, "Write the results as JSON to this file");
   add_solver_options(*app, flags->solver, true, {"cpu", "cuda", "baseline"});
+  add_auto_options(*app, flags->options.automatic);
   return {app, [flags] { return run(*flags); }};
 }
 

@@ -113,6 +113,22 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
                "Launch each kernel of an iteration instead of replaying a CUDA graph");
 }
 
+void add_auto_options(CLI::App& app, AutoOptions& options) {
+  app.add_flag("--auto-trial", options.trial,
+               "With --solver auto and/or --format auto: run each plausible (solver, format) "
+               "pair briefly, estimate its time to the tolerance from its time per iteration "
+               "and residual reduction, and solve with the fastest (logged; its time counts)");
+  app.add_option("--auto-trial-iterations", options.trial_iterations,
+                 "Iterations each trial runs at most")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option_function<double>(
+         "--auto-trial-ms", [&options](double ms) { options.trial_seconds = ms * 1e-3; },
+         "Milliseconds of iterating each trial runs at most (whichever limit comes first)")
+      ->default_str(std::to_string(options.trial_seconds * 1e3))
+      ->check(CLI::PositiveNumber);
+}
+
 SolverOptions resolve_solver_options(const SolverFlags& flags) {
   SolverOptions o = flags.options;
   o.format = flags.format == "auto" ? Format::csr : parse_format(flags.format);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "planarmom/gpusolver/precision.hpp"
+#include "planarmom/gpusolver/auto_choice.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/logging.hpp"
 
@@ -34,5 +35,9 @@ void add_solver_options(CLI::App& app, SolverFlags& flags, bool method_list,
 // --format auto leaves CSR there, for the commands that choose (automatic_format) to replace.
 SolverOptions resolve_solver_options(const SolverFlags& flags);
 inline bool automatic_format(const SolverFlags& flags) { return flags.format == "auto"; }
+
+// --auto-trial and its budget (solve and bench), into `options`; the commands set what is
+// chosen from --solver and --format.
+void add_auto_options(CLI::App& app, AutoOptions& options);
 
 }  // namespace pmom::app

@@ -17,6 +17,7 @@ struct SolveFlags {
   std::string rhs;
   std::string output;
   SolverFlags solver;
+  AutoOptions automatic;
 };
 
 // Exit status when the solver stopped without converging: not an error of the input, but a
@@ -52,13 +53,14 @@ template <class T> int solve_as(const SolveFlags& f, const io::MatrixMarketMatri
     auto backend = make_backend<T>(f.solver.backend);
     PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " on "
                    << backend->name();
-    result = solve_automatically<T>(*backend, a, b, x, nrhs, options,
-                                    options.method == Method::automatic,
-                                    automatic_format(f.solver));
+    AutoOptions automatic = f.automatic;
+    automatic.choose_method = options.method == Method::automatic;
+    automatic.choose_format = automatic_format(f.solver);
+    result = solve_automatically<T>(*backend, a, b, x, nrhs, options, automatic);
   } else {
-    if (automatic_format(f.solver))
-      throw std::invalid_argument("--format auto chooses in double precision only; name a "
-                                  "format for --precision " + f.solver.precision);
+    if (automatic_format(f.solver) || f.automatic.trial)
+      throw std::invalid_argument("--format auto and --auto-trial choose in double precision "
+                                  "only; name a format for --precision " + f.solver.precision);
     PrecisionSolver<T> solver(f.solver.backend, a, options, precision, f.solver.refinement);
     PMOM_LOG(info) << "solving n = " << a.rows << ", nnz = " << a.nnz() << " on "
                    << solver.backend_name() << " in " << f.solver.precision << " precision";
@@ -107,6 +109,7 @@ Command add_solve_command(CLI::App& parent) {
   app->add_option("-o,--output", flags->output, "Where to write x (Matrix Market array)")
       ->required();
   add_solver_options(*app, flags->solver, false);
+  add_auto_options(*app, flags->automatic);
   return {app, [flags] { return run(*flags); }};
 }
 

@@ -10,10 +10,10 @@
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
 # n = 512, 1024, 2048 on one core, all cores, the GPU with CSR and ELLPACK-R, and with SSOR)
 # seeds (the seed papers' solvers and formats on the real and artificial matrices) and auto
-# (--solver auto --format auto scored against every pair by tools/auto_check.py) and precision
-# (the seeds' solvers in single precision; BiCGSTAB in double, single and mixed precision to a
-# double-only tolerance, scored by tools/precision_check.py) and precision_cpu (the
-# single-precision seeds on the host).
+# (--solver auto --format auto, without and with --auto-trial, scored against every pair by
+# tools/auto_check.py), precision (the seeds' solvers in single precision; BiCGSTAB in double,
+# single and mixed precision to a double-only tolerance, scored by tools/precision_check.py)
+# and precision_cpu (the single-precision seeds on the host).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -316,14 +316,20 @@ PY
     }
     for f in csr hyb ellr sellp; do pairs "$f" "$mats" --artificial $art --format "$f"; done
     pairs dia --artificial $art --format dia
-    "$exe" -q bench --max-iter 5000 --backend cuda --solver auto \
-      --format auto "$mats" \
-      --artificial $art --json "$out/raw/auto.json" >"$out/raw/auto.txt" 2>"$out/raw/auto.log"
-    echo "auto: exit $?" | tee -a "$out/summary.txt"
-    $py "$root/tools/auto_check.py" "$out"/raw/pairs_*.json --auto "$out/raw/auto.json" \
-      >"$out/raw/auto_check.txt" 2>&1
-    echo "auto_check: exit $?" | tee -a "$out/summary.txt"
-    tail -2 "$out/raw/auto_check.txt" | tee -a "$out/summary.txt"
+    # auto: the feature rule alone; auto_trial: with --auto-trial, whose trial time counts in
+    # the solve time; its log (without -q) holds each candidate's measurements and the pick.
+    autos() {  # name, then extra bench arguments
+      "$exe" bench --max-iter 5000 --backend cuda --solver auto --format auto "$mats" \
+        --artificial $art --json "$out/raw/$1.json" "${@:2}" \
+        >"$out/raw/$1.txt" 2>"$out/raw/$1.log"
+      echo "$1: exit $?" | tee -a "$out/summary.txt"
+      $py "$root/tools/auto_check.py" "$out"/raw/pairs_*.json --auto "$out/raw/$1.json" \
+        >"$out/raw/$1_check.txt" 2>&1
+      echo "$1 auto_check: exit $?" | tee -a "$out/summary.txt"
+      tail -2 "$out/raw/$1_check.txt" | tee -a "$out/summary.txt"
+    }
+    autos auto
+    autos auto_trial --auto-trial
     ;;
   kernels)
     log "per-kernel benchmark (N = 32000, 46 M non-zeros)"

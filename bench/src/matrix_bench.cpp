@@ -210,18 +210,20 @@ void bench_matrix(const BenchOptions& options, const std::string& name, const Cs
           }
           return run;
         });
-      } else if (method == Method::automatic || options.auto_format) {
+      } else if (method == Method::automatic || options.automatic.choose_format) {
+        AutoOptions automatic = options.automatic;
+        automatic.choose_method = method == Method::automatic;
         row = measure(options, name, a, backend->name(), [&] {
           std::vector<T> x;
-          const SolveResult r = solve_automatically<T>(*backend, a, b, x, options.nrhs, so,
-                                                       method == Method::automatic,
-                                                       options.auto_format);
+          const SolveResult r =
+              solve_automatically<T>(*backend, a, b, x, options.nrhs, so, automatic);
           Run run;
           run.add(r);
           run.format = r.format;
           return run;
         });
         row.automatic = true;
+        row.trial = automatic.trial;
       } else {
         for (const Precision p : options.precisions) {
           if (p == Precision::double_precision) {
@@ -283,6 +285,10 @@ std::vector<BenchRow> run_bench(const BenchOptions& options, const RowCallback& 
   if (options.repetitions < 1 || options.warmup < 0 || options.nrhs < 1)
     throw std::invalid_argument("bench: repetitions and right-hand sides must be >= 1, "
                                 "warm-up >= 0");
+  AutoOptions automatic = options.automatic;  // checked before anything runs
+  automatic.choose_method = std::find(options.methods.begin(), options.methods.end(),
+                                      Method::automatic) != options.methods.end();
+  validate(automatic);
   std::vector<BenchRow> rows;
   const std::vector<fs::path> files =
       options.inputs.empty() ? std::vector<fs::path>{} : collect_matrix_files(options.inputs);

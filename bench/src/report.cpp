@@ -37,7 +37,8 @@ std::string format_double(double v, int precision, bool scientific) {
 // The method, with a preconditioner other than the default Jacobi and the sweep order:
 // "cg+ssor/natural", "gauss-seidel/multicolour".
 std::string solver_label(const BenchRow& r) {
-  std::string label = (r.automatic ? "auto:" : "") + to_string(r.method);
+  std::string label =
+      (r.automatic ? (r.trial ? "auto+trial:" : "auto:") : "") + to_string(r.method);
   if (!r.preconditioner.empty() && r.preconditioner != "jacobi") label += "+" + r.preconditioner;
   if (!r.ordering.empty()) label += "/" + r.ordering;
   if (r.precision != "double") label += " " + r.precision;
@@ -108,6 +109,7 @@ void write_json(const std::filesystem::path& file, const BenchOptions& options,
                    {"precision", r.precision},
                    {"refinements", r.refinements},
                    {"finished_in_double", r.finished_in_double},
+                   {"auto_trial", r.trial},
                    {"preconditioner", r.preconditioner},
                    {"ordering", r.ordering},
                    {"colours", r.colours},

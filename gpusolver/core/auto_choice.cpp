@@ -3,11 +3,18 @@
 // symmetry do one SpMV per iteration, BiCG failed less often and ran faster than BiCGSTAB on
 // most general matrices, Jacobi beat the Krylov methods on strongly dominant matrices, DIA was
 // the best format on few-diagonal matrices of millions of rows, and HYB won exactly where a
-// few rows are far longer than the mean.
+// few rows are far longer than the mean. Where asked, a timed trial (auto_trial.cpp) decides
+// among the rule's candidates instead.
 #include "planarmom/gpusolver/auto_choice.hpp"
 
+#include <algorithm>
 #include <boost/log/trivial.hpp>
+#include <cmath>
+#include <optional>
 #include <sstream>
+#include <stdexcept>
+
+#include "planarmom/gpusolver/auto_trial.hpp"
 
 namespace pmom {
 namespace {
@@ -18,7 +25,6 @@ namespace {
 // per-diagonal loop lost to CSR (0.31 against 0.28 ms per Jacobi solve at n = 1000). HYB pays
 // where a few rows would make CSR's lane groups (sized for the mean row) or ELL's width (the
 // longest row) badly unbalanced.
-constexpr double dia_fill_limit = 1.5;
 constexpr index_t dia_min_rows = 1'000'000;
 constexpr double hyb_row_ratio = 10.0;
 constexpr double jacobi_dominance = 2.0;
@@ -59,7 +65,7 @@ AutoChoice choose_automatically(const MatrixFeatures& f, bool device) {
     c.format = Format::csr;
     why << "; csr (the cpu kernels walk rows)";
   } else if (f.rows >= dia_min_rows && f.diagonals <= MatrixFeatures::max_counted_diagonals &&
-             f.dia_fill <= dia_fill_limit) {
+             f.dia_fill <= auto_dia_fill_limit) {
     c.format = Format::dia;
     why << "; dia (" << f.diagonals << " diagonals, " << f.dia_fill << " values per entry)";
   } else if (f.max_row_length > hyb_row_ratio * f.mean_row_length) {
@@ -74,31 +80,67 @@ AutoChoice choose_automatically(const MatrixFeatures& f, bool device) {
   return c;
 }
 
+SolverOptions with_method(SolverOptions options, Method method) {
+  if (options.preconditioner == Preconditioner::ssor && method != Method::cg &&
+      method != Method::cocg)
+    options.preconditioner = Preconditioner::jacobi;
+  options.method = method;
+  return options;
+}
+
+void validate(const AutoOptions& o) {
+  if (o.trial && !o.choose_method && !o.choose_format)
+    throw std::invalid_argument("--auto-trial needs --solver auto or --format auto: with the "
+                                "solver and the format both named there is nothing to try");
+  if (o.trial_iterations < 1)
+    throw std::invalid_argument("--auto-trial-iterations must be at least 1 (got " +
+                                std::to_string(o.trial_iterations) +
+                                "): a rate needs an iteration to measure");
+  if (!(o.trial_seconds > 0) || !std::isfinite(o.trial_seconds))
+    throw std::invalid_argument("--auto-trial-ms must be a positive number of milliseconds (got " +
+                                std::to_string(o.trial_seconds * 1e3) + ")");
+}
+
 template <class T>
 SolveResult solve_automatically(Backend<T>& backend, const Csr<T>& a, std::span<const T> b,
                                 std::vector<T>& x, index_t nrhs, SolverOptions options,
-                                bool choose_method, bool choose_format) {
+                                const AutoOptions& automatic) {
+  validate(automatic);
   std::vector<Method> methods{options.method};
-  if (choose_method || choose_format) {
+  std::optional<TrialPick<T>> pick;
+  if (automatic.choose_method || automatic.choose_format) {
     const MatrixFeatures f = matrix_features(a);
-    const AutoChoice c = choose_automatically(f, backend.name().rfind("cuda", 0) == 0);
+    const bool device = backend.name().rfind("cuda", 0) == 0;
+    const AutoChoice c = choose_automatically(f, device);
     BOOST_LOG_TRIVIAL(info) << "auto: " << describe(f) << " -> " << c.reason;
-    if (choose_method) methods = c.methods;
-    if (choose_format) options.format = c.format;
+    if (automatic.trial) {
+      const TrialCandidates t = trial_candidates(c, f, device, options, automatic);
+      if (t.methods.size() * t.formats.size() > 1)
+        pick = run_trial<T>(backend, a, b, x, nrhs, options, t, automatic);
+      else
+        BOOST_LOG_TRIVIAL(info) << "auto trial skipped: one candidate, nothing to compare";
+    }
+    if (automatic.choose_method) methods = c.methods;
+    if (automatic.choose_format) options.format = c.format;
+    if (pick) {
+      methods = pick->order;
+      options.format = pick->format;
+    }
+  }
+  double seconds = pick ? pick->seconds : 0;
+  if (pick && pick->solved) {
+    x = std::move(pick->x);
+    pick->result.seconds = seconds;
+    return std::move(pick->result);
   }
   const std::vector<T> guess = x;
-  const Preconditioner asked = options.preconditioner;
   SolveResult result;
-  double seconds = 0;
   for (std::size_t i = 0; i < methods.size(); ++i) {
-    options.method = methods[i];
-    // SSOR fits cg and cocg only; a fallback to another method keeps Jacobi.
-    options.preconditioner =
-        asked == Preconditioner::ssor && methods[i] != Method::cg && methods[i] != Method::cocg
-            ? Preconditioner::jacobi
-            : asked;
+    const SolverOptions so = with_method(options, methods[i]);
     x = guess;
-    Solver<T> solver(backend, a, options);
+    // The operator the trial built serves every method that does not sweep.
+    const bool share = pick && pick->built && !needs_sweeps(methods[i], so);
+    Solver<T> solver(backend, a, so, share ? pick->built : nullptr);
     result = solver.solve(b, x, nrhs);
     seconds += result.seconds;
     if (result.all_converged() || i + 1 == methods.size()) break;
@@ -111,11 +153,11 @@ SolveResult solve_automatically(Backend<T>& backend, const Csr<T>& a, std::span<
 
 template SolveResult solve_automatically(Backend<double>&, const Csr<double>&,
                                          std::span<const double>, std::vector<double>&, index_t,
-                                         SolverOptions, bool, bool);
+                                         SolverOptions, const AutoOptions&);
 template SolveResult solve_automatically(Backend<std::complex<double>>&,
                                          const Csr<std::complex<double>>&,
                                          std::span<const std::complex<double>>,
                                          std::vector<std::complex<double>>&, index_t,
-                                         SolverOptions, bool, bool);
+                                         SolverOptions, const AutoOptions&);
 
 }  // namespace pmom

@@ -49,6 +49,7 @@ std::string to_string(Outcome o) {
     case Outcome::not_finite: return "NaN/Inf";
     case Outcome::stagnation: return "stagnation";
     case Outcome::residual_gap: return "residual gap";
+    case Outcome::time_limit: return "time limit";
   }
   return "?";
 }

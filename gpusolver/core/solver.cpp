@@ -133,16 +133,32 @@ template <class T> struct Solver<T>::Workspace {
   SolveResult result;
 };
 
+OperatorOptions operator_options(const SolverOptions& options, bool need_adjoint) {
+  OperatorOptions op;
+  op.format = options.format;
+  op.adjoint = options.adjoint;
+  op.need_adjoint = need_adjoint;
+  op.sellp = options.sellp;
+  op.dia = options.dia;
+  return op;
+}
+
 template <class T>
 Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options)
+    : Solver(backend, a, options, nullptr) {}
+
+template <class T>
+Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options,
+                  std::shared_ptr<const Operator<T>> built)
     : backend_(backend), options_(options), traits_(analyse(a)),
-      method_(resolve(options.method, traits_)), n_(a.rows) {
+      method_(resolve(options.method, traits_)), n_(a.rows), a_(std::move(built)) {
   if (a.rows != a.cols)
     throw std::invalid_argument("solver: matrix is " + std::to_string(a.rows) + " x " +
                                 std::to_string(a.cols) + ", a square matrix is needed");
-  if (options_.tolerance <= 0 || options_.max_iterations < 0 || options_.check_every < 0)
-    throw std::invalid_argument("solver: tolerance must be > 0, max_iterations >= 0 and "
-                                "check_every >= 0");
+  if (options_.tolerance <= 0 || options_.max_iterations < 0 || options_.check_every < 0 ||
+      !(options_.time_limit.seconds >= 0))
+    throw std::invalid_argument("solver: tolerance must be > 0, max_iterations >= 0, "
+                                "check_every >= 0 and time_limit.seconds >= 0");
   if (options_.check_every == 0) options_.check_every = backend_.default_check_interval();
   if (method_ == Method::cocg && !traits_.complex_symmetric)
     BOOST_LOG_TRIVIAL(warning) << "COCG forced on a matrix that is not complex symmetric "
@@ -155,13 +171,15 @@ Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options)
         backend_, a, options_.ordering, method_ == Method::gauss_seidel ? "gauss-seidel" : "SSOR");
   const Csr<T>& m = sweeps_ ? sweeps_->matrix(a) : a;
 
-  OperatorOptions op;
-  op.format = options_.format;
-  op.adjoint = options_.adjoint;
-  op.need_adjoint = method_ == Method::bicg;
-  op.sellp = options_.sellp;
-  op.dia = options_.dia;
-  a_ = backend_.make_operator(m, op);
+  if (!a_) {
+    a_ = backend_.make_operator(m, operator_options(options_, method_ == Method::bicg));
+  } else if (sweeps_ || a_->rows() != a.rows || a_->nnz() != static_cast<std::size_t>(a.nnz()) ||
+             a_->format() != options_.format) {
+    throw std::invalid_argument(
+        "solver: the operator given was not built from this matrix in " +
+        to_string(options_.format) +
+        (sweeps_ ? " (or the method sweeps, and sweeps need the solver's own, reordered A)" : ""));
+  }
 
   std::vector<T> inv;
   if (method_ == Method::jacobi) {
@@ -351,6 +369,17 @@ void Solver<T>::iterate(Workspace& w, Step&& step, Restart&& restart,
                        [](int st) { return st == rhs_stopped; });
   };
   if (check(0)) return;
+  const auto start = std::chrono::steady_clock::now();
+  auto out_of_time = [&](int it) {
+    const SolverOptions::TimeLimit& limit = options_.time_limit;
+    if (limit.seconds <= 0 || it < limit.min_iterations ||
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+            limit.seconds)
+      return false;
+    for (std::size_t k = 0; k < w.host_status.size(); ++k)
+      if (w.host_status[k] != rhs_stopped) w.monitor->stop(k, Outcome::time_limit, w.host_status);
+    return true;
+  };
   const std::unique_ptr<StepLoop> loop =
       options_.use_graphs ? backend_.make_step_loop(step)
                           : std::make_unique<PlainStepLoop>(std::function<void()>(step));
@@ -358,7 +387,7 @@ void Solver<T>::iterate(Workspace& w, Step&& step, Restart&& restart,
     const int steps = std::min(options_.check_every, options_.max_iterations - it);
     loop->run(steps);
     it += steps;
-    if (check(it)) return;
+    if (check(it) || out_of_time(it)) return;
   }
 }
 

@@ -1,7 +1,8 @@
 // The CUDA backend against the reference CPU backend: every kernel on awkward shapes
 // (n = 1, 31, 33, empty rows, one row far longer than the rest, several right-hand sides),
 // the solvers on the shared SuiteSparse complex matrices, multi-RHS against single solves,
-// and graph replay against plain launches. Skipped with a message where no CUDA device is.
+// graph replay against plain launches, and auto's timed trial. Skipped with a message where
+// no CUDA device is.
 //
 // Kernel tolerance: 1e-12 relative in the max norm (the bar) in double, 1e-4 in float
 // (float's ulp is 2^29 times double's; the sums here run to 300000 terms). Both backends form the
@@ -13,6 +14,7 @@
 #include <iostream>
 #include <map>
 
+#include "planarmom/gpusolver/auto_choice.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/precision.hpp"
 #include "planarmom/gpusolver/solver.hpp"
@@ -379,6 +381,54 @@ TEST(CudaSolvers, EveryFormatSolvesABandedSystemLikeTheCpu) {
       using Map = Eigen::Map<const test::DenseVector<double>>;
       EXPECT_LE(test::relative_error<double>(Map(xg.data(), n), Map(xc.data(), n)), 1e-8);
     }
+}
+
+// Auto's timed trial on the GPU, where it also tries formats. On the indefinite system CG
+// breaks down by construction, so the pick must be BiCGSTAB, as on the CPU; on the banded
+// system the pick depends on timing, so only convergence and the solution are checked, against
+// the CPU's. Tolerance 1e-10 on the residual, condition numbers about 200 (indefinite) and
+// at most 802 (eigenvalues in (0.01, 8.01)): each solution within 1e-7 of the exact one, so
+// the two within 1e-6.
+TEST(CudaSolvers, AutoTrialPicksWhatConvergesAndSolvesLikeTheCpu) {
+  REQUIRE_GPU();
+  AutoOptions trial;
+  trial.choose_method = trial.choose_format = trial.trial = true;
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  auto cpu = make_cpu_backend<double>();
+  auto gpu = make_cuda_backend<double>();
+  using Map = Eigen::Map<const test::DenseVector<double>>;
+  const test::IndefiniteSystem sys = test::indefinite_system(20);
+  std::vector<double> xc, xg;
+  const SolveResult rc = solve_automatically<double>(*cpu, sys.a, sys.b, xc, 1, o, trial);
+  const SolveResult rg = solve_automatically<double>(*gpu, sys.a, sys.b, xg, 1, o, trial);
+  EXPECT_EQ(rg.method, Method::bicgstab);
+  ASSERT_TRUE(rc.all_converged());
+  ASSERT_TRUE(rg.all_converged()) << to_string(rg.rhs[0].outcome);
+  const auto n = static_cast<index_t>(sys.b.size());
+  EXPECT_LE(test::relative_error<double>(Map(xg.data(), n), Map(xc.data(), n)), 1e-6);
+
+  const index_t g = 120, m = g * g;  // 2D Laplacian plus 0.01 I: CG for a few hundred steps
+  Coo<double> coo;
+  coo.rows = coo.cols = m;
+  for (index_t y = 0; y < g; ++y)
+    for (index_t x = 0; x < g; ++x) {
+      const index_t i = y * g + x;
+      coo.push_back(i, i, 4.01);
+      if (x > 0) coo.push_back(i, i - 1, -1.0);
+      if (x + 1 < g) coo.push_back(i, i + 1, -1.0);
+      if (y > 0) coo.push_back(i, i - g, -1.0);
+      if (y + 1 < g) coo.push_back(i, i + g, -1.0);
+    }
+  const Csr<double> a = to_csr(coo);
+  const auto v = test::random_vector<double>(m, 78);
+  const std::vector<double> b(v.data(), v.data() + m);
+  std::vector<double> yc, yg;
+  ASSERT_TRUE(solve_automatically<double>(*cpu, a, b, yc, 1, o, trial).all_converged());
+  const SolveResult banded = solve_automatically<double>(*gpu, a, b, yg, 1, o, trial);
+  ASSERT_TRUE(banded.all_converged()) << to_string(banded.method) << "/"
+                                      << to_string(banded.format);
+  EXPECT_LE(test::relative_error<double>(Map(yg.data(), m), Map(yc.data(), m)), 1e-6);
 }
 
 // The relaxation methods and SSOR-CG in multicolour order on both backends: same colours, so

@@ -146,7 +146,8 @@ TEST(AutoChoice, FallsBackWhenTheFirstMethodFails) {
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) b[i] += a.values[k];
   auto backend = make_cpu_backend<double>();
   std::vector<double> x;
-  const SolveResult r = solve_automatically<double>(*backend, a, b, x, 1, {}, true, true);
+  const SolveResult r = solve_automatically<double>(*backend, a, b, x, 1, {},
+                                                    {.choose_method = true, .choose_format = true});
   EXPECT_EQ(r.format, Format::csr);
   ASSERT_EQ(r.rhs.size(), 1u);
   EXPECT_EQ(to_string(r.method), "bicgstab") << "bicg should have failed first";

@@ -1,5 +1,6 @@
 // Well-conditioned random test systems of the three kinds the solvers must handle:
-// complex non-Hermitian, complex symmetric (Aᵀ = A) and Hermitian positive definite.
+// complex non-Hermitian, complex symmetric (Aᵀ = A) and Hermitian positive definite; and a
+// symmetric indefinite one on which CG breaks down.
 #pragma once
 
 #include "support/random_matrix.hpp"
@@ -35,6 +36,36 @@ Csr<T> make_system(SystemKind kind, index_t n, std::uint64_t seed, double domina
     }
   }
   return from_dense(a);
+}
+
+// Blocks s [[2, 0, 1], [0, 1, 1], [1, 1, t]] down the diagonal, t = 3/4 and 5/4 in turn, with
+// b = s (2, 1, -t) per block. Symmetric with a positive diagonal, so the feature rule picks CG;
+// each block's determinant (2t - 3) is negative, so A is indefinite. Jacobi-preconditioned CG
+// starts with z = D⁻¹b = (1, 1, -1) per block, and z^T A z = s (t - 1) sums to exactly zero
+// over each pair of blocks (every value is dyadic): CG breaks down at its first step. BiCGSTAB
+// starts with r^T A D⁻¹ r = s² (2 - 2t + t²) > 0 and goes on.
+struct IndefiniteSystem {
+  Csr<double> a;
+  std::vector<double> b;
+};
+
+inline IndefiniteSystem indefinite_system(index_t pairs) {
+  Coo<double> coo;
+  coo.rows = coo.cols = 6 * pairs;
+  IndefiniteSystem sys;
+  const double scales[] = {0.5, 1.0, 2.0, 4.0};
+  for (index_t blk = 0; blk < 2 * pairs; ++blk) {
+    const double s = scales[(blk / 2) % 4];
+    const double t = blk % 2 == 0 ? 0.75 : 1.25;
+    const index_t o = 3 * blk;
+    const double block[3][3] = {{2, 0, 1}, {0, 1, 1}, {1, 1, t}};
+    for (index_t i = 0; i < 3; ++i)
+      for (index_t j = 0; j < 3; ++j)
+        if (block[i][j] != 0) coo.push_back(o + i, o + j, s * block[i][j]);
+    for (const double v : {2.0, 1.0, -t}) sys.b.push_back(s * v);
+  }
+  sys.a = to_csr(coo);
+  return sys;
 }
 
 }  // namespace pmom::test

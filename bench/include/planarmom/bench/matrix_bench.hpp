@@ -9,6 +9,7 @@
 
 #include "planarmom/bench/timing.hpp"
 #include "planarmom/gpusolver/precision.hpp"
+#include "planarmom/gpusolver/auto_choice.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 
 namespace pmom::bench {
@@ -17,9 +18,11 @@ enum class RhsKind { a_times_ones, ones, random };
 enum class FieldFilter { all, complex, real };
 
 struct BenchOptions {
-  // Method::automatic in `methods` and auto_format: the choice of auto_choice.hpp, with its
-  // fallbacks, timed as one run (the attempts' solve times summed).
-  bool auto_format = false;
+  // Method::automatic in `methods` and automatic.choose_format: the choice of
+  // auto_choice.hpp, with its fallbacks (and its trial where automatic.trial), timed as one
+  // run: the attempts' solve times summed, plus the trial's whole wall time. choose_method is
+  // set per run.
+  AutoOptions automatic;
   std::vector<std::filesystem::path> inputs;  // files, or folders searched for *.mtx[.gz]
   std::vector<index_t> synthetic_sizes;       // MoM-like matrices generated at these sizes
   double synthetic_density = 0.05;
@@ -63,6 +66,7 @@ struct BenchRow {
   std::string precision = "double";
   int refinements = 0;         // mixed: the most outer steps over the right-hand sides
   bool finished_in_double = false;  // mixed: some column stagnated and double finished it
+  bool trial = false;            // ... by auto's timed trial
   std::string preconditioner;  // of a Krylov method; empty for jacobi and gauss-seidel
   std::string ordering;        // of the sweeps, natural or multicolour; empty without sweeps
   index_t colours = 0;         // multicolour only

@@ -36,14 +36,22 @@ enum class SweepOrder { automatic, natural, multicolour };
 enum class ShadowStart { conj_residual, residual };
 
 // residual_gap: the recurrence residual reached the tolerance, but the true residual b - Ax
-// stayed above it through max_residual_replacements restarts.
+// stayed above it through max_residual_replacements restarts. time_limit: the iterations ran
+// past SolverOptions::time_limit.
 enum class Outcome { converged, max_iterations, breakdown_rho, breakdown_sigma, breakdown_omega,
-                     not_finite, stagnation, residual_gap };
+                     not_finite, stagnation, residual_gap, time_limit };
 
 struct SolverOptions {
   Method method = Method::automatic;
   double tolerance = 1e-7;   // on ‖r‖₂ / ‖b‖₂, the EM BiCG paper's value
   int max_iterations = 10000;
+  // The solve stops at its first check after `seconds` of iterating (Outcome::time_limit), but
+  // not before `min_iterations`; seconds 0: no limit. What bounds the automatic choice's timed
+  // trial (auto_trial.hpp), whose rate needs a few iterations whatever one costs.
+  struct TimeLimit {
+    double seconds = 0;
+    int min_iterations = 0;
+  } time_limit;
   // Iterations between the host's reads of the residual norms; 0: the backend's default
   // (1 on the CPU, 8 on CUDA). A column may thus run up to check_every - 1 iterations past
   // the one that met the tolerance; those count in its iterations.
@@ -113,6 +121,10 @@ template <class T> MatrixTraits analyse(const Csr<T>& a);
 // SSOR): the runs that SolverOptions::ordering changes.
 bool needs_sweeps(Method resolved, const SolverOptions& options);
 
+// The operator a solve with these options runs on (format, adjoint handling); need_adjoint
+// for the methods that multiply by Aᴴ (BiCG).
+OperatorOptions operator_options(const SolverOptions& options, bool need_adjoint);
+
 // Called after every check with (iteration, per-RHS relative residuals); for progress output.
 using ProgressCallback = std::function<void(int, std::span<const double>)>;
 
@@ -124,6 +136,11 @@ template <class T> class Solver {
   // sweeps (Gauss-Seidel, SSOR) also the sweeper, in multicolour order A permuted so that
   // each colour is a contiguous row range (solutions come back in the caller's order).
   Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options);
+  // The same on an operator already built from `a` on this backend with
+  // operator_options(options, ...) (with an adjoint for BiCG), so that several solvers share
+  // one; not for the sweeping runs (Gauss-Seidel, SSOR), whose operator is A reordered.
+  Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options,
+         std::shared_ptr<const Operator<T>> built);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
@@ -158,7 +175,7 @@ template <class T> class Solver {
   MatrixTraits traits_;
   Method method_;
   index_t n_;
-  std::unique_ptr<Operator<T>> a_;
+  std::shared_ptr<const Operator<T>> a_;
   Block<T> inv_diag_;  // M⁻¹ of Jacobi preconditioning; ω D⁻¹ for the Jacobi iteration
   std::unique_ptr<SweepSystem<T>> sweeps_;  // Gauss-Seidel and SSOR only
   ProgressCallback progress_;
