@@ -1,11 +1,13 @@
-// CUDA runtime helpers shared by the baseline and the bandwidth probe: checked calls that throw
-// naming the call, owning handles, and device arrays whose allocation failure says how much was
-// asked for and how much was free.
+// CUDA runtime helpers shared by the baseline, the bandwidth probe and the GPU benchmarks:
+// checked calls that throw naming the call, owning handles, the libraries' element types, and
+// device arrays whose allocation failure says how much was asked for and how much was free.
 #pragma once
 
+#include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
+#include <complex>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -44,6 +46,27 @@ using Owned = std::unique_ptr<std::remove_pointer_t<Handle>, Destroyer<Destroy>>
 
 using Event = Owned<cudaEvent_t, cudaEventDestroy>;
 
+// The libraries' element type for a host value type (same layout) and its cudaDataType.
+template <class T> struct Lib;
+template <> struct Lib<double> {
+  using type = double;
+  static constexpr cudaDataType data_type = CUDA_R_64F;
+};
+template <> struct Lib<std::complex<double>> {
+  using type = cuDoubleComplex;
+  static constexpr cudaDataType data_type = CUDA_C_64F;
+};
+template <class T> using lib_t = typename Lib<T>::type;
+
+// Host scalars are converted by value, not reinterpreted: cuDoubleComplex is 16-byte aligned
+// and std::complex<double> only 8, so a cast pointer could be misaligned for the library.
+inline double to_lib(double v) { return v; }
+inline cuDoubleComplex to_lib(std::complex<double> v) {
+  return make_cuDoubleComplex(v.real(), v.imag());
+}
+inline double from_lib(double v) { return v; }
+inline std::complex<double> from_lib(cuDoubleComplex v) { return {cuCreal(v), cuCimag(v)}; }
+
 inline Event make_event() {
   cudaEvent_t e = nullptr;
   PMOM_CHECKED(cudaEventCreate, &e);
@@ -72,9 +95,7 @@ template <class D> class DeviceArray {
  public:
   DeviceArray() = default;
   // Zero-filled: a product with β = 0 may still read its output, and 0 · garbage can be NaN.
-  explicit DeviceArray(std::size_t count) : DeviceArray(Uninitialized{}, count) {
-    if (count > 0) PMOM_CHECKED(cudaMemset, data_.get(), 0, count * sizeof(D));
-  }
+  explicit DeviceArray(std::size_t count) : DeviceArray(Uninitialized{}, count) { zero(); }
   template <class H>
   explicit DeviceArray(std::span<const H> host) : DeviceArray(Uninitialized{}, host.size()) {
     static_assert(sizeof(H) == sizeof(D) && std::is_trivially_copyable_v<D>);
@@ -86,6 +107,10 @@ template <class D> class DeviceArray {
     static_assert(sizeof(H) == sizeof(D));
     if (!host.empty())
       PMOM_CHECKED(cudaMemcpy, host.data(), data_.get(), host.size_bytes(), cudaMemcpyDeviceToHost);
+  }
+
+  void zero() {
+    if (size_ > 0) PMOM_CHECKED(cudaMemset, data_.get(), 0, size_ * sizeof(D));
   }
 
   [[nodiscard]] D* get() const { return data_.get(); }

@@ -7,11 +7,25 @@
 
 namespace pmom::bench {
 
+namespace {
+
+[[noreturn]] void no_baseline() {
+  throw std::runtime_error("this build has no CUDA (PLANARMOM_WITH_CUDA=OFF): the "
+                           "cuSPARSE/cuBLAS baseline is unavailable");
+}
+
+}  // namespace
+
 template <class T>
 BaselineResult baseline_bicg(const Csr<T>&, std::span<const T>, std::vector<T>&,
                              const SolverOptions&) {
-  throw std::runtime_error("this build has no CUDA (PLANARMOM_WITH_CUDA=OFF): the "
-                           "cuSPARSE/cuBLAS baseline is unavailable");
+  no_baseline();
+}
+
+template <class T>
+BaselineResult baseline_bicgstab(const Csr<T>&, std::span<const T>, std::vector<T>&,
+                                 const SolverOptions&) {
+  no_baseline();
 }
 
 bool baseline_available() { return false; }
@@ -21,10 +35,13 @@ DeviceBandwidth measure_device_bandwidth(std::size_t) {
                            "bandwidth cannot be measured");
 }
 
-template BaselineResult baseline_bicg<double>(const Csr<double>&, std::span<const double>,
-                                              std::vector<double>&, const SolverOptions&);
-template BaselineResult baseline_bicg<std::complex<double>>(
-    const Csr<std::complex<double>>&, std::span<const std::complex<double>>,
-    std::vector<std::complex<double>>&, const SolverOptions&);
+#define PMOM_INSTANTIATE(T)                                                                    \
+  template BaselineResult baseline_bicg<T>(const Csr<T>&, std::span<const T>, std::vector<T>&, \
+                                           const SolverOptions&);                              \
+  template BaselineResult baseline_bicgstab<T>(const Csr<T>&, std::span<const T>,             \
+                                               std::vector<T>&, const SolverOptions&);
+PMOM_INSTANTIATE(double)
+PMOM_INSTANTIATE(std::complex<double>)
+#undef PMOM_INSTANTIATE
 
 }  // namespace pmom::bench

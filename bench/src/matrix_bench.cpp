@@ -194,17 +194,20 @@ void bench_matrix(const BenchOptions& options, const std::string& name, const Cs
       }
       BenchRow row;
       if (baseline) {
-        if (method != Method::bicg) {
-          PMOM_LOG(debug) << name << ": the baseline runs BiCG only, " << to_string(method)
-                          << " skipped";
+        if (method != Method::bicg && method != Method::bicgstab) {
+          PMOM_LOG(debug) << name << ": the baseline runs BiCG and BiCGSTAB only, "
+                          << to_string(method) << " skipped";
           continue;
         }
+        const auto library_solve =
+            method == Method::bicg ? baseline_bicg<T> : baseline_bicgstab<T>;
         row = measure(options, name, a, "baseline (cuSPARSE+cuBLAS)", [&] {
           Run run;
+          run.method = method;
           for (index_t c = 0; c < options.nrhs; ++c) {
             std::vector<T> x;
             const BaselineResult r =
-                baseline_bicg<T>(a, std::span<const T>(b).subspan(c * n, n), x, so);
+                library_solve(a, std::span<const T>(b).subspan(c * n, n), x, so);
             run.add(r.outcome, r.iterations, r.true_residual, r.recurrence_residual);
             run.seconds += r.seconds;
           }

@@ -1,6 +1,6 @@
-// The GPU baseline the project's own solver must beat: Jacobi-preconditioned complex BiCG
-// through cuSPARSE and cuBLAS only, every scalar going through the host each iteration (the
-// library route of the BiCGSTAB paper, DESIGN §8).
+// The GPU baselines the project's own solvers must beat: Jacobi-preconditioned BiCG and
+// BiCGSTAB through cuSPARSE and cuBLAS only, every scalar going through the host each
+// iteration (the library route of the BiCGSTAB paper, DESIGN §8).
 #pragma once
 
 #include <span>
@@ -34,12 +34,34 @@ template <class T>
 BaselineResult baseline_bicg(const Csr<T>& a, std::span<const T> b, std::vector<T>& x,
                              const SolverOptions& options);
 
-// False when the project is built without CUDA; baseline_bicg then always throws.
+// Solves A x = b for one right-hand side with Jacobi right-preconditioned BiCGSTAB as
+// Solver<T> runs it (gpusolver/core/solver.cpp), one library call per vector operation: per
+// iteration 2 cuSPARSE SpMVs, 16 cuBLAS calls and 5 host round trips (ρ, r̂ᴴv, tᴴs, ‖t‖, ‖r‖;
+// docs/PERFORMANCE.md lists them with their bytes).
+//
+// It stops as the solver does with check_every = 1, so that iteration counts compare one to
+// one: the same outcome order and breakdowns (ρ = 0, r̂ᴴv = 0, ω = 0 from tᴴt ≠ 0), and a
+// recurrence residual at the tolerance is confirmed with b − Ax and, where that is above it,
+// replaced by it with the recurrences restarted (at most max_residual_replacements times, then
+// residual_gap). Of `options` it follows tolerance, max_iterations, stagnation_window, jacobi
+// and max_residual_replacements; it always uses CSR. Throws as baseline_bicg does.
+template <class T>
+BaselineResult baseline_bicgstab(const Csr<T>& a, std::span<const T> b, std::vector<T>& x,
+                                 const SolverOptions& options);
+
+// False when the project is built without CUDA; the baselines then always throw.
 bool baseline_available();
 
 extern template BaselineResult baseline_bicg<double>(const Csr<double>&, std::span<const double>,
                                                      std::vector<double>&, const SolverOptions&);
 extern template BaselineResult baseline_bicg<std::complex<double>>(
+    const Csr<std::complex<double>>&, std::span<const std::complex<double>>,
+    std::vector<std::complex<double>>&, const SolverOptions&);
+extern template BaselineResult baseline_bicgstab<double>(const Csr<double>&,
+                                                         std::span<const double>,
+                                                         std::vector<double>&,
+                                                         const SolverOptions&);
+extern template BaselineResult baseline_bicgstab<std::complex<double>>(
     const Csr<std::complex<double>>&, std::span<const std::complex<double>>,
     std::vector<std::complex<double>>&, const SolverOptions&);
 
