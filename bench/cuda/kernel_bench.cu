@@ -9,13 +9,9 @@
 // minima: every matrix value and index read once, every vector read once and written once per
 // kernel that touches it. The 1 x k scalars and the reductions' partial sums (a few KB at most)
 // are left out. FLOPs count a complex multiply-add as 8.
-#include <cuComplex.h>
 #include <cuda_runtime.h>
-#include <cusparse.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <complex>
 #include <cstdio>
 #include <functional>
@@ -29,9 +25,11 @@
 #include <vector>
 
 #include "cuda_support.hpp"
+#include "library_spmv.hpp"
 #include "planarmom/bench/bandwidth.hpp"
 #include "planarmom/bench/synthetic.hpp"
 #include "planarmom/bench/timing.hpp"
+#include "planarmom/bench/traffic.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/convert.hpp"
 
@@ -191,76 +189,10 @@ HybSplit hyb_split(const Csr<T>& a) {
   return s;
 }
 
-// ---- cuSPARSE ---------------------------------------------------------------------------------
-
-
-// cuSPARSE's CSR SpMV y = Ax (generic API, CUSPARSE_SPMV_ALG_DEFAULT) on a stream of its own.
-// A's arrays are uploaded into backend blocks from the same host matrix the backend's operators
-// were made from; x and y are the very blocks the backend's SpMV rows use. The workspace is
-// allocated once.
-class CusparseSpmv {
- public:
-  CusparseSpmv(Backend<T>& backend, const Csr<T>& a, const Block<T>& x, Block<T>& y)
-      : row_ptr_(backend.allocate<index_t>(a.rows + 1, 1)),
-        col_(backend.allocate<index_t>(a.nnz(), 1)),
-        val_(backend.allocate<T>(a.nnz(), 1)) {
-    backend.upload<index_t>(a.row_ptr, row_ptr_);
-    backend.upload<index_t>(a.col_idx, col_);
-    backend.upload<T>(a.values, val_);
-
-    cudaStream_t stream = nullptr;
-    PMOM_CHECKED(cudaStreamCreateWithFlags, &stream, cudaStreamNonBlocking);
-    stream_.reset(stream);
-    cusparseHandle_t handle = nullptr;
-    PMOM_CHECKED(cusparseCreate, &handle);
-    handle_.reset(handle);
-    PMOM_CHECKED(cusparseSetStream, handle, stream);
-
-    cusparseConstSpMatDescr_t matrix = nullptr;
-    PMOM_CHECKED(cusparseCreateConstCsr, &matrix, a.rows, a.cols, a.nnz(), row_ptr_.data(),
-                  col_.data(), val_.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                  CUSPARSE_INDEX_BASE_ZERO, CUDA_C_64F);
-    matrix_.reset(matrix);
-    cusparseConstDnVecDescr_t xd = nullptr;
-    PMOM_CHECKED(cusparseCreateConstDnVec, &xd, x.rows(), x.data(), CUDA_C_64F);
-    x_.reset(xd);
-    cusparseDnVecDescr_t yd = nullptr;
-    PMOM_CHECKED(cusparseCreateDnVec, &yd, y.rows(), y.data(), CUDA_C_64F);
-    y_.reset(yd);
-
-    std::size_t bytes = 0;
-    PMOM_CHECKED(cusparseSpMV_bufferSize, handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, matrix,
-                  xd, &zero_, yd, CUDA_C_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes);
-    buffer_ = backend.allocate_bytes(bytes);
-    backend.synchronize();  // the uploads and the zeroed workspace, queued on the backend's stream
-  }
-
-  void run() {
-    PMOM_CHECKED(cusparseSpMV, handle_.get(), CUSPARSE_OPERATION_NON_TRANSPOSE, &one_,
-                  matrix_.get(), x_.get(), &zero_, y_.get(), CUDA_C_64F, CUSPARSE_SPMV_ALG_DEFAULT,
-                  buffer_.get());
-  }
-  void synchronize() { PMOM_CHECKED(cudaStreamSynchronize, stream_.get()); }
-
- private:
-  const cuDoubleComplex one_ = make_cuDoubleComplex(1, 0), zero_ = make_cuDoubleComplex(0, 0);
-  Block<index_t> row_ptr_, col_;
-  Block<T> val_;
-  std::shared_ptr<void> buffer_;
-  // Released in reverse order: descriptors, then the handle, then its stream.
-  gpu::Owned<cudaStream_t, cudaStreamDestroy> stream_;
-  gpu::Owned<cusparseHandle_t, cusparseDestroy> handle_;
-  gpu::Owned<cusparseConstSpMatDescr_t, cusparseDestroySpMat> matrix_;
-  gpu::Owned<cusparseConstDnVecDescr_t, cusparseDestroyDnVec> x_;
-  gpu::Owned<cusparseDnVecDescr_t, cusparseDestroyDnVec> y_;
-};
-
 // ---- timing and the table ---------------------------------------------------------------------
 
-// Times kernels and prints the table's rows. A kernel runs once untimed first (warm-up; it also
-// records the graph rows' graphs), then in batches of R calls between two synchronisations of
-// its stream, R grown until a batch takes at least 50 ms: the launches queue asynchronously, so
-// a batch amortises their overhead. A row's time is the median over 5 batches of batch time / R.
+// Times kernels (bench::time_per_call: one warm-up call, which also records the graph rows'
+// graphs, then batches of R calls of at least 50 ms, the median of 5) and prints the rows.
 //
 // The floor is bytes / the READ-stream bandwidth for every row: SpMV, the dots and the norm are
 // (almost) all reads, and one figure keeps the rows comparable. The fused vector updates write
@@ -280,36 +212,24 @@ class Bench {
   }
 
   // `sync` waits for the stream fn queues on; the backend's by default. Returns seconds per call.
+  // Every batch starts from the same restored state and runs the same deterministic kernels, so
+  // the status after the last batch says whether any batch broke down.
   double time_it(const std::string& label, double bytes, double flops,
                  const std::function<void()>& fn, const std::function<void()>& sync = {}) {
-    const auto wait = [&] {
+    bench::BatchTiming how;
+    how.wait = [&] {
       if (sync) sync();
       else backend_.synchronize();
     };
-    const auto batch = [&](int reps) {
+    how.before_batch = [&] {
       state_.reset();
       backend_.synchronize();
-      wait();
-      const auto start = std::chrono::steady_clock::now();
-      for (int i = 0; i < reps; ++i) fn();
-      wait();
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
-    fn();
-    wait();
-    int reps = 1;
-    for (double t = batch(reps); t < min_batch_seconds; t = batch(reps))
-      reps = std::max(2 * reps, static_cast<int>(std::min(
-                                    1e8, std::ceil(1.2 * min_batch_seconds / t * reps))));
-    std::vector<double> per_call;
-    bool running = true;
-    for (int b = 0; b < batches; ++b) {
-      per_call.push_back(batch(reps) / reps);
-      running = state_.still_running() && running;
-    }
-    const double seconds = bench::summarize(std::move(per_call)).median;
-    print_row(label, bytes, flops, seconds, reps, !running);
-    return seconds;
+    how.min_batch_seconds = min_batch_seconds;
+    how.batches = batches;
+    const bench::CallTiming t = bench::time_per_call(fn, how);
+    print_row(label, bytes, flops, t.seconds, t.reps, !state_.still_running());
+    return t.seconds;
   }
 
   // reps = 0 for a row derived from a timed one.
@@ -348,17 +268,17 @@ void run(const Options& o) {
 
   std::mt19937_64 rng(20240601);
   IterationState s(*backend, n, rng);
-  CusparseSpmv library(*backend, a, s.p, s.q);
+  bench::gpu::CusparseSpmv<T> library(*backend, a, s.p, s.q);
   BicgVectors<T> bicg = s.vectors(Shadow::explicit_vectors);
   BicgVectors<T> cocg = s.vectors(Shadow::conjugate);
 
   // ---- bytes at minimum and flops ----
   const double vec = n * value_bytes;  // one n-vector read, or written, once
   // The CSR matrix once: nnz·(16+4) + (n+1)·4 (values, column indices, row pointers).
-  const double csr_bytes = nnz * (value_bytes + index_bytes) + (n + 1) * index_bytes;
+  const double csr_bytes = bench::csr_matrix_bytes(n, a.nnz(), sizeof(T));
   // CSR SpMV y = Ax = nnz·(16+4) + (n+1)·4 + n·16 (x read once) + n·16 (y written).
   // Aᴴx with the stored conjugate transpose, the same (n x n, same nnz), and cuSPARSE the same.
-  const double spmv_bytes = csr_bytes + 2 * vec;
+  const double spmv_bytes = bench::csr_spmv_bytes(n, a.nnz(), sizeof(T));
   // Aᴴx by the transposed kernel = nnz·(16+4) + (n+1)·4 + n·16 (x) + n·16·2 (y read and
   // written by the atomics). The memset that zeroes y first writes another n·16, not counted.
   const double scatter_bytes = csr_bytes + 3 * vec;

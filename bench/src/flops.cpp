@@ -10,6 +10,10 @@ struct Costs {
   double mul, add, fma, norm;
 };
 
+Costs costs(bool complex_values) {
+  return complex_values ? Costs{6, 2, 8, 4} : Costs{1, 1, 2, 2};
+}
+
 // Operation counts of one iteration: sparse products, and per-element vector operations.
 struct Count {
   double spmv = 0, mul = 0, add = 0, fma = 0, norm = 0;
@@ -51,13 +55,17 @@ Count with_ssor(Count k) {
 
 double flops_per_iteration(Method method, std::size_t n, std::size_t nnz, bool complex_values,
                            Preconditioner preconditioner) {
-  const Costs c = complex_values ? Costs{6, 2, 8, 4} : Costs{1, 1, 2, 2};
+  const Costs c = costs(complex_values);
   const bool ssor = preconditioner == Preconditioner::ssor &&
                     (method == Method::cg || method == Method::cocg);
   const Count k = ssor ? with_ssor(count(method)) : count(method);
   const auto nd = static_cast<double>(n);
-  return k.spmv * static_cast<double>(nnz) * c.fma +
+  return k.spmv * spmv_flops(nnz, complex_values) +
          nd * (k.mul * c.mul + k.add * c.add + k.fma * c.fma + k.norm * c.norm);
+}
+
+double spmv_flops(std::size_t nnz, bool complex_values) {
+  return static_cast<double>(nnz) * costs(complex_values).fma;
 }
 
 }  // namespace pmom::bench

@@ -17,4 +17,7 @@ namespace pmom::bench {
 double flops_per_iteration(Method method, std::size_t n, std::size_t nnz, bool complex_values,
                            Preconditioner preconditioner = Preconditioner::jacobi);
 
+// One SpMV: a multiply-add per stored entry.
+double spmv_flops(std::size_t nnz, bool complex_values);
+
 }  // namespace pmom::bench
