@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds planarmom with CUDA on a GPU machine, runs the test suite (GPU tests included), the
 # sanitizers, the SASS check and the GPU benchmarks, and writes everything to $OUT (default
-# out/gpu). Stages: build test sanitize sass bench kernels sweep (default: all, in that order),
+# out/gpu). Stages: build test sanitize sass bench kernels paper_spmv paper_saving sweep (default:
+# all, in that order; paper_* are the BiCGSTAB paper's Tables 3 and 5, docs/BENCHMARKS.md),
 # and, by name only: sweep101 (the example's 101-point sweep, per-stage times), twocouplers
 # (examples/two_couplers.yaml and its cascade check), twofull (the pair at three frequencies with
 # every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells, every entry of Z kept),
@@ -21,7 +22,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out/gpu}
 build=${PLANARMOM_GPU_BUILD_DIR:-$root/build-gpu}
-stages=${*:-build test sanitize sass bench kernels sweep}
+stages=${*:-build test sanitize sass bench kernels paper_spmv paper_saving sweep}
 # The device tool returns at most 8 files: everything but the summary goes into one archive.
 mkdir -p "$out/raw"
 # Sweep files (the currents make them tens of MB) stay behind: their reports travel.
@@ -336,6 +337,18 @@ PY
     "$build/bench/planarmom-kernel-bench" >"$out/raw/kernel_bench.txt" 2>&1
     echo "kernel bench: exit $?" | tee -a "$out/summary.txt"
     grep -E "SpMV|iteration" "$out/raw/kernel_bench.txt" | tee -a "$out/summary.txt"
+    ;;
+  paper_spmv | paper_saving)
+    # The BiCGSTAB paper's Table 3 (SpMV GFLOP/s per format against cuSPARSE), and Table 5
+    # (merged BiCGSTAB against the cuSPARSE + cuBLAS route, with Table 3 measured again).
+    table=spmv; [ "$stage" = paper_saving ] && table=all
+    log "BiCGSTAB paper tables ($table): shared matrices and synthetic MoM-like ones"
+    "$build/bench/planarmom-bicgstab-bench" "$root/../shared/matrices" \
+      --synthetic 2000,4000,6000,8000,10000,32000 --table $table --max-iter 3000 \
+      >"$out/raw/$stage.md" 2>"$out/raw/$stage.log"
+    echo "$stage: exit $?" | tee -a "$out/summary.txt"
+    grep -E "error|warning" "$out/raw/$stage.log" | head -10 | tee -a "$out/summary.txt"
+    tee -a "$out/summary.txt" <"$out/raw/$stage.md"
     ;;
   *) echo "unknown stage $stage" >&2; exit 2 ;;
   esac
