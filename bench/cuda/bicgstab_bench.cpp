@@ -16,7 +16,6 @@
 #include <complex>
 #include <iostream>
 #include <memory>
-#include <numbers>
 #include <random>
 #include <tuple>
 
@@ -77,23 +76,12 @@ void print_traffic(std::ostream& os, const char* title, Route route, bool jacobi
 
 // ---- measurements -----------------------------------------------------------------------------
 
-// Modulus 0.5 to 1: never zero, so that no SpMV is timed on zeroed memory.
-template <class T> std::vector<T> random_values(std::size_t count, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> modulus(0.5, 1.0), phase(-std::numbers::pi, std::numbers::pi);
-  std::vector<T> v(count);
-  for (T& e : v) {
-    if constexpr (is_complex_v<T>) e = std::polar(modulus(rng), phase(rng));
-    else e = modulus(rng);
-  }
-  return v;
-}
-
 template <class T>
 SpmvRow time_spmvs(Backend<T>& backend, const Csr<T>& a, const MatrixInfo& info,
                    const std::vector<Format>& formats) {
   Block<T> x = backend.template allocate<T>(a.cols, 1), y = backend.template allocate<T>(a.rows, 1);
-  backend.template upload<T>(random_values<T>(static_cast<std::size_t>(a.cols), 7), x);
+  std::mt19937_64 rng(7);
+  backend.template upload<T>(random_bounded_values<T>(static_cast<std::size_t>(a.cols), rng), x);
   SpmvRow row;
   row.matrix = info;
   BatchTiming how;

@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
-#include <numbers>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -93,16 +92,6 @@ Options parse_options(int argc, char** argv) {
 
 // ---- data -------------------------------------------------------------------------------------
 
-// Modulus 0.5 to 1 with a random phase: never zero, so that no kernel is timed on zeroed memory,
-// and bounded, so that the repeated kernels below stay finite.
-std::vector<T> random_values(std::size_t count, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> modulus(0.5, 1.0);
-  std::uniform_real_distribution<double> phase(-std::numbers::pi, std::numbers::pi);
-  std::vector<T> v(count);
-  for (T& e : v) e = std::polar(modulus(rng), phase(rng));
-  return v;
-}
-
 // One column of BiCG's blocks (COCG uses them less rt, pt, qt) and the random values they are
 // restored to before every timed batch, outside the timed region: thousands of repetitions
 // would otherwise carry the state far from where it started. Status is rhs_running throughout.
@@ -119,7 +108,7 @@ class IterationState {
 
   IterationState(Backend<T>& backend, index_t n, std::mt19937_64& rng) : backend_(backend) {
     for (Block<T>* b : {&d, &x, &r, &rt, &p, &pt, &q, &qt})
-      keep(*b, n, random_values(static_cast<std::size_t>(n), rng));
+      keep(*b, n, bench::random_bounded_values<T>(static_cast<std::size_t>(n), rng));
     keep(rho, 1, {T(0.3, 0.4)});
     keep(rho_old, 1, {T(1.0, 0.5)});
     keep(sigma, 1, {T(1e6 * n, 0.5e6 * n)});
@@ -374,7 +363,7 @@ void run(const Options& o) {
   if (o.nrhs > 1) {
     const index_t k = o.nrhs;
     Block<T> xb = backend->allocate<T>(n, k), yb = backend->allocate<T>(n, k);
-    backend->upload<T>(random_values(xb.size(), rng), xb);
+    backend->upload<T>(bench::random_bounded_values<T>(xb.size(), rng), xb);
     // CSR SpMV on an n x K block = nnz·(16+4) + (n+1)·4 + K·n·16·2: the matrix read once for
     // all columns. The kernel takes up to 4 columns per pass, so for K > 4 it reads A ⌈K/4⌉
     // times, which t/floor then shows.

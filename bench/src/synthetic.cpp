@@ -56,4 +56,19 @@ Csr<std::complex<double>> synthetic_mom_matrix(index_t n, double density, std::u
   return a;
 }
 
+template <class T> std::vector<T> random_bounded_values(std::size_t count, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> modulus(0.5, 1.0);
+  std::uniform_real_distribution<double> phase(-std::numbers::pi, std::numbers::pi);
+  std::vector<T> v(count);
+  for (T& e : v) {
+    if constexpr (is_complex_v<T>) e = std::polar(modulus(rng), phase(rng));
+    else e = phase(rng) < 0 ? -modulus(rng) : modulus(rng);
+  }
+  return v;
+}
+
+template std::vector<double> random_bounded_values<double>(std::size_t, std::mt19937_64&);
+template std::vector<std::complex<double>> random_bounded_values<std::complex<double>>(
+    std::size_t, std::mt19937_64&);
+
 }  // namespace pmom::bench
