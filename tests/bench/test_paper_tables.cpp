@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "planarmom/bench/paper_tables.hpp"
+#include "planarmom/bench/synthetic.hpp"
 #include "planarmom/bench/traffic.hpp"
 
 namespace pmom::bench {
@@ -217,6 +218,26 @@ TEST(PaperTables, SavingTableShowsTheSplitAgainstTheFloor) {
     ASSERT_NE(at, head.end()) << "no column " << column;
     EXPECT_EQ(cells[static_cast<std::size_t>(at - head.begin())], value) << column;
   }
+}
+
+// The GPU benchmarks' vectors: never zero, bounded, and genuinely signed or complex.
+TEST(BenchVectors, RandomValuesAreBoundedAwayFromZero) {
+  std::mt19937_64 rng(3);
+  const auto complex_values = random_bounded_values<std::complex<double>>(1000, rng);
+  const auto real_values = random_bounded_values<double>(1000, rng);
+  ASSERT_EQ(complex_values.size(), 1000u);
+  ASSERT_EQ(real_values.size(), 1000u);
+  for (const auto& z : complex_values) {
+    EXPECT_GE(std::abs(z), 0.5);
+    EXPECT_LE(std::abs(z), 1.0);
+  }
+  for (double v : real_values) {
+    EXPECT_GE(std::abs(v), 0.5);
+    EXPECT_LE(std::abs(v), 1.0);
+  }
+  EXPECT_TRUE(std::any_of(real_values.begin(), real_values.end(), [](double v) { return v < 0; }));
+  EXPECT_TRUE(std::any_of(complex_values.begin(), complex_values.end(),
+                          [](const auto& z) { return z.imag() < 0; }));
 }
 
 }  // namespace

@@ -306,6 +306,33 @@ TEST(SolverInitialGuess, ExactGuessConvergesWithoutIterating) {
   EXPECT_EQ(r.rhs[0].iterations, 0);
 }
 
+// Without a diagonal the BiCGSTAB kernels write no p̂ or ŝ; separate blocks there would be left
+// stale and then read by the SpMV, so the kernels refuse them.
+TEST(SolverInput, BicgstabWithoutDiagonalNeedsHatsToBeTheVectors) {
+  auto be = make_cpu_backend<cplx>();
+  auto vec = [&] { return be->allocate<cplx>(5, 1); };
+  auto one = [&] { return be->allocate<cplx>(1, 1); };
+  Block<cplx> x = vec(), r = vec(), rhat = vec(), p = vec(), phat = vec(), v = vec(), s = vec(),
+              t = vec();
+  Block<cplx> rho = one(), rho_old = one(), alpha = one(), omega = one(), rhat_v = one(),
+              t_s = one(), t_t = one();
+  Block<double> rnorm2 = be->allocate<double>(1, 1);
+  Block<int> status = be->allocate<int>(1, 1);
+  BicgstabVectors<cplx> bv{.inv_diag = nullptr, .x = &x, .r = &r, .rhat = &rhat, .p = &p,
+                           .phat = &phat, .v = &v, .s = &s, .shat = &s, .t = &t, .rho = &rho,
+                           .rho_old = &rho_old, .alpha = &alpha, .omega = &omega,
+                           .rhat_v = &rhat_v, .t_s = &t_s, .t_t = &t_t, .rnorm2 = &rnorm2,
+                           .status = &status};
+  try {
+    be->bicgstab_directions(bv);
+    FAIL() << "a separate phat was accepted without a diagonal";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("phat must be p"), std::string::npos) << e.what();
+  }
+  bv.phat = &p;
+  EXPECT_NO_THROW(be->bicgstab_directions(bv));
+}
+
 TEST(SolverInput, RejectsWrongSizes) {
   const Csr<cplx> a = test::make_system<cplx>(SystemKind::general, 10, 4);
   auto backend = make_cpu_backend<cplx>();
