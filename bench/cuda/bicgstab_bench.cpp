@@ -128,7 +128,8 @@ void bench_matrix(const Options& o, const std::vector<Format>& formats, const Cs
   std::vector<T> b;
   {
     const auto op = backend->make_operator(a, {Format::csr, AdjointMode::stored, false});
-    Block<T> ones = backend->template allocate<T>(a.cols, 1), ab = backend->template allocate<T>(a.rows, 1);
+    Block<T> ones = backend->template allocate<T>(a.cols, 1);
+    Block<T> ab = backend->template allocate<T>(a.rows, 1);
     backend->template upload<T>(std::vector<T>(static_cast<std::size_t>(a.cols), T(1)), ones);
     backend->spmv(*op, Transpose::none, ones, ab);
     b = backend->download(ab);
@@ -187,12 +188,13 @@ void run(const Options& o) {
   const DeviceBandwidth bw = measure_device_bandwidth();
   std::vector<SpmvRow> spmv_rows;
   std::vector<SavingRow> saving_rows;
-  if (!o.inputs.empty())
-    for (const auto& file :
-         collect_matrix_files(std::vector<std::filesystem::path>(o.inputs.begin(), o.inputs.end()))) {
+  const std::vector<std::filesystem::path> inputs(o.inputs.begin(), o.inputs.end());
+  if (!inputs.empty())
+    for (const auto& file : collect_matrix_files(inputs)) {
       const io::MatrixMarketMatrix m = io::read_matrix_market(file);
       const bool complex_field = io::is_complex_field(m);
-      if ((o.field == "complex" && !complex_field) || (o.field == "real" && complex_field)) continue;
+      if ((o.field == "complex" && !complex_field) || (o.field == "real" && complex_field))
+        continue;
       if (m.entries.rows != m.entries.cols) {
         PMOM_LOG(warning) << file.string() << ": not square, skipped";
         continue;
@@ -250,7 +252,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"all", "complex", "real"}));
   app.add_option("--formats", o.formats, "The CUDA backend's formats to compare, comma-separated")
       ->capture_default_str();
-  app.add_option("--table", o.table, "spmv (Table 3), saving (Table 5, needs the SpMV timings) or all")
+  app.add_option("--table", o.table,
+                 "spmv (Table 3), saving (Table 5, needs the SpMV timings) or all")
       ->capture_default_str()
       ->check(CLI::IsMember({"spmv", "saving", "all"}));
   app.add_option("--tol", o.solver.tolerance, "Stop at ||r||/||b|| <= tol")

@@ -11,7 +11,8 @@ namespace {
 std::vector<KernelTraffic> merged(bool jacobi) {
   // Without a preconditioner p̂ and ŝ are p and s: no D⁻¹ read, no copies written.
   const std::string phat = jacobi ? "phat" : "p", shat = jacobi ? "shat" : "s";
-  KernelTraffic directions{"bicgstab_directions: p = r + beta(p - omega v)", {"r", "p", "v"}, {"p"}};
+  KernelTraffic directions{"bicgstab_directions: p = r + beta(p - omega v)", {"r", "p", "v"},
+                           {"p"}};
   KernelTraffic half_step{"bicgstab_half_step: s = r - alpha v", {"r", "v"}, {"s"}};
   KernelTraffic update{"bicgstab_update: x += alpha " + phat + " + omega " + shat +
                            ", r = s - omega t, rhat^H r, r^H r",

@@ -355,9 +355,10 @@ template <class T> StabArgs<device_t<T>> make_stab_args(BicgstabVectors<T>& v) {
                  1, k);
   require(v.rnorm2, "rnorm2", 1, k);
   require(v.status, "status", 1, k);
-  return {n, v.inv_diag ? dev(v.inv_diag->data()) : nullptr, ptr(v.x), ptr(v.r), ptr(v.rhat), ptr(v.p), ptr(v.phat),
-          ptr(v.v), ptr(v.s), ptr(v.shat), ptr(v.t), ptr(v.rho), ptr(v.rho_old), ptr(v.alpha),
-          ptr(v.omega), ptr(v.rhat_v), ptr(v.t_s), ptr(v.t_t), v.rnorm2->data(), v.status->data()};
+  return {n, v.inv_diag ? dev(v.inv_diag->data()) : nullptr, ptr(v.x), ptr(v.r), ptr(v.rhat),
+          ptr(v.p), ptr(v.phat), ptr(v.v), ptr(v.s), ptr(v.shat), ptr(v.t), ptr(v.rho),
+          ptr(v.rho_old), ptr(v.alpha), ptr(v.omega), ptr(v.rhat_v), ptr(v.t_s), ptr(v.t_t),
+          v.rnorm2->data(), v.status->data()};
 }
 
 // Calls f with the shadow mode as a compile-time constant.

@@ -130,7 +130,8 @@ TEST(LibraryRouteBicgstab, EqualsMergedOnSharedAndSyntheticMatrices) {
   compare_on_matrix("mom-synthetic-2000", bench::synthetic_mom_matrix(2000), compared);
   const bool shared = std::filesystem::is_directory(shared_matrices);
   if (!shared) {
-    std::cout << "shared matrices not present at " << shared_matrices << ", only the synthetic one\n";
+    std::cout << "shared matrices not present at " << shared_matrices
+              << ", only the synthetic one\n";
   } else {
     for (const auto& e : std::filesystem::directory_iterator(shared_matrices)) {
       if (e.path().extension() != ".mtx") continue;
