@@ -2,6 +2,7 @@
 #include "planarmom/bench/paper_tables.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -10,26 +11,10 @@
 
 namespace pmom::bench {
 
-const char* format_name(Format f) {
-  for (const NamedFormat& nf : table_formats)
-    if (nf.format == f) return nf.name;
-  throw std::invalid_argument("format_name: a format missing from table_formats");
-}
-
 std::vector<Format> parse_formats(const std::string& list) {
   std::vector<Format> formats;
   std::stringstream ss(list);
-  for (std::string item; std::getline(ss, item, ',');) {
-    const auto* found = std::find_if(std::begin(table_formats), std::end(table_formats),
-                                     [&](const NamedFormat& nf) { return item == nf.name; });
-    if (found == std::end(table_formats)) {
-      std::string known;
-      for (const NamedFormat& nf : table_formats)
-        known += std::string(known.empty() ? "" : ", ") + nf.name;
-      throw std::invalid_argument("unknown format '" + item + "' (known: " + known + ")");
-    }
-    formats.push_back(found->format);
-  }
+  for (std::string item; std::getline(ss, item, ',');) formats.push_back(parse_format(item));
   if (formats.empty()) throw std::invalid_argument("no formats given");
   return formats;
 }
@@ -61,7 +46,7 @@ void write_spmv_table(std::ostream& os, const std::vector<SpmvRow>& rows,
   std::vector<MarkdownTable::Column> columns = matrix_columns();
   columns.push_back({"nnz/row"});
   columns.push_back({"cuSPARSE csr GFLOP/s"});
-  for (Format f : formats) columns.push_back({std::string(format_name(f)) + " GFLOP/s"});
+  for (Format f : formats) columns.push_back({to_string(f) + " GFLOP/s"});
   columns.push_back({"best", false});
   columns.push_back({"best / cuSPARSE"});
   MarkdownTable table(std::move(columns));
@@ -69,14 +54,18 @@ void write_spmv_table(std::ostream& os, const std::vector<SpmvRow>& rows,
     std::vector<std::string> cells = matrix_cells(r.matrix);
     cells.push_back(fixed(static_cast<double>(r.matrix.nnz) / std::max<index_t>(r.matrix.n, 1), 1));
     cells.push_back(fixed(spmv_gflops(r.matrix, r.library_seconds), 1));
-    Format best = formats.front();
+    std::optional<Format> best;
     for (Format f : formats) {
-      const double s = r.seconds.at(f);
-      cells.push_back(fixed(spmv_gflops(r.matrix, s), 1));
-      if (s < r.seconds.at(best)) best = f;
+      const auto it = r.seconds.find(f);
+      if (it == r.seconds.end()) {
+        cells.emplace_back("-");
+        continue;
+      }
+      cells.push_back(fixed(spmv_gflops(r.matrix, it->second), 1));
+      if (!best || it->second < r.seconds.at(*best)) best = f;
     }
-    cells.emplace_back(format_name(best));
-    cells.push_back(fixed(r.library_seconds / r.seconds.at(best), 2));
+    cells.push_back(best ? to_string(*best) : "-");
+    cells.push_back(best ? fixed(r.library_seconds / r.seconds.at(*best), 2) : "-");
     table.add_row(std::move(cells));
   }
   table.write(os);
@@ -115,7 +104,7 @@ void write_saving_table(std::ostream& os, const std::vector<SavingRow>& rows) {
     const double floor = r.floor_bytes / (r.bandwidth_gbs * 1e9);
     const auto percent = [&](double part) { return fixed(100 * part / lib, 1); };
     std::vector<std::string> cells = matrix_cells(r.matrix);
-    cells.emplace_back(format_name(r.format));
+    cells.push_back(to_string(r.format));
     cells.push_back(std::to_string(r.library.iterations) + " / " +
                     std::to_string(r.merged.iterations));
     cells.push_back(to_string(r.library.outcome) + " / " + to_string(r.merged.outcome));

@@ -15,17 +15,8 @@
 
 namespace pmom::bench {
 
-// The formats the tables compare, with their column names. A format the CUDA backend gains
-// (ELL-R, SELL-P, DIA) joins both tables by one line here.
-struct NamedFormat {
-  Format format;
-  const char* name;
-};
-inline constexpr NamedFormat table_formats[] = {{Format::csr, "csr"}, {Format::hyb, "hyb"}};
-
-const char* format_name(Format f);  // throws std::invalid_argument for a format not listed
-// A comma-separated list of names from table_formats; throws std::invalid_argument naming
-// the unknown one and the known ones.
+// A comma-separated list of format names (to_string(Format)); throws std::invalid_argument
+// naming the unknown one and the known ones, or saying the list is empty.
 std::vector<Format> parse_formats(const std::string& list);
 
 struct MatrixInfo {
@@ -40,7 +31,9 @@ struct MatrixInfo {
 struct SpmvRow {
   MatrixInfo matrix;
   double library_seconds = 0;            // cuSPARSE CSR SpMV, one call
-  std::map<Format, double> seconds;      // the CUDA backend's SpMV per format, one call
+  // The CUDA backend's SpMV per format, one call; a format that refuses the matrix (DIA past
+  // its fill limit) is absent and shows as "-".
+  std::map<Format, double> seconds;
 };
 
 double spmv_gflops(const MatrixInfo& m, double seconds);
