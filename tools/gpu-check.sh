@@ -39,6 +39,13 @@ coupler_variant() {
   for e in "$@"; do args+=(-e "$e"); done
   sed "${args[@]}" "$root/examples/branch_line_coupler.yaml" >"$out/raw/$name.yaml"
 }
+bench_run() {  # stage, name, then bench arguments: raw/STAGE_NAME.{json,txt,log}
+  local tag=$1_$2; shift 2
+  "$build/apps/planarmom" -q bench --max-iter 5000 --json "$out/raw/$tag.json" "$@" \
+    >"$out/raw/$tag.txt" 2>"$out/raw/$tag.log"
+  echo "$tag: exit $?" | tee -a "$out/summary.txt"
+  tail -3 "$out/raw/$tag.log" | tee -a "$out/summary.txt"
+}
 run_sweep() {  # name [backend]: sweeps raw/NAME.yaml (on the GPU by default), reports it
   "$build/apps/planarmom" sweep "$out/raw/$1.yaml" --backend "${2:-cuda}" >"$out/raw/$1.log" 2>&1
   echo "sweep $1: exit $?" | tee -a "$out/summary.txt"
@@ -249,22 +256,15 @@ PY
     exe="$build/apps/planarmom"
     mats=$root/../shared/matrices
     art=100,1000,10000,100000,1000000,3000000
-    run_seeds() {  # name, then bench arguments
-      local name=$1; shift
-      "$exe" -q bench --max-iter 5000 --json "$out/raw/seeds_$name.json" "$@" \
-        >"$out/raw/seeds_$name.txt" 2>"$out/raw/seeds_$name.log"
-      echo "seeds $name: exit $?" | tee -a "$out/summary.txt"
-      tail -3 "$out/raw/seeds_$name.log" | tee -a "$out/summary.txt"
-    }
-    run_seeds solvers_cuda "$mats" --artificial $art --solver jacobi,gauss-seidel,bicg,bicgstab \
+    bench_run seeds solvers_cuda "$mats" --artificial $art --solver jacobi,gauss-seidel,bicg,bicgstab \
       --backend cuda
     # One timed run on the host: its non-converging runs take minutes at 5000 iterations.
-    run_seeds solvers_cpu "$mats" --artificial $art --solver jacobi,gauss-seidel,bicg,bicgstab \
+    bench_run seeds solvers_cpu "$mats" --artificial $art --solver jacobi,gauss-seidel,bicg,bicgstab \
       --backend cpu --warmup 0 --reps 1
     for f in csr hyb ellr sellp; do
-      run_seeds "format_$f" "$mats" --artificial $art --solver bicgstab --backend cuda --format $f
+      bench_run seeds "format_$f" "$mats" --artificial $art --solver bicgstab --backend cuda --format $f
     done
-    run_seeds format_dia --artificial $art --solver bicgstab --backend cuda --format dia
+    bench_run seeds format_dia --artificial $art --solver bicgstab --backend cuda --format dia
     ;;
   precision)
     # The multi-algorithm paper's single-precision columns (as `seeds`, in float / complex<float>),
@@ -274,17 +274,10 @@ PY
     exe="$build/apps/planarmom"
     mats=$root/../shared/matrices
     art=100,1000,10000,100000,1000000,3000000
-    run_prec() {  # name, then bench arguments
-      local name=$1; shift
-      "$exe" -q bench --max-iter 5000 --json "$out/raw/precision_$name.json" "$@" \
-        >"$out/raw/precision_$name.txt" 2>"$out/raw/precision_$name.log"
-      echo "precision $name: exit $?" | tee -a "$out/summary.txt"
-      tail -3 "$out/raw/precision_$name.log" | tee -a "$out/summary.txt"
-    }
-    run_prec seeds_single_cuda "$mats" --artificial $art --precision single \
+    bench_run precision seeds_single_cuda "$mats" --artificial $art --precision single \
       --solver jacobi,gauss-seidel,bicg,bicgstab --backend cuda
     for sum in plain compensated; do
-      run_prec "mixed_$sum" "$mats" --artificial $art --solver bicgstab --backend cuda \
+      bench_run precision "mixed_$sum" "$mats" --artificial $art --solver bicgstab --backend cuda \
         --precision double,single,mixed --tol 1e-10 --summation $sum
       $py "$root/tools/precision_check.py" "$out/raw/precision_mixed_$sum.json" \
         >"$out/raw/precision_check_$sum.txt" 2>&1
@@ -295,12 +288,9 @@ PY
   precision_cpu)
     # The single-precision seeds on the host's cores (one timed run: minutes).
     log "precision: single-precision seeds on the cpu"
-    "$build/apps/planarmom" -q bench "$root/../shared/matrices" --max-iter 5000 \
+    bench_run precision seeds_single_cpu "$root/../shared/matrices" \
       --artificial 100,1000,10000,100000,1000000,3000000 --precision single \
-      --solver jacobi,gauss-seidel,bicg,bicgstab --backend cpu --warmup 0 --reps 1 \
-      --json "$out/raw/precision_seeds_single_cpu.json" \
-      >"$out/raw/precision_seeds_single_cpu.txt" 2>"$out/raw/precision_seeds_single_cpu.log"
-    echo "precision seeds_single_cpu: exit $?" | tee -a "$out/summary.txt"
+      --solver jacobi,gauss-seidel,bicg,bicgstab --backend cpu --warmup 0 --reps 1
     ;;
   auto)
     # --solver auto --format auto against every (solver, format) pair on the same matrices

@@ -360,17 +360,25 @@ template <class T> class LibrarySolve {
   std::chrono::steady_clock::time_point start_;
 };
 
+// The inputs checked, x zero-filled if empty, and ‖b‖; nothing where there is nothing to
+// iterate on (`early` then holds the result).
+template <class T>
+std::optional<double> prepare(const char* who, const Csr<T>& a, std::span<const T> b,
+                              std::vector<T>& x, const SolverOptions& options,
+                              BaselineResult& early) {
+  check_inputs(who, a, b, x, options);
+  if (x.empty()) x.assign(b.size(), T(0));
+  return rhs_norm(b, x, early);
+}
+
 }  // namespace
 
 template <class T>
 BaselineResult baseline_bicg(const Csr<T>& a, std::span<const T> b, std::vector<T>& x,
                              const SolverOptions& options) {
-  check_inputs("baseline_bicg", a, b, x, options);
-  if (x.empty()) x.assign(b.size(), T(0));
   BaselineResult early;
-  const std::optional<double> bnorm = rhs_norm(b, x, early);
+  const std::optional<double> bnorm = prepare("baseline_bicg", a, b, x, options, early);
   if (!bnorm) return early;
-
   using Vec = typename LibrarySolve<T>::Vec;
   const auto size = b.size();
   LibrarySolve<T> lib(a, b, x, *bnorm, options.preconditioner == Preconditioner::jacobi);
@@ -443,12 +451,9 @@ BaselineResult baseline_bicg(const Csr<T>& a, std::span<const T> b, std::vector<
 template <class T>
 BaselineResult baseline_bicgstab(const Csr<T>& a, std::span<const T> b, std::vector<T>& x,
                                  const SolverOptions& options) {
-  check_inputs("baseline_bicgstab", a, b, x, options);
-  if (x.empty()) x.assign(b.size(), T(0));
   BaselineResult early;
-  const std::optional<double> bnorm = rhs_norm(b, x, early);
+  const std::optional<double> bnorm = prepare("baseline_bicgstab", a, b, x, options, early);
   if (!bnorm) return early;
-
   using Vec = typename LibrarySolve<T>::Vec;
   const auto size = b.size();
   LibrarySolve<T> lib(a, b, x, *bnorm, options.preconditioner == Preconditioner::jacobi);

@@ -20,12 +20,8 @@ using test::Dense;
 using test::DenseVector;
 using test::SystemKind;
 
-template <class T> std::vector<T> to_std(const DenseVector<T>& v) {
-  return std::vector<T>(v.data(), v.data() + v.size());
-}
-template <class T> DenseVector<T> to_eigen(const std::vector<T>& v) {
-  return Eigen::Map<const DenseVector<T>>(v.data(), static_cast<Eigen::Index>(v.size()));
-}
+using test::to_eigen;
+using test::to_std;
 
 template <class T> class SinglePrecision : public testing::Test {};
 using SingleTypes = testing::Types<float, std::complex<float>>;

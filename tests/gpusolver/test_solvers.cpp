@@ -16,12 +16,8 @@ using cplx = std::complex<double>;
 using test::DenseVector;
 using test::SystemKind;
 
-template <class T> std::vector<T> to_std(const DenseVector<T>& v) {
-  return std::vector<T>(v.data(), v.data() + v.size());
-}
-template <class T> DenseVector<T> to_eigen(const std::vector<T>& v) {
-  return Eigen::Map<const DenseVector<T>>(v.data(), static_cast<Eigen::Index>(v.size()));
-}
+using test::to_eigen;
+using test::to_std;
 
 struct Case {
   SystemKind kind;

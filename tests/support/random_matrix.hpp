@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "planarmom/gpusolver/convert.hpp"
 
@@ -74,6 +75,14 @@ template <class T> Csr<T> from_dense(const Dense<T>& d) {
     for (index_t j = 0; j < coo.cols; ++j)
       if (d(i, j) != T(0)) coo.push_back(i, j, d(i, j));
   return to_csr(coo);
+}
+
+// Vectors between Eigen and the solvers' std::vector.
+template <class T> std::vector<T> to_std(const DenseVector<T>& v) {
+  return std::vector<T>(v.data(), v.data() + v.size());
+}
+template <class T> DenseVector<T> to_eigen(const std::vector<T>& v) {
+  return Eigen::Map<const DenseVector<T>>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 
 template <class T> double relative_error(const DenseVector<T>& x, const DenseVector<T>& ref) {
