@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -25,6 +26,11 @@ template <class T> struct DeviceMatrix {
   // CSR: lanes per row from the mean row length, 2 to 32; 128 (four warps) for rows of 256
   // entries and more.
   int threads_per_row = 2;
+  // CSR with threads_per_row <= 32: rows longer than long_row (listed in long_rows) go to
+  // four warps each, so that a few rows of thousands of entries among short ones do not
+  // hold a small lane group for thousands of rounds.
+  index_t long_row = std::numeric_limits<index_t>::max();
+  Block<index_t> long_rows;
   index_t ell_width = 0;    // HYB
   Block<index_t> ell_col, coo_row, coo_col;
   Block<T> ell_val, coo_val;

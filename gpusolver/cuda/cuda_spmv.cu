@@ -49,18 +49,20 @@ __device__ void row_products(index_t first, index_t end, const index_t* __restri
   }
 }
 
-// One group of TPR lanes per row; rows past the end still take part in the shuffles.
+// One group of TPR lanes per row; rows past the end still take part in the shuffles. Rows
+// longer than long_row are left to csr_long_rows_kernel (DeviceMatrix::long_rows).
 template <class D, int TPR, int KC>
 __global__ void __launch_bounds__(spmv_block)
 csr_kernel(index_t rows, const index_t* __restrict__ row_ptr, const index_t* __restrict__ col,
            const D* __restrict__ val, const D* __restrict__ x, index_t x_stride, D* y,
-           index_t y_stride, D alpha, D beta, bool beta_zero) {
+           index_t y_stride, D alpha, D beta, bool beta_zero, index_t long_row) {
   const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   const index_t row = static_cast<index_t>(thread / TPR);
   const int lane = static_cast<int>(thread % TPR);
-  const bool valid = row < rows;
-  const index_t begin = valid ? load_ro(row_ptr + row) : 0;
-  const index_t end = valid ? load_ro(row_ptr + row + 1) : 0;
+  index_t begin = row < rows ? load_ro(row_ptr + row) : 0;
+  index_t end = row < rows ? load_ro(row_ptr + row + 1) : 0;
+  const bool valid = row < rows && end - begin <= long_row;
+  if (!valid) begin = end;
   D acc[KC];
   row_products<KC, TPR>(begin + lane, end, col, val, x, x_stride, acc);
 #pragma unroll
@@ -82,9 +84,12 @@ constexpr int ell_rows = 32;
 // Rows of hundreds of entries (dense MoM rows): WARPS warps per row, partial sums meeting in
 // shared memory. A warp per row would leave too few warps in flight when the rows are long
 // but few (N = 10 000 rows fill the GPU barely more than once), and the last wave idles.
+// With row_list, only the listed rows (count of them): the few long rows of an otherwise
+// short-rowed matrix, which csr_kernel leaves out.
 template <class D, int KC, int WARPS>
 __global__ void __launch_bounds__(spmv_block)
-csr_long_rows_kernel(index_t rows, const index_t* __restrict__ row_ptr,
+csr_long_rows_kernel(index_t count, const index_t* __restrict__ row_list,
+                     const index_t* __restrict__ row_ptr,
                      const index_t* __restrict__ col, const D* __restrict__ val,
                      const D* __restrict__ x, index_t x_stride, D* y, index_t y_stride,
                      D alpha, D beta, bool beta_zero) {
@@ -92,8 +97,9 @@ csr_long_rows_kernel(index_t rows, const index_t* __restrict__ row_ptr,
   __shared__ D partial[rows_per_block][WARPS][KC];
   const int lane = threadIdx.x & 31, warp = (threadIdx.x >> 5) % WARPS;
   const int local = threadIdx.x / (32 * WARPS);
-  const index_t row = static_cast<index_t>(blockIdx.x) * rows_per_block + local;
-  const bool valid = row < rows;
+  const index_t item = static_cast<index_t>(blockIdx.x) * rows_per_block + local;
+  const bool valid = item < count;
+  const index_t row = valid && row_list ? load_ro(row_list + item) : item;
   const index_t begin = valid ? load_ro(row_ptr + row) : 0;
   const index_t end = valid ? load_ro(row_ptr + row + 1) : 0;
   D acc[KC];
@@ -225,21 +231,26 @@ template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream
     constexpr int KC = decltype(kc_const)::value;
     const D<T>* xc = x + static_cast<std::size_t>(c0) * m.cols;
     D<T>* yc = y + static_cast<std::size_t>(c0) * m.rows;
-    if (m.format == Format::csr && m.threads_per_row > 32) {
-      constexpr int W = 4;
+    constexpr int W = 4;
+    // All rows (threads_per_row > 32), or the listed long ones.
+    const auto long_rows = [&](index_t count, const index_t* list) {
       csr_long_rows_kernel<D<T>, KC, W>
-          <<<blocks_for(static_cast<long long>(m.rows) * 32 * W), spmv_block, 0, stream>>>(
-              m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc,
+          <<<blocks_for(static_cast<long long>(count) * 32 * W), spmv_block, 0, stream>>>(
+              count, list, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc,
               m.rows, alpha, beta, beta_zero);
       PMOM_CUDA_LAUNCHED("csr_long_rows_kernel");
+    };
+    if (m.format == Format::csr && m.threads_per_row > 32) {
+      long_rows(m.rows, nullptr);
     } else if (m.format == Format::csr) {
       with_tpr(m.threads_per_row, [&](auto tpr_const) {
         constexpr int TPR = decltype(tpr_const)::value;
         csr_kernel<D<T>, TPR, KC><<<blocks_for(static_cast<long long>(m.rows) * TPR), spmv_block, 0, stream>>>(
             m.rows, m.row_ptr.data(), m.col.data(), dev(m.val.data()), xc, m.cols, yc, m.rows,
-            alpha, beta, beta_zero);
+            alpha, beta, beta_zero, m.long_row);
       });
       PMOM_CUDA_LAUNCHED("csr_kernel");
+      if (m.long_rows.size() > 0) long_rows(m.long_rows.rows(), m.long_rows.data());
     } else {
       // Slot groups: enough that each thread walks about 16 slots, at most a block's worth.
       const int groups =
