@@ -124,7 +124,9 @@ template <class T> void compare_on_matrix(const std::string& name, const Csr<T>&
   if (r.library.outcome == Outcome::converged) {
     EXPECT_LE(r.library.true_residual, o.tolerance);
   }
-  if (r.merged.outcome == Outcome::converged) EXPECT_LE(r.merged.true_residual, o.tolerance);
+  if (r.merged.outcome == Outcome::converged) {
+    EXPECT_LE(r.merged.true_residual, o.tolerance);
+  }
   const bool lib = r.library.outcome == Outcome::converged;
   const bool merged = r.merged.outcome == Outcome::converged;
   if (lib != merged) ++t.one_alone;
