@@ -102,55 +102,111 @@ void validate(const AutoOptions& o) {
 }
 
 template <class T>
-SolveResult solve_automatically(Backend<T>& backend, const Csr<T>& a, std::span<const T> b,
-                                std::vector<T>& x, index_t nrhs, SolverOptions options,
-                                const AutoOptions& automatic) {
-  validate(automatic);
-  std::vector<Method> methods{options.method};
-  std::optional<TrialPick<T>> pick;
-  if (automatic.choose_method || automatic.choose_format) {
-    const MatrixFeatures f = matrix_features(a);
-    const bool device = backend.name().rfind("cuda", 0) == 0;
-    const AutoChoice c = choose_automatically(f, device);
-    BOOST_LOG_TRIVIAL(info) << "auto: " << describe(f) << " -> " << c.reason;
-    if (automatic.trial) {
-      const TrialCandidates t = trial_candidates(c, f, device, options, automatic);
-      if (t.methods.size() * t.formats.size() > 1)
-        pick = run_trial<T>(backend, a, b, x, nrhs, options, t, automatic);
-      else
-        BOOST_LOG_TRIVIAL(info) << "auto trial skipped: one candidate, nothing to compare";
-    }
-    if (automatic.choose_method) methods = c.methods;
-    if (automatic.choose_format) options.format = c.format;
-    if (pick) {
-      methods = pick->order;
-      options.format = pick->format;
-    }
-  }
-  double seconds = pick ? pick->seconds : 0;
-  if (pick && pick->solved) {
-    x = std::move(pick->x);
-    pick->result.seconds = seconds;
-    return std::move(pick->result);
-  }
+FallbackSolver<T>::FallbackSolver(Backend<T>& backend, const Csr<T>& a, SolverOptions options,
+                                  std::vector<Method> methods,
+                                  std::shared_ptr<const Operator<T>> built)
+    : backend_(backend), a_(a), options_(std::move(options)), methods_(std::move(methods)),
+      built_(std::move(built)), solvers_(methods_.size()) {
+  if (methods_.empty()) throw std::invalid_argument("FallbackSolver: no methods to try");
+}
+
+template <class T>
+SolveResult FallbackSolver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nrhs) {
   const std::vector<T> guess = x;
   SolveResult result;
-  for (std::size_t i = 0; i < methods.size(); ++i) {
-    const SolverOptions so = with_method(options, methods[i]);
+  double seconds = 0;
+  for (std::size_t i = 0; i < methods_.size(); ++i) {
+    const SolverOptions so = with_method(options_, methods_[i]);
     x = guess;
-    // The operator the trial built serves every method that does not sweep.
-    const bool share = pick && pick->built && !needs_sweeps(methods[i], so);
-    Solver<T> solver(backend, a, so, share ? pick->built : nullptr);
-    result = solver.solve(b, x, nrhs);
+    if (!solvers_[i]) {
+      // The shared operator serves every method that does not sweep.
+      const bool share = built_ && !needs_sweeps(methods_[i], so);
+      solvers_[i] = share ? std::make_unique<Solver<T>>(backend_, a_, so, built_)
+                          : std::make_unique<Solver<T>>(backend_, a_, so);
+    }
+    result = solvers_[i]->solve(b, x, nrhs);
     seconds += result.seconds;
-    if (result.all_converged() || i + 1 == methods.size()) break;
-    BOOST_LOG_TRIVIAL(info) << "auto: " << to_string(methods[i]) << " ended with "
-                            << first_failure(result) << "; trying " << to_string(methods[i + 1]);
+    if (result.all_converged() || i + 1 == methods_.size()) break;
+    BOOST_LOG_TRIVIAL(info) << "auto: " << to_string(methods_[i]) << " ended with "
+                            << first_failure(result) << "; trying " << to_string(methods_[i + 1]);
   }
   result.seconds = seconds;
   return result;
 }
 
+namespace {
+
+template <class T> bool on_device(const Backend<T>& backend) {
+  return backend.name().rfind("cuda", 0) == 0;
+}
+
+// The feature rule's methods and format, logged; options' own where automatic does not choose
+// (`choice` and `features` are then left alone).
+template <class T>
+std::vector<Method> rule_choice(Backend<T>& backend, const Csr<T>& a, SolverOptions& options,
+                                const AutoOptions& automatic, AutoChoice& choice,
+                                MatrixFeatures& features) {
+  std::vector<Method> methods{options.method};
+  if (!automatic.choose_method && !automatic.choose_format) return methods;
+  features = matrix_features(a);
+  choice = choose_automatically(features, on_device(backend));
+  BOOST_LOG_TRIVIAL(info) << "auto: " << describe(features) << " -> " << choice.reason;
+  if (automatic.choose_method) methods = choice.methods;
+  if (automatic.choose_format) options.format = choice.format;
+  return methods;
+}
+
+}  // namespace
+
+template <class T>
+FallbackSolver<T> make_automatic_solver(Backend<T>& backend, const Csr<T>& a,
+                                        SolverOptions options, const AutoOptions& automatic) {
+  validate(automatic);
+  if (automatic.trial)
+    throw std::invalid_argument("make_automatic_solver: the timed trial runs per solve; use "
+                                "solve_automatically");
+  AutoChoice c;
+  MatrixFeatures f;
+  std::vector<Method> methods = rule_choice(backend, a, options, automatic, c, f);
+  return FallbackSolver<T>(backend, a, options, std::move(methods));
+}
+
+template <class T>
+SolveResult solve_automatically(Backend<T>& backend, const Csr<T>& a, std::span<const T> b,
+                                std::vector<T>& x, index_t nrhs, SolverOptions options,
+                                const AutoOptions& automatic) {
+  validate(automatic);
+  AutoChoice c;
+  MatrixFeatures f;
+  std::vector<Method> methods = rule_choice(backend, a, options, automatic, c, f);
+  std::optional<TrialPick<T>> pick;
+  if (automatic.trial) {
+    const TrialCandidates t = trial_candidates(c, f, on_device(backend), options, automatic);
+    if (t.methods.size() * t.formats.size() > 1)
+      pick = run_trial<T>(backend, a, b, x, nrhs, options, t, automatic);
+    else
+      BOOST_LOG_TRIVIAL(info) << "auto trial skipped: one candidate, nothing to compare";
+  }
+  if (!pick) return FallbackSolver<T>(backend, a, options, std::move(methods)).solve(b, x, nrhs);
+  if (pick->solved) {
+    x = std::move(pick->x);
+    pick->result.seconds = pick->seconds;
+    return std::move(pick->result);
+  }
+  options.format = pick->format;
+  SolveResult result =
+      FallbackSolver<T>(backend, a, options, pick->order, pick->built).solve(b, x, nrhs);
+  result.seconds += pick->seconds;
+  return result;
+}
+
+template class FallbackSolver<double>;
+template class FallbackSolver<std::complex<double>>;
+template FallbackSolver<double> make_automatic_solver(Backend<double>&, const Csr<double>&,
+                                                      SolverOptions, const AutoOptions&);
+template FallbackSolver<std::complex<double>> make_automatic_solver(
+    Backend<std::complex<double>>&, const Csr<std::complex<double>>&, SolverOptions,
+    const AutoOptions&);
 template SolveResult solve_automatically(Backend<double>&, const Csr<double>&,
                                          std::span<const double>, std::vector<double>&, index_t,
                                          SolverOptions, const AutoOptions&);

@@ -146,12 +146,27 @@ TEST(AutoChoice, FallsBackWhenTheFirstMethodFails) {
     for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) b[i] += a.values[k];
   auto backend = make_cpu_backend<double>();
   std::vector<double> x;
-  const SolveResult r = solve_automatically<double>(*backend, a, b, x, 1, {},
-                                                    {.choose_method = true, .choose_format = true});
+  const AutoOptions automatic{.choose_method = true, .choose_format = true};
+  const SolveResult r = solve_automatically<double>(*backend, a, b, x, 1, {}, automatic);
   EXPECT_EQ(r.format, Format::csr);
   ASSERT_EQ(r.rhs.size(), 1u);
   EXPECT_EQ(to_string(r.method), "bicgstab") << "bicg should have failed first";
   EXPECT_EQ(r.rhs[0].outcome, Outcome::converged) << to_string(r.rhs[0].outcome);
+
+  // The choice made once and kept: every solve falls back the same way, to the same answer
+  // (the CPU backend's sums depend only on its team size, so bit for bit).
+  FallbackSolver<double> kept = make_automatic_solver<double>(*backend, a, {}, automatic);
+  for (int round = 0; round < 2; ++round) {
+    std::vector<double> y;
+    const SolveResult k = kept.solve(b, y, 1);
+    EXPECT_EQ(k.method, r.method) << "round " << round;
+    EXPECT_EQ(k.rhs[0].outcome, Outcome::converged) << "round " << round;
+    EXPECT_EQ(k.rhs[0].iterations, r.rhs[0].iterations) << "round " << round;
+    EXPECT_EQ(y, x) << "round " << round;
+  }
+  AutoOptions with_trial = automatic;
+  with_trial.trial = true;
+  EXPECT_THROW(make_automatic_solver<double>(*backend, a, {}, with_trial), std::invalid_argument);
 }
 
 }  // namespace

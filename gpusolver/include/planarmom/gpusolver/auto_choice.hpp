@@ -3,6 +3,7 @@
 // method when one fails, so auto never gives up where a listed method converges.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +41,35 @@ struct AutoOptions {
 };
 // Throws std::invalid_argument naming the command-line flag to change.
 void validate(const AutoOptions& options);
+
+// The methods of a choice tried in order on one matrix until one converges, each method's
+// solver built when first needed and then kept: repeated solves (time steps, benchmark
+// repetitions) pay for the choice and the set-up once, as a solver built by hand does, and
+// each still falls back the same way. options.format is the format every method runs in;
+// `built`, where given, is an operator of it that the non-sweeping methods share.
+template <class T> class FallbackSolver {
+ public:
+  FallbackSolver(Backend<T>& backend, const Csr<T>& a, SolverOptions options,
+                 std::vector<Method> methods,
+                 std::shared_ptr<const Operator<T>> built = nullptr);
+  // As Solver::solve; seconds summed over the attempts.
+  SolveResult solve(std::span<const T> b, std::vector<T>& x, index_t nrhs);
+
+ private:
+  Backend<T>& backend_;
+  const Csr<T>& a_;
+  SolverOptions options_;
+  std::vector<Method> methods_;
+  std::shared_ptr<const Operator<T>> built_;
+  std::vector<std::unique_ptr<Solver<T>>> solvers_;  // one per method, built on first use
+};
+
+// The automatic choice from the matrix's features (no trial), made once: options.method and
+// options.format where given, the choice where automatic says so. Throws std::invalid_argument
+// where automatic.trial is set (the trial belongs to solve_automatically).
+template <class T>
+FallbackSolver<T> make_automatic_solver(Backend<T>& backend, const Csr<T>& a,
+                                        SolverOptions options, const AutoOptions& automatic);
 
 // Solves with options.method and options.format where given, or with the automatic choice
 // where automatic.choose_method / choose_format say so (then those two options are ignored),
