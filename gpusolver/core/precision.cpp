@@ -121,15 +121,7 @@ SolveResult PrecisionSolver<T>::solve_single(std::span<const T> b, std::vector<T
 template <class T>
 SolveResult PrecisionSolver<T>::refine(std::span<const T> b, std::vector<T>& x, index_t nrhs) {
   const index_t n = a_.rows;
-  const auto size = static_cast<std::size_t>(n) * nrhs;
-  if (b.size() != size)
-    throw std::invalid_argument("solve: right-hand side has " + std::to_string(b.size()) +
-                                " values, expected " + std::to_string(n) + " x " +
-                                std::to_string(nrhs));
-  if (x.empty()) x.assign(size, T(0));
-  if (x.size() != size)
-    throw std::invalid_argument("solve: initial guess has " + std::to_string(x.size()) +
-                                " values, expected " + std::to_string(size));
+  check_solve_input(n, b, x, nrhs);
   const auto start = std::chrono::steady_clock::now();
   SolveResult result;
   result.method = single_solver_->method();

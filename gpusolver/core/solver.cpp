@@ -215,16 +215,7 @@ template <class T> index_t Solver<T>::colours() const { return sweeps_ ? sweeps_
 
 template <class T>
 SolveResult Solver<T>::solve(std::span<const T> b, std::vector<T>& x, index_t nrhs) {
-  const std::size_t size = static_cast<std::size_t>(n_) * nrhs;
-  if (nrhs < 1 || b.size() != size)
-    throw std::invalid_argument("solve: right-hand side has " + std::to_string(b.size()) +
-                                " values, expected " + std::to_string(n_) + " x " +
-                                std::to_string(nrhs));
-  if (x.empty()) x.assign(size, T(0));
-  if (x.size() != size)
-    throw std::invalid_argument("solve: initial guess has " + std::to_string(x.size()) +
-                                " values, expected " + std::to_string(size));
-
+  check_solve_input(n_, b, x, nrhs);
   Workspace w(backend_, n_, nrhs);
   w.result.method = method_;
   w.result.format = options_.format;

@@ -126,7 +126,9 @@ TEST(Colouring, NoTwoCoupledRowsShareAColour) {
     for (index_t i = 0; i < a.rows; ++i)
       for (index_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const index_t j = a.col_idx[k];
-        if (j != i) EXPECT_NE(c.colour[i], c.colour[j]) << "rows " << i << ", " << j;
+        if (j != i) {
+          EXPECT_NE(c.colour[i], c.colour[j]) << "rows " << i << ", " << j;
+        }
       }
     // The grouped order lists every row once, colour by colour.
     std::vector<int> seen(static_cast<std::size_t>(a.rows), 0);

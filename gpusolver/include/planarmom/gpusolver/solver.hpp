@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,21 @@ bool needs_sweeps(Method resolved, const SolverOptions& options);
 // The operator a solve with these options runs on (format, adjoint handling); need_adjoint
 // for the methods that multiply by Aᴴ (BiCG).
 OperatorOptions operator_options(const SolverOptions& options, bool need_adjoint);
+
+// What every solve(b, x, nrhs) checks first: b holds n x nrhs values (nrhs >= 1) and x as
+// many, or none (then zeros). Throws std::invalid_argument saying which is off.
+template <class T>
+void check_solve_input(index_t n, std::span<const T> b, std::vector<T>& x, index_t nrhs) {
+  const std::size_t size = static_cast<std::size_t>(n) * static_cast<std::size_t>(nrhs);
+  if (nrhs < 1 || b.size() != size)
+    throw std::invalid_argument("solve: right-hand side has " + std::to_string(b.size()) +
+                                " values, expected " + std::to_string(n) + " x " +
+                                std::to_string(nrhs));
+  if (x.empty()) x.assign(size, T(0));
+  if (x.size() != size)
+    throw std::invalid_argument("solve: initial guess has " + std::to_string(x.size()) +
+                                " values, expected " + std::to_string(size));
+}
 
 // Called after every check with (iteration, per-RHS relative residuals); for progress output.
 using ProgressCallback = std::function<void(int, std::span<const double>)>;
