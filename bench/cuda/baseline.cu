@@ -529,13 +529,7 @@ BaselineResult baseline_bicgstab(const Csr<T>& a, std::span<const T> b, std::vec
 
 bool baseline_available() { return true; }
 
-#define PMOM_INSTANTIATE(T)                                                                    \
-  template BaselineResult baseline_bicg<T>(const Csr<T>&, std::span<const T>, std::vector<T>&, \
-                                           const SolverOptions&);                              \
-  template BaselineResult baseline_bicgstab<T>(const Csr<T>&, std::span<const T>,             \
-                                               std::vector<T>&, const SolverOptions&);
-PMOM_INSTANTIATE(double)
-PMOM_INSTANTIATE(std::complex<double>)
-#undef PMOM_INSTANTIATE
+PMOM_BASELINE_INSTANCES(template, double)
+PMOM_BASELINE_INSTANCES(template, std::complex<double>)
 
 }  // namespace pmom::bench

@@ -35,13 +35,7 @@ DeviceBandwidth measure_device_bandwidth(std::size_t) {
                            "bandwidth cannot be measured");
 }
 
-#define PMOM_INSTANTIATE(T)                                                                    \
-  template BaselineResult baseline_bicg<T>(const Csr<T>&, std::span<const T>, std::vector<T>&, \
-                                           const SolverOptions&);                              \
-  template BaselineResult baseline_bicgstab<T>(const Csr<T>&, std::span<const T>,             \
-                                               std::vector<T>&, const SolverOptions&);
-PMOM_INSTANTIATE(double)
-PMOM_INSTANTIATE(std::complex<double>)
-#undef PMOM_INSTANTIATE
+PMOM_BASELINE_INSTANCES(template, double)
+PMOM_BASELINE_INSTANCES(template, std::complex<double>)
 
 }  // namespace pmom::bench

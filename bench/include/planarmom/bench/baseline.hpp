@@ -52,17 +52,14 @@ BaselineResult baseline_bicgstab(const Csr<T>& a, std::span<const T> b, std::vec
 // False when the project is built without CUDA; the baselines then always throw.
 bool baseline_available();
 
-extern template BaselineResult baseline_bicg<double>(const Csr<double>&, std::span<const double>,
-                                                     std::vector<double>&, const SolverOptions&);
-extern template BaselineResult baseline_bicg<std::complex<double>>(
-    const Csr<std::complex<double>>&, std::span<const std::complex<double>>,
-    std::vector<std::complex<double>>&, const SolverOptions&);
-extern template BaselineResult baseline_bicgstab<double>(const Csr<double>&,
-                                                         std::span<const double>,
-                                                         std::vector<double>&,
-                                                         const SolverOptions&);
-extern template BaselineResult baseline_bicgstab<std::complex<double>>(
-    const Csr<std::complex<double>>&, std::span<const std::complex<double>>,
-    std::vector<std::complex<double>>&, const SolverOptions&);
+// The baselines' instantiations, for value type T: declared here (KEYWORDS `extern template`),
+// defined (KEYWORDS `template`) by baseline.cu or, without CUDA, baseline_unavailable.cpp.
+#define PMOM_BASELINE_INSTANCES(KEYWORDS, T)                                                   \
+  KEYWORDS BaselineResult baseline_bicg<T>(const Csr<T>&, std::span<const T>, std::vector<T>&, \
+                                           const SolverOptions&);                              \
+  KEYWORDS BaselineResult baseline_bicgstab<T>(const Csr<T>&, std::span<const T>,             \
+                                               std::vector<T>&, const SolverOptions&);
+PMOM_BASELINE_INSTANCES(extern template, double)
+PMOM_BASELINE_INSTANCES(extern template, std::complex<double>)
 
 }  // namespace pmom::bench
