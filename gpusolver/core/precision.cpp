@@ -60,28 +60,6 @@ SolveResult PrecisionSolver<T>::solve(std::span<const T> b, std::vector<T>& x, i
   throw std::logic_error("PrecisionSolver: unknown precision");
 }
 
-template <class T>
-void PrecisionSolver<T>::residuals(std::span<const T> b, std::span<const T> x, index_t nrhs,
-                                   std::vector<T>& r, std::vector<double>& norm2,
-                                   std::vector<double>& norm_inf) {
-  const index_t n = a_.rows;
-  Block<T> xb = backend_->template allocate<T>(n, nrhs);
-  Block<T> rb = backend_->template allocate<T>(n, nrhs);
-  backend_->template upload<T>(x, xb);
-  backend_->template upload<T>(b, rb);
-  backend_->spmv(*op_, Transpose::none, xb, rb, T(-1), T(1));
-  r = backend_->download(rb);
-  norm2.assign(nrhs, 0.0);
-  norm_inf.assign(nrhs, 0.0);
-  for (index_t c = 0; c < nrhs; ++c)
-    for (index_t i = 0; i < n; ++i) {
-      const T v = r[static_cast<std::size_t>(c) * n + i];
-      norm2[c] += abs2(v);
-      norm_inf[c] = std::max<double>(norm_inf[c], std::abs(v));
-    }
-  for (double& v : norm2) v = std::sqrt(v);
-}
-
 namespace {
 
 template <class To, class From> std::vector<To> convert(std::span<const From> v, double scale = 1) {
@@ -100,6 +78,28 @@ template <class T> std::vector<double> norms2(std::span<const T> v, index_t n, i
 }
 
 }  // namespace
+
+template <class T>
+void PrecisionSolver<T>::residuals(std::span<const T> b, std::span<const T> x, index_t nrhs,
+                                   std::vector<T>& r, std::vector<double>& norm2,
+                                   std::vector<double>& norm_inf) {
+  const index_t n = a_.rows;
+  // Kept between calls: refinement evaluates a residual every step.
+  if (x_block_.cols() != nrhs) {
+    x_block_ = backend_->template allocate<T>(n, nrhs);
+    r_block_ = backend_->template allocate<T>(n, nrhs);
+  }
+  backend_->template upload<T>(x, x_block_);
+  backend_->template upload<T>(b, r_block_);
+  backend_->spmv(*op_, Transpose::none, x_block_, r_block_, T(-1), T(1));
+  r = backend_->download(r_block_);
+  norm2 = norms2<T>(r, n, nrhs);
+  norm_inf.assign(nrhs, 0.0);
+  for (index_t c = 0; c < nrhs; ++c)
+    for (index_t i = 0; i < n; ++i)
+      norm_inf[c] = std::max<double>(norm_inf[c], std::abs(r[static_cast<std::size_t>(c) * n + i]));
+}
+
 
 template <class T>
 SolveResult PrecisionSolver<T>::solve_single(std::span<const T> b, std::vector<T>& x,

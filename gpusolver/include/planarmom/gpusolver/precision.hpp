@@ -84,7 +84,8 @@ template <class T> class PrecisionSolver {
   std::unique_ptr<Backend<Single>> single_backend_;
   std::unique_ptr<Solver<T>> solver_;               // double, and mixed's finish
   std::unique_ptr<Solver<Single>> single_solver_;   // single, and mixed's inner solve
-  std::unique_ptr<Operator<T>> op_;                 // mixed: A for the double residuals
+  std::unique_ptr<Operator<T>> op_;                 // single, mixed: A for the double residuals
+  Block<T> x_block_, r_block_;                      // residuals()' x and b − Ax, n x nrhs
 };
 
 extern template class PrecisionSolver<double>;
