@@ -10,7 +10,8 @@
 # magnitude rule or the mpie rule), cpu101 (sweep101 on the
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
 # n = 512, 1024, 2048 on one core, all cores, the GPU with CSR and ELLPACK-R, and with SSOR)
-# seeds (the seed papers' solvers and formats on the real and artificial matrices) and auto
+# seeds (the seed papers' solvers on the real and artificial matrices), seeds_formats
+# (BiCGSTAB per storage format on them) and auto
 # (--solver auto --format auto, without and with --auto-trial, scored against every pair by
 # tools/auto_check.py), precision (the seeds' solvers in single precision; BiCGSTAB in double,
 # single and mixed precision to a double-only tolerance, scored by tools/precision_check.py)
@@ -251,8 +252,8 @@ PY
     ;;
   seeds)
     # The multi-algorithm paper's runs (Jacobi, Gauss-Seidel, BiCG, BiCGSTAB on the real and the
-    # artificial matrices, cuda and the host's cores) and BiCGSTAB's iteration time per format.
-    log "seed papers: solvers on ../shared/matrices and artificial matrices; formats"
+    # artificial matrices, cuda and the host's cores).
+    log "seed papers: solvers on ../shared/matrices and artificial matrices"
     exe="$build/apps/planarmom"
     mats=$root/../shared/matrices
     art=100,1000,10000,100000,1000000,3000000
@@ -261,6 +262,13 @@ PY
     # One timed run on the host: its non-converging runs take minutes at 5000 iterations.
     bench_run seeds solvers_cpu "$mats" --artificial $art --solver jacobi,gauss-seidel,bicg,bicgstab \
       --backend cpu --warmup 0 --reps 1
+    ;;
+  seeds_formats)
+    # BiCGSTAB's iteration time per storage format on the same matrices.
+    log "seed papers: BiCGSTAB per format"
+    exe="$build/apps/planarmom"
+    mats=$root/../shared/matrices
+    art=100,1000,10000,100000,1000000,3000000
     for f in csr hyb ellr sellp; do
       bench_run seeds "format_$f" "$mats" --artificial $art --solver bicgstab --backend cuda --format $f
     done
