@@ -112,6 +112,8 @@ SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& fil
   if (const YAML::Node n = root["sparsify"]) read_sparsify(r, n, s);
   if (const YAML::Node n = root["solver"]) read_solver(r, n, s);
   read_output(r, root["output"], ports, s);
+  if (const YAML::Node n = root["termination"])
+    s.termination = r.choice(n, "/termination", {"matched", "short"});
   return s;
 }
 

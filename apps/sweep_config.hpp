@@ -7,6 +7,7 @@
 //     # rule: magnitude | mpie; format: auto | csr | hyb
 //   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
+//   termination: matched   # or short: what loads every port's gap (mom/port_loads.hpp)
 #pragma once
 
 #include <string>
@@ -29,6 +30,12 @@ struct SweepSettings {
   double tolerance = 1e-7;             // (0, 1)
   int max_iterations = 5000;           // >= 1
   std::string backend = "auto";        // auto (cuda if a device is there, else cpu) | cpu | cuda
+  // What loads every port's delta gap: matched, Z0 − Z_end so that each feed sees its own Z0
+  // (FeedImpedances::matched_loads; the undriven feeds absorb what reaches them, as on a
+  // bench); short, an ideal short (the layout is then a resonator of open-ended feeds, and its
+  // resonances magnify any error in Z). S does not depend on it: the de-embedding fits the
+  // waves on the feeds.
+  std::string termination = "matched";  // matched | short
   // Output paths; relative ones are relative to the config file's folder; defaults: the config
   // file's stem with .h5, .sNp (N = ports), .png and .svg beside it.
   std::string hdf5, touchstone, plot, layout;

@@ -15,6 +15,7 @@
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
+#include "planarmom/mom/port_loads.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/sparsify/dense_check.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
@@ -81,6 +82,9 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   const auto p = static_cast<index_t>(mesh_.ports().size());
 
   auto start = clock::now();
+  const std::vector<cd> loads = settings_.termination == "matched"
+                                    ? feeds_.matched_loads(frequency_hz)
+                                    : std::vector<cd>(mesh_.ports().size(), cd(0.0));
   const mom::GreensTable greens(mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3},
                                 frequency_hz, mom::required_rho_max(mesh_.grid()));
   r.seconds_greens = seconds_since(start);
@@ -93,11 +97,16 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     const mom::InteractionTables tables = mom::make_interaction_tables(greens, mesh_);
     if (mpie_) {
       sparse = mom::assemble_sparse_impedance(mesh_, tables, *mpie_);
+      mom::add_port_loads(mesh_, loads, sparse);
       r.seconds_fill = seconds_since(start);
       r.seconds_sparsify = 0;
-      if (settings_.check_dense) z = mom::assemble_impedance(mesh_, tables);
+      if (settings_.check_dense) {
+        z = mom::assemble_impedance(mesh_, tables);
+        mom::add_port_loads(mesh_, loads, *z);
+      }
     } else {
       z = mom::assemble_impedance(mesh_, tables);
+      mom::add_port_loads(mesh_, loads, *z);
       r.seconds_fill = seconds_since(start);
     }
   }

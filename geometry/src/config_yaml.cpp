@@ -9,7 +9,8 @@ namespace pmom::geometry {
 namespace {
 
 // Top-level sections other modules read; this reader skips them.
-const YamlReader::Keys kForeignSections = {"frequencies", "sparsify", "solver", "output"};
+const YamlReader::Keys kForeignSections = {"frequencies", "sparsify", "solver", "output",
+                                           "termination"};
 
 // The shared checks plus the geometry's own: each item's and field's line goes to c_.lines.
 class Reader : public YamlReader {

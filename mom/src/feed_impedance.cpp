@@ -36,39 +36,56 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     if (!added) continue;
     LineSpec spec{sub.eps_r, sub.height_mm, port.width_mm, port.count, 0, true};
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
-    std::vector<double> values;
+    std::vector<double> z0;
+    std::vector<std::complex<double>> loads;
     for (const double f : nodes_) {
       spec.half_length_mm = half_length_mm(spec, f, half_wavelengths);
-      values.push_back(characterise_line(spec, f).z0.real());
+      const LineResult line = characterise_line(spec, f);
+      z0.push_back(line.z0.real());
+      // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
+      // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.
+      loads.push_back(f * matched_gap_load(spec, f, line.gamma));
     }
-    z0_.push_back(std::move(values));
+    z0_.push_back(std::move(z0));
+    loads_.push_back(std::move(loads));
   }
 }
 
-std::vector<double> FeedImpedances::at(double frequency_hz) const {
+template <class T>
+std::vector<T> FeedImpedances::interpolate(const std::vector<std::vector<T>>& values,
+                                           double frequency_hz) const {
   const double slack = 1e-9 * f_max_;
   if (!(frequency_hz >= f_min_ - slack && frequency_hz <= f_max_ + slack)) {
     throw std::out_of_range("FeedImpedances: " + std::to_string(frequency_hz) +
                             " Hz is outside the band the feed impedances were computed for");
   }
   // Barycentric formula (second form); at a node it returns the node's value.
-  std::vector<double> numerator(z0_.size(), 0.0);
+  std::vector<T> numerator(values.size(), T(0));
   double denominator = 0;
   for (std::size_t k = 0; k < nodes_.size(); ++k) {
     const double d = frequency_hz - nodes_[k];
     if (d == 0) {
-      numerator.assign(z0_.size(), 0.0);
-      for (std::size_t w = 0; w < z0_.size(); ++w) numerator[w] = z0_[w][k];
+      for (std::size_t w = 0; w < values.size(); ++w) numerator[w] = values[w][k];
       denominator = 1;
       break;
     }
     const double c = weights_[k] / d;
     denominator += c;
-    for (std::size_t w = 0; w < z0_.size(); ++w) numerator[w] += c * z0_[w][k];
+    for (std::size_t w = 0; w < values.size(); ++w) numerator[w] += c * values[w][k];
   }
-  std::vector<double> z0;
-  for (const int w : width_of_port_) z0.push_back(numerator[static_cast<std::size_t>(w)] / denominator);
-  return z0;
+  std::vector<T> per_port;
+  for (const int w : width_of_port_) per_port.push_back(numerator[static_cast<std::size_t>(w)] / denominator);
+  return per_port;
+}
+
+std::vector<double> FeedImpedances::at(double frequency_hz) const {
+  return interpolate(z0_, frequency_hz);
+}
+
+std::vector<std::complex<double>> FeedImpedances::matched_loads(double frequency_hz) const {
+  std::vector<std::complex<double>> loads = interpolate(loads_, frequency_hz);
+  for (std::complex<double>& load : loads) load /= frequency_hz;
+  return loads;
 }
 
 }  // namespace pmom::mom

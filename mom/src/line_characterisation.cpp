@@ -104,4 +104,71 @@ LineResult characterise_line(const LineSpec& spec, double frequency_hz) {
   return r;
 }
 
+std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
+                                      std::complex<double> gamma) {
+  using cd = std::complex<double>;
+  const double cell_mm = spec.width_mm / spec.cells_across;
+  const int half = static_cast<int>(std::lround(spec.half_length_mm / cell_mm));
+  if (spec.cells_across < 2 || half < 20)
+    throw std::invalid_argument("matched gap load: need at least 2 cells across and 20 cells "
+                                "per feed, got " + std::to_string(spec.cells_across) + " and " +
+                                std::to_string(half));
+  geometry::Layout layout;
+  layout.substrate = {spec.eps_r, spec.height_mm, 0.0};
+  const double length = 2 * half * cell_mm, centre = spec.width_mm / 2;
+  layout.rects = {{0, 0, length, spec.width_mm}};
+  const double feed = half * cell_mm;
+  layout.ports = {{"driven", 0, centre, geometry::Direction::pos_x, feed, 0, 50},
+                  {"loaded", length, centre, geometry::Direction::neg_x, feed, 0, 50}};
+  const geometry::Mesh mesh = geometry::make_mesh(layout, cell_mm);
+  const int n = static_cast<int>(mesh.basis().size());
+  const double a = cell_mm * 1e-3;
+
+  const GreensTable greens(Slab{spec.eps_r, 0.0, spec.height_mm * 1e-3}, frequency_hz,
+                           required_rho_max(mesh.grid()), {});
+  AssemblyOptions options;
+  options.edge_profiles = spec.edge_profiles;
+  const ImpedanceMatrix z = assemble_impedance(mesh, make_interaction_tables(greens, mesh, options));
+  // Column 0: port 1's 1 V gap; column 1: g, the indicator of port 2's gap rooftops, whose
+  // solution u = Z⁻¹ g carries the load's rank-one update.
+  const geometry::MeshPort& loaded = mesh.ports()[1];
+  Eigen::MatrixXcd rhs = Eigen::MatrixXcd::Zero(n, 2);
+  const std::vector<cd> drive = delta_gap_excitation(n, mesh.ports()[0].delta_gap().basis, 1.0, a);
+  for (int m = 0; m < n; ++m) rhs(m, 0) = drive[static_cast<std::size_t>(m)];
+  for (const int m : loaded.delta_gap().basis) rhs(m, 1) = 1.0;
+  using RowMajor = Eigen::Matrix<cd, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::MatrixXcd x =
+      Eigen::Map<const RowMajor>(z.values.data(), n, n).partialPivLu().solve(rhs);
+
+  // On port 2's feed, k cells from its gap: I_k = L e^{−γ k a} + A e^{γ k a}, L leaving the gap
+  // (the reflection), A arriving; least squares over the samples clear of both near fields
+  // (three sizes, as the de-embedding skips).
+  const int skip = static_cast<int>(
+      std::ceil(3.0 * std::max(spec.width_mm, spec.height_mm) / cell_mm));
+  const int first = 1 + skip, last = static_cast<int>(loaded.samples.size()) - skip;
+  Eigen::MatrixXcd waves(last - first, 2);
+  Eigen::MatrixXcd current = Eigen::MatrixXcd::Zero(last - first, 2);
+  for (int k = first; k < last; ++k) {
+    waves(k - first, 0) = std::exp(-gamma * (k * a));
+    waves(k - first, 1) = std::exp(gamma * (k * a));
+    for (const int m : loaded.samples[static_cast<std::size_t>(k)].basis)
+      current.row(k - first) += x.row(m);
+  }
+  const Eigen::MatrixXcd amplitudes = waves.colPivHouseholderQr().solve(current);
+  const cd leaving0 = amplitudes(0, 0), leaving_u = amplitudes(0, 1);
+  cd gap0 = 0.0, gap_u = 0.0;
+  for (const int m : loaded.delta_gap().basis) {
+    gap0 += x(m, 0);
+    gap_u += x(m, 1);
+  }
+  // With the load, x = x0 − Z_L a² u (gᵀx0) / (1 + Z_L a² gᵀu); its leaving wave
+  // L0 − Z_L a² L_u gᵀx0 / (1 + Z_L a² gᵀu) vanishes at Z_L = L0 / (a² (L_u gᵀx0 − L0 gᵀu)).
+  const cd denominator = a * a * (leaving_u * gap0 - leaving0 * gap_u);
+  const cd load = leaving0 / denominator;
+  if (!std::isfinite(load.real()) || !std::isfinite(load.imag()))
+    throw std::runtime_error("matched gap load: no finite load terminates the line at " +
+                             std::to_string(frequency_hz) + " Hz");
+  return load;
+}
+
 }  // namespace pmom::mom

@@ -59,7 +59,8 @@ std::string edited(const std::string& from, const std::string& to) {
 // Every field but the frequencies.
 auto fields(const SweepSettings& s) {
   return std::tie(s.density, s.rule, s.check_dense, s.format, s.method, s.tolerance,
-                  s.max_iterations, s.backend, s.hdf5, s.touchstone, s.plot, s.layout);
+                  s.max_iterations, s.backend, s.termination, s.hdf5, s.touchstone, s.plot,
+                  s.layout);
 }
 
 void expect_bad(const std::string& text, const std::string& message) {
@@ -86,9 +87,11 @@ TEST(SweepConfig, ExampleCouplerParses) {
   EXPECT_DOUBLE_EQ(s.frequencies_hz[50], 3.0e9);
   EXPECT_DOUBLE_EQ(s.frequencies_hz.back(), 4.0e9);
   const std::string stem = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler";
-  // The example sets density 0.2 and tolerance 1e-9; the rest are the defaults.
-  const SweepSettings expected{{}, 0.2, "magnitude", false, "auto", "auto", 1e-9, 5000, "auto",
-                               stem + ".h5", stem + ".s4p", stem + ".png", stem + ".svg"};
+  // The example sets density 0.05, rule mpie and tolerance 1e-9; the rest are the defaults.
+  const SweepSettings expected{{},     0.05,          "mpie",         false,
+                               "auto", "auto",        1e-9,           5000,
+                               "auto", "matched",     stem + ".h5",   stem + ".s4p",
+                               stem + ".png",         stem + ".svg"};
   EXPECT_EQ(fields(s), fields(expected));
 }
 
@@ -96,11 +99,14 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   const SweepSettings s = read(kValid);
   EXPECT_EQ(s.frequencies_hz, (std::vector<double>{1.0e9, 1.5e9, 2.0e9}));
   // Relative paths are relative to the config file's folder; missing ones default to its stem.
-  const SweepSettings given{{},    0.1,   "magnitude",      true,           "hyb",
-                            "cocg", 1e-6,  200,              "cpu",          "dir/out/run.h5",
-                            "/tmp/run.s2p", "dir/sweep.png", "dir/sweep.svg"};
+  const SweepSettings given{{},        0.1,            "magnitude",    true,
+                            "hyb",     "cocg",         1e-6,           200,
+                            "cpu",     "matched",      "dir/out/run.h5", "/tmp/run.s2p",
+                            "dir/sweep.png", "dir/sweep.svg"};
   EXPECT_EQ(fields(s), fields(given));
   EXPECT_EQ(read(kWithRule).rule, "mpie");
+  EXPECT_EQ(read(kValid + "termination: short\n").termination, "short");
+  EXPECT_EQ(read(kValid + "termination: matched\n").termination, "matched");
   // A file in the working folder: names without a folder; only frequencies is required.
   const SweepSettings bare = read("frequencies: [3.0e9, 1.0e10]\n", "coupler.yaml");
   EXPECT_EQ(bare.frequencies_hz, (std::vector<double>{3.0e9, 1.0e10}));
@@ -154,6 +160,8 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
              "9: /sparsify/rule must be one of magnitude, mpie, got 'loop-star'");
   expect_bad(edited("format: hyb", "format: hib"),
              "8: /sparsify/format must be one of auto, csr, hyb, got 'hib' (did you mean 'hyb'?)");
+  expect_bad(kValid + "termination: open\n",
+             "17: /termination must be one of matched, short, got 'open'");
 }
 
 TEST(SweepConfig, BadFrequencies) {

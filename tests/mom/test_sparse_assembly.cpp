@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "geometry/layouts.hpp"
@@ -20,6 +22,7 @@
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
+#include "planarmom/mom/port_loads.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
 
@@ -266,6 +269,76 @@ double solution_error(const Eigen::MatrixXcd& z, const Eigen::MatrixXcd& s,
   for (Eigen::Index k = 0; k < b.cols(); ++k)
     e = std::max(e, (xs.col(k) - x.col(k)).norm() / x.col(k).norm());
   return e;
+}
+
+// Port loads (port_loads.hpp) on the ring's two 2-cell feeds: zero loads leave the dense and
+// the CSR Z bit for bit; loads add exactly Z_L a² to the pairs of the loaded gaps' rooftops
+// (all four pairs of each 2-rooftop gap, found in the mpie pattern too) and nothing elsewhere.
+TEST(PortLoads, ZeroLoadLeavesZAndLoadsTouchOnlyTheGapPairs) {
+  const Mesh mesh = ring();
+  const ImpedanceMatrix z = assemble_impedance(mesh, ring_tables());
+  const Csr<cd> s = assemble_sparse_impedance(mesh, ring_tables(), mpie_sparsity(2.5));
+  ImpedanceMatrix z0 = z;
+  Csr<cd> s0 = s;
+  const std::vector<cd> shorts(2, cd(0.0));
+  add_port_loads(mesh, shorts, z0);
+  add_port_loads(mesh, shorts, s0);
+  EXPECT_EQ(z0.values, z.values);
+  EXPECT_EQ(s0.values, s.values);
+
+  const std::vector<cd> loads{cd(50, 0), cd(26.8, 640)};
+  ImpedanceMatrix zl = z;
+  Csr<cd> sl = s;
+  add_port_loads(mesh, loads, zl);
+  add_port_loads(mesh, loads, sl);
+  const double a = mesh.grid().cell_mm * 1e-3;
+  std::map<std::pair<int, int>, cd> added;
+  ASSERT_EQ(mesh.ports().size(), 2u);
+  for (std::size_t p = 0; p < 2; ++p) {
+    const geometry::MeshPort& port = mesh.ports()[p];
+    ASSERT_EQ(port.delta_gap().basis.size(), 2u);  // 2 cells across: a 2×2 block
+    for (const int m : port.delta_gap().basis)
+      for (const int k : port.delta_gap().basis) added[{m, k}] = loads[p] * a * a;
+  }
+  int changed = 0;
+  for (int m = 0; m < z.n; ++m) {
+    for (int k = 0; k < z.n; ++k) {
+      const auto it = added.find({m, k});
+      EXPECT_EQ(zl(m, k), it == added.end() ? z(m, k) : z(m, k) + it->second) << m << ", " << k;
+      changed += zl(m, k) != z(m, k) ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(changed, 8);
+  ASSERT_EQ(sl.col_idx, s.col_idx);
+  for (index_t i = 0; i < sl.rows; ++i) {
+    for (index_t k = sl.row_ptr[i]; k < sl.row_ptr[i + 1]; ++k) {
+      const auto it = added.find({i, sl.col_idx[k]});
+      EXPECT_EQ(sl.values[k], it == added.end() ? s.values[k] : s.values[k] + it->second)
+          << i << ", " << sl.col_idx[k];
+    }
+  }
+}
+
+// Refused, saying what is wrong: a CSR pattern without a loaded gap's pairs, a Z of another
+// size, a load count other than the ports', a non-finite load.
+TEST(PortLoads, BadInputIsRefused) {
+  const Mesh mesh = ring();
+  const std::vector<cd> loads{cd(50, 0), cd(0.0)};
+  Csr<cd> diagonal = assemble_sparse_impedance(mesh, ring_tables(), MpieSparsity{0, 0, 0});
+  try {
+    add_port_loads(mesh, loads, diagonal);
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("loaded port's gap"), std::string::npos) << e.what();
+  }
+  ImpedanceMatrix small;
+  small.n = 3;
+  small.values.resize(9);
+  EXPECT_THROW(add_port_loads(mesh, loads, small), std::invalid_argument);
+  ImpedanceMatrix z = assemble_impedance(mesh, ring_tables());
+  EXPECT_THROW(add_port_loads(mesh, std::vector<cd>{cd(50, 0)}, z), std::invalid_argument);
+  EXPECT_THROW(add_port_loads(mesh, std::vector<cd>{cd(50, 0), cd(std::nan(""), 0)}, z),
+               std::invalid_argument);
 }
 
 TEST(SparseAssembly, BeatsTheMagnitudeRuleOnARing) {

@@ -1,9 +1,13 @@
 // The characteristic impedance of each port's feed line over a frequency band, for the
-// de-embedding (deembed.hpp): the centre-fed line check (line_characterisation.hpp) at a few
-// Chebyshev nodes of the band, interpolated in between. Z0(f) of a microstrip is smooth (it
-// rises slowly with dispersion), so a handful of dense line solves replaces one per frequency.
+// de-embedding (deembed.hpp), and the gap loads that terminate the feeds in it (port_loads.hpp):
+// the centre-fed line check and the matched gap load (line_characterisation.hpp)
+// at a few Chebyshev nodes of the band, interpolated in between. Z0(f) of a microstrip is
+// smooth (it rises slowly with dispersion) and so is the load (a resistance and the
+// inductance that cancels the open end's capacitance and the gap's near field), so a
+// handful of dense line solves replaces one per frequency.
 #pragma once
 
+#include <complex>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
@@ -22,6 +26,9 @@ class FeedImpedances {
   // Z0 of every port's feed (Ω, in port order) at f, by the barycentric interpolant through
   // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
   [[nodiscard]] std::vector<double> at(double frequency_hz) const;
+  // The gap load of every port (Ω, in port order) at f that terminates its feed
+  // (matched_gap_load). Throws as at().
+  [[nodiscard]] std::vector<std::complex<double>> matched_loads(double frequency_hz) const;
 
   [[nodiscard]] const std::vector<double>& nodes_hz() const { return nodes_; }
 
@@ -31,6 +38,11 @@ class FeedImpedances {
   std::vector<double> weights_;               // their barycentric weights
   std::vector<int> width_of_port_;            // index into z0_
   std::vector<std::vector<double>> z0_;       // per distinct width, per node
+  std::vector<std::vector<std::complex<double>>> loads_;  // likewise, times the node's f
+
+  // Barycentric interpolation of per-width node values at f, returned per port.
+  template <class T>
+  std::vector<T> interpolate(const std::vector<std::vector<T>>& values, double frequency_hz) const;
 };
 
 }  // namespace pmom::mom

@@ -44,4 +44,17 @@ double half_length_mm(const LineSpec& spec, double frequency_hz, int half_wavele
 // than 20 cells per half).
 LineResult characterise_line(const LineSpec& spec, double frequency_hz);
 
+// The load that terminates a port's feed: the impedance Z_L in a port's delta gap (one cell
+// from the open end, as geometry::MeshPort places it; port_loads.hpp) for which a wave
+// arriving along the feed is not reflected. Found on a two-port line of this spec (each port's
+// feed spec.half_length_mm long): port 1 driven, port 2's gap loaded; the wave leaving port 2's
+// gap is fitted with the line's γ (characterise_line at the same frequency) where the feed is
+// clear of the gap's near field, and the load enters Z as a rank-one block, so that wave is a
+// Möbius function of Z_L (Sherman–Morrison) whose zero is exact: two solves, no lumped model
+// of the open end (a series model, Z0 minus the stub's impedance from extrapolated waves, left
+// |Γ| 0.95: the gap's near field is not a series element). ≈ 50 + 700j Ω for 50 Ω on εr 3.38
+// at 3 GHz. Throws as characterise_line, std::runtime_error when no finite load matches.
+std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
+                                      std::complex<double> gamma);
+
 }  // namespace pmom::mom
