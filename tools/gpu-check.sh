@@ -3,7 +3,8 @@
 # sanitizers, the SASS check and the GPU benchmarks, and writes everything to $OUT (default
 # out/gpu). Stages: build test sanitize sass bench kernels paper_spmv paper_saving sweep (default:
 # all, in that order; paper_* are the BiCGSTAB paper's Tables 3 and 5, docs/BENCHMARKS.md),
-# and, by name only: sweep101 (the example's 101-point sweep, per-stage times), twocouplers
+# and, by name only: sweep101 (the example's 101-point sweep, per-stage times), dense101 (the
+# same with the dense check at every frequency), twocouplers
 # (examples/two_couplers.yaml and its cascade check), twofull (the pair at three frequencies with
 # every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells, every entry of Z kept),
 # density and density_mpie (errors and S against the dense solve at 1-20% density, the
@@ -92,10 +93,10 @@ for stage in $stages; do
       tee -a "$out/summary.txt"
     ;;
   sweep)
-    log "coupler sweep on the GPU (5 frequencies, density 0.2, dense check)"
+    log "coupler sweep on the GPU (5 frequencies, the example's 5% mpie, dense check)"
     cfg=$out/raw/coupler.yaml
     sed -e 's/^frequencies:.*/frequencies: {start_hz: 2.8e9, stop_hz: 3.2e9, points: 5}/' \
-        -e 's/^sparsify:.*/sparsify: {density: 0.2, check_dense: true}/' \
+        -e 's/^sparsify:.*/sparsify: {density: 0.05, rule: mpie, check_dense: true}/' \
         "$root/examples/branch_line_coupler.yaml" >"$cfg"
     "$build/apps/planarmom" sweep "$cfg" --backend cuda >"$out/raw/sweep.log" 2>&1
     echo "sweep exit $?" | tee -a "$out/summary.txt"
@@ -120,6 +121,12 @@ PY
     coupler_variant sweep101 's/^output:.*//'
     run_sweep sweep101
     ;;
+  dense101)
+    log "the example's 101-point coupler sweep with the dense check at every frequency"
+    coupler_variant dense101 's/^output:.*//' \
+      's/^sparsify:.*/sparsify: {density: 0.05, rule: mpie, check_dense: true}/'
+    run_sweep dense101
+    ;;
   cpu101)
     log "the example's 101-point coupler sweep on the host's $(nproc) cores (cpu backend)"
     coupler_variant cpu101 's/^output:.*//'
@@ -134,9 +141,10 @@ PY
     ;;
   twocouplers)
     log "two couplers joined by a 360-degree line, against the cascade of the single coupler"
-    # The single coupler at the two-coupler sweep's own frequencies, then the pair.
+    # The single coupler at the two-coupler sweep's own frequencies and density, then the pair.
     band=$(grep '^frequencies:' "$root/examples/two_couplers.yaml")
-    coupler_variant single "s/^frequencies:.*/$band/"
+    density=$(grep '^sparsify:' "$root/examples/two_couplers.yaml" | sed 's/ *#.*//')
+    coupler_variant single "s/^frequencies:.*/$band/" "s/^sparsify:.*/$density/"
     run_sweep single
     cp "$root/examples/two_couplers.yaml" "$out/raw/two_couplers.yaml"
     run_sweep two_couplers
@@ -159,7 +167,7 @@ PY
     rule=magnitude; [ "$stage" = density_mpie ] && rule=mpie
     log "sparsification, rule $rule: density 0.01-0.2 against every entry kept, dense check, 11 frequencies"
     band='s/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 11}/'
-    for d in 1.0 0.2 0.1 0.05 0.02 0.01; do
+    for d in ${PLANARMOM_DENSITIES:-1.0 0.2 0.1 0.05 0.02 0.01}; do
       name=${rule}_$d
       coupler_variant "$name" "$band" \
         "s/^sparsify:.*/sparsify: {density: $d, rule: $rule, check_dense: true}/"

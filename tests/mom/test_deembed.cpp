@@ -255,8 +255,8 @@ TEST(FeedImpedances, InterpolatesTheLineChecksOverTheBand) {
   };
   // The direct runs: Z0 and the matched load.
   const auto direct = [&](double f) {
-    const LineResult line = characterise_line(spec_at(f), f);
-    return std::pair{line.z0.real(), matched_gap_load(spec_at(f), f, line.gamma)};
+    const LineResult run = characterise_line(spec_at(f), f);
+    return std::pair{run.z0.real(), matched_gap_load(spec_at(f), f, run.gamma)};
   };
   const double node = feeds.nodes_hz()[1];
   const std::vector<double> at_node = feeds.at(node);
