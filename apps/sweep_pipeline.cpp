@@ -43,14 +43,16 @@ SolverOptions solver_options(const SweepSettings& s, const Csr<cd>& a) {
   return o;
 }
 
-// The feed lines' Z0 across the sweep's band (a few line checks, logged with their time).
-mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh,
-                                         const std::vector<double>& frequencies_hz) {
+// The feed lines' Z0 across the sweep's band, and their matched loads when the ports are
+// terminated by them (a few line checks, logged with their time).
+mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const SweepSettings& s) {
   const auto start = clock::now();
-  const auto [lo, hi] = std::minmax_element(frequencies_hz.begin(), frequencies_hz.end());
-  mom::FeedImpedances feeds(mesh, *lo, *hi);
-  PMOM_LOG(info) << "feed lines' Z0 from " << feeds.nodes_hz().size()
-                 << " line checks across the band: " << seconds_since(start) << " s";
+  const auto [lo, hi] = std::minmax_element(s.frequencies_hz.begin(), s.frequencies_hz.end());
+  const bool matched = s.termination == "matched";
+  mom::FeedImpedances feeds(mesh, *lo, *hi, 6, matched);
+  PMOM_LOG(info) << "feed lines' Z0" << (matched ? " and matched loads" : "") << " from "
+                 << feeds.nodes_hz().size() << " line checks across the band: "
+                 << seconds_since(start) << " s";
   return feeds;
 }
 
@@ -62,7 +64,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       settings_(settings),
       backend_(backend),
       rhs_(mom::port_excitations(mesh)),
-      feeds_(band_feed_impedances(mesh, settings.frequencies_hz)) {
+      feeds_(band_feed_impedances(mesh, settings)) {
   if (settings_.rule == "mpie") {
     const auto start = clock::now();
     const mom::MpieDensityChoice choice = mom::choose_mpie_sparsity(mesh_, settings_.density);

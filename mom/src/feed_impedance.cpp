@@ -12,7 +12,7 @@
 namespace pmom::mom {
 
 FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz,
-                               int nodes)
+                               int nodes, bool matched_loads)
     : f_min_(f_min_hz), f_max_(f_max_hz) {
   if (nodes < 1) throw std::invalid_argument("FeedImpedances: at least one node is needed");
   if (!(f_min_hz > 0) || !(f_max_hz >= f_min_hz)) {
@@ -44,7 +44,7 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
       z0.push_back(line.z0.real());
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.
-      loads.push_back(f * matched_gap_load(spec, f, line.gamma));
+      if (matched_loads) loads.push_back(f * matched_gap_load(spec, f, line.gamma));
     }
     z0_.push_back(std::move(z0));
     loads_.push_back(std::move(loads));
@@ -83,6 +83,8 @@ std::vector<double> FeedImpedances::at(double frequency_hz) const {
 }
 
 std::vector<std::complex<double>> FeedImpedances::matched_loads(double frequency_hz) const {
+  if (!loads_.empty() && loads_.front().empty())
+    throw std::logic_error("FeedImpedances: built without the matched loads");
   std::vector<std::complex<double>> loads = interpolate(loads_, frequency_hz);
   for (std::complex<double>& load : loads) load /= frequency_hz;
   return loads;

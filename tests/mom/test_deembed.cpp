@@ -280,6 +280,8 @@ TEST(FeedImpedances, InterpolatesTheLineChecksOverTheBand) {
   EXPECT_THROW((void)feeds.at(4.1e9), std::out_of_range);
   EXPECT_THROW((void)feeds.matched_loads(1.9e9), std::out_of_range);
   EXPECT_THROW(FeedImpedances(line.mesh, 3e9, 2e9), std::invalid_argument);
+  const FeedImpedances z0_only(line.mesh, 2.0e9, 4.0e9, 1, false);
+  EXPECT_THROW((void)z0_only.matched_loads(2.0e9), std::logic_error);
 }
 
 }  // namespace

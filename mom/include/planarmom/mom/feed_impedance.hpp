@@ -21,13 +21,15 @@ class FeedImpedances {
   // on the mesh's own cell size, with the line lengths of one branch of the line check's
   // rule (suggested_half_wavelengths at f_max) so that Z0(f) has no steps. Throws std::invalid_argument for nodes < 1 or a band that is
   // not 0 < f_min <= f_max.
-  FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz, int nodes = 6);
+  // With matched_loads false the loads' line runs (as many again) are skipped.
+  FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz, int nodes = 6,
+                 bool matched_loads = true);
 
   // Z0 of every port's feed (Ω, in port order) at f, by the barycentric interpolant through
   // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
   [[nodiscard]] std::vector<double> at(double frequency_hz) const;
   // The gap load of every port (Ω, in port order) at f that terminates its feed
-  // (matched_gap_load). Throws as at().
+  // (matched_gap_load). Throws as at(), std::logic_error when built without the loads.
   [[nodiscard]] std::vector<std::complex<double>> matched_loads(double frequency_hz) const;
 
   [[nodiscard]] const std::vector<double>& nodes_hz() const { return nodes_; }
