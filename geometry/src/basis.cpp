@@ -1,4 +1,4 @@
-// Rooftop numbering on the metal cells and the edge -> rooftop lookups.
+// Rooftop numbering on the metal cells, the cell bubbles, and the edge -> rooftop lookups.
 #include <algorithm>
 
 #include "planarmom/geometry/mesh.hpp"
@@ -25,10 +25,12 @@ Edge Mesh::y_edge_of(Cell c) const {
   return edge_of(is_metal({c.i, c.j - 1}), is_metal({c.i, c.j + 1}));
 }
 
-Mesh::Mesh(Layout layout, Grid grid, std::vector<std::uint8_t> metal)
+Mesh::Mesh(Layout layout, Grid grid, std::vector<std::uint8_t> metal, bool cell_bubbles)
     : layout_(std::move(layout)), grid_(grid), metal_(std::move(metal)) {
   metal_cells_ = static_cast<int>(std::count(metal_.begin(), metal_.end(), 1));
   number_basis();
+  y_end_ = static_cast<int>(basis_.size());
+  if (cell_bubbles) add_bubbles();
 }
 
 void Mesh::number_basis() {
@@ -57,6 +59,32 @@ void Mesh::number_basis() {
       basis_.push_back({Axis::y, minus, plus, {grid_.x_line(i) + h / 2, grid_.y_line(j)},
                         y_edge_of(minus), y_edge_of(plus),
                         common(x_edge_of(minus), x_edge_of(plus))});
+    }
+  }
+}
+
+// A cell gets a bubble along y when it has an edge in y and some x-rooftop joins it to a cell
+// with another edge in y (that rooftop is uniform across: the cells differ), and along x
+// likewise with the axes swapped.
+void Mesh::add_bubbles() {
+  const double h = grid_.cell_mm;
+  for (int j = 0; j < grid_.ny; ++j) {
+    for (int i = 0; i < grid_.nx; ++i) {
+      const Cell c{i, j};
+      if (!is_metal(c)) continue;
+      const Edge x_edge = x_edge_of(c), y_edge = y_edge_of(c);
+      const auto differs = [this](Cell n, Edge edge, Edge (Mesh::*of)(Cell) const) {
+        return is_metal(n) && (this->*of)(n) != edge;
+      };
+      const Point centre{grid_.x_line(i) + h / 2, grid_.y_line(j) + h / 2};
+      if (y_edge != Edge::none && (differs({i - 1, j}, y_edge, &Mesh::y_edge_of) ||
+                                   differs({i + 1, j}, y_edge, &Mesh::y_edge_of))) {
+        basis_.push_back({Axis::y, c, c, centre, y_edge, y_edge, x_edge, true});
+      }
+      if (x_edge != Edge::none && (differs({i, j - 1}, x_edge, &Mesh::x_edge_of) ||
+                                   differs({i, j + 1}, x_edge, &Mesh::x_edge_of))) {
+        basis_.push_back({Axis::x, c, c, centre, x_edge, x_edge, y_edge, true});
+      }
     }
   }
 }

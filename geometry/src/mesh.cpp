@@ -62,7 +62,7 @@ CellRange cells_of(const Grid& grid, const Rect& r) {
 
 }  // namespace detail
 
-Mesh make_mesh(const Layout& layout, double cell_mm) {
+Mesh make_mesh(const Layout& layout, double cell_mm, bool cell_bubbles) {
   validate(layout);
   if (!(cell_mm > 0.0) || !std::isfinite(cell_mm)) {
     throw GeometryError("the cell size must be > 0 mm, got " + num(cell_mm), Item::mesh, -1,
@@ -102,7 +102,7 @@ Mesh make_mesh(const Layout& layout, double cell_mm) {
   }
   detail::check_connected(layout, grid, metal);
 
-  Mesh mesh(layout, grid, std::move(metal));
+  Mesh mesh(layout, grid, std::move(metal), cell_bubbles);
   mesh.ports_ = detail::locate_ports(mesh);
   return mesh;
 }

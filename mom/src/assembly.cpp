@@ -26,7 +26,7 @@ ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const Interaction
     const RooftopCells rm = rooftops[static_cast<std::size_t>(m)];
     for (int n = m; n < z.n; ++n) {
       const std::complex<double> value =
-          impedance_entry(view, rm, rooftops[static_cast<std::size_t>(n)]);
+          basis_entry(view, rm, rooftops[static_cast<std::size_t>(n)]);
       z(m, n) = value;
       z(n, m) = value;
     }

@@ -161,10 +161,14 @@ struct Plan {
       if (flag == 0) charges[static_cast<std::size_t>(kind)].push_back({i, j});
       flag = 1;
     };
-    for (const RooftopCells& r : cells) {
+    const auto add = [&](const RooftopCells& r) {
       rooftops[static_cast<std::size_t>(r.axis * kRooftopKinds + r.kind)].push_back({r.i, r.j});
       add_charge(r.minus_charge, r.i, r.j);
       add_charge(r.plus_charge, r.i + (r.axis == 0 ? 1 : 0), r.j + (r.axis == 1 ? 1 : 0));
+    };
+    for (const RooftopCells& r : cells) {
+      add(r);
+      if (r.kind2 >= 0) add(r.subtracted());
     }
   }
 
@@ -237,21 +241,56 @@ double required_rho_max(const geometry::Grid& grid) {
   return grid.cell_mm * 1e-3 * std::hypot(grid.nx + 1.0, grid.ny + 1.0);
 }
 
+namespace {
+
+// A rooftop of a shape on the edge after its minus cell along the axis.
+RooftopCells rooftop_term(geometry::Axis axis, geometry::Cell minus, const RooftopShape& shape) {
+  const bool x = axis == geometry::Axis::x;
+  // Its charge in each cell: the ramp's profile along the axis, its profile across.
+  const int minus_charge = x ? charge_kind(shape.minus, shape.across)
+                             : charge_kind(shape.across, shape.minus);
+  const int plus_charge = x ? charge_kind(shape.plus, shape.across)
+                            : charge_kind(shape.across, shape.plus);
+  return {x ? 0 : 1, minus.i, minus.j, rooftop_kind(shape), minus_charge, plus_charge};
+}
+
+// A cell bubble as two rooftops (RooftopCells): on the cell's metal side along the axis (a
+// low edge has the metal on the high side, so the cell is the rooftops' minus cell), the one
+// with the cell's edge profile minus the one uniform along, both with the cell's profile
+// across; the other cell's half is the same in both.
+RooftopCells bubble_terms(const geometry::Mesh& mesh, const geometry::Rooftop& b,
+                          bool edge_profiles) {
+  const bool x = b.axis == geometry::Axis::x;
+  const bool low = b.minus_along == Edge::low;
+  const geometry::Cell step{x ? 1 : 0, x ? 0 : 1};
+  const geometry::Cell minus = low ? b.minus : geometry::Cell{b.minus.i - step.i, b.minus.j - step.j};
+  const geometry::Cell other = low ? geometry::Cell{b.minus.i + step.i, b.minus.j + step.j} : minus;
+  const Edge outer = edge_profiles ? (x ? mesh.x_edge_of(other) : mesh.y_edge_of(other)) : Edge::none;
+  const Edge own = edge_profiles ? b.minus_along : Edge::none;
+  const Edge across = edge_profiles ? b.across : Edge::none;
+  RooftopCells c = rooftop_term(b.axis, minus, low ? RooftopShape{own, outer, across}
+                                                   : RooftopShape{outer, own, across});
+  const RooftopCells u = rooftop_term(b.axis, minus, low ? RooftopShape{Edge::none, outer, across}
+                                                         : RooftopShape{outer, Edge::none, across});
+  c.kind2 = u.kind;
+  c.minus_charge2 = u.minus_charge;
+  c.plus_charge2 = u.plus_charge;
+  return c;
+}
+
+}  // namespace
+
 std::vector<RooftopCells> rooftop_cells(const geometry::Mesh& mesh, bool edge_profiles) {
   std::vector<RooftopCells> cells;
   cells.reserve(mesh.basis().size());
   for (const geometry::Rooftop& r : mesh.basis()) {
-    const RooftopShape shape = edge_profiles
-                                   ? RooftopShape{r.minus_along, r.plus_along, r.across}
-                                   : RooftopShape{};
-    const bool x = r.axis == geometry::Axis::x;
-    // Its charge in each cell: the ramp's profile along the axis, its profile across.
-    const int minus_charge = x ? charge_kind(shape.minus, shape.across)
-                               : charge_kind(shape.across, shape.minus);
-    const int plus_charge = x ? charge_kind(shape.plus, shape.across)
-                              : charge_kind(shape.across, shape.plus);
-    cells.push_back({x ? 0 : 1, r.minus.i, r.minus.j, rooftop_kind(shape), minus_charge,
-                     plus_charge});
+    if (r.bubble) {
+      cells.push_back(bubble_terms(mesh, r, edge_profiles));
+      continue;
+    }
+    cells.push_back(rooftop_term(r.axis, r.minus,
+                                 edge_profiles ? RooftopShape{r.minus_along, r.plus_along, r.across}
+                                               : RooftopShape{}));
   }
   return cells;
 }
@@ -267,6 +306,12 @@ InteractionTables make_interaction_tables(const GreensTable& greens, const geome
   if (options.far_order < 1 || options.near_order < 1 || options.outer_order < 1 ||
       options.distant_order < 1) {
     throw std::invalid_argument("make_interaction_tables: quadrature orders must be >= 1");
+  }
+  if (!options.edge_profiles && mesh.bubble_count() > 0) {
+    throw std::invalid_argument(
+        "make_interaction_tables: plain rooftops need a mesh without cell bubbles (a bubble is "
+        "the difference of the edge-weighted and the uniform shape, zero without edge shapes): "
+        "mesh it with make_mesh(layout, cell, false)");
   }
   const geometry::Grid& grid = mesh.grid();
   if (greens.rho_max() < required_rho_max(grid)) {

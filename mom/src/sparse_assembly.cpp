@@ -31,7 +31,8 @@ struct Offset {
 };
 
 // Row-by-row pattern of the rooftops on a grid: the rooftops holding a piece in each cell, the
-// rooftop of each axis by its minus cell, the disk of piece offsets within R_P and the L box.
+// rooftops of each axis by their minus cell (a cell bubble's rooftops share their edge with
+// the rooftop there), the disk of piece offsets within R_P and the L box.
 class Pattern {
  public:
   Pattern(const std::vector<RooftopCells>& rooftops, const geometry::Grid& grid,
@@ -48,13 +49,20 @@ class Pattern {
     for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
     cell_rooftops_.resize(cell_start_.back());
     std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
-    minus_at_[0].assign(cells, -1);
-    minus_at_[1].assign(cells, -1);
+    for (int axis = 0; axis < 2; ++axis) minus_start_[axis].assign(cells + 1, 0);
+    for (const RooftopCells& r : rooftops_) ++minus_start_[r.axis][cell(r.i, r.j) + 1];
+    for (int axis = 0; axis < 2; ++axis) {
+      for (std::size_t c = 0; c < cells; ++c)
+        minus_start_[axis][c + 1] += minus_start_[axis][c];
+      minus_rooftops_[axis].resize(minus_start_[axis].back());
+    }
+    std::vector<int> minus_fill[2] = {{minus_start_[0].begin(), minus_start_[0].end() - 1},
+                                      {minus_start_[1].begin(), minus_start_[1].end() - 1}};
     for (int m = 0; m < static_cast<int>(rooftops_.size()); ++m) {
       const RooftopCells& r = rooftops_[static_cast<std::size_t>(m)];
       cell_rooftops_[static_cast<std::size_t>(fill[cell(r.i, r.j)]++)] = m;
       cell_rooftops_[static_cast<std::size_t>(fill[cell(plus_i(r), plus_j(r))]++)] = m;
-      minus_at_[r.axis][cell(r.i, r.j)] = m;
+      minus_rooftops_[r.axis][static_cast<std::size_t>(minus_fill[r.axis][cell(r.i, r.j)]++)] = m;
     }
     // Offsets beyond the grid cannot join two cells of it.
     const auto reach = [](double r, int extent) {
@@ -105,8 +113,9 @@ class Pattern {
     for (const Offset o : box_[rm.axis]) {
       const int i = rm.i + o.di, j = rm.j + o.dj;
       if (i < 0 || i >= nx_ || j < 0 || j >= ny_) continue;
-      const int n = minus_at_[rm.axis][cell(i, j)];
-      if (n >= 0) take(n);
+      const std::size_t c = cell(i, j);
+      for (int k = minus_start_[rm.axis][c]; k < minus_start_[rm.axis][c + 1]; ++k)
+        take(minus_rooftops_[rm.axis][static_cast<std::size_t>(k)]);
     }
     std::sort(cols.begin(), cols.end());
   }
@@ -135,7 +144,7 @@ class Pattern {
   int nx_, ny_;
   double r2_ = 0;
   std::vector<int> cell_start_, cell_rooftops_;
-  std::vector<int> minus_at_[2];
+  std::vector<int> minus_start_[2], minus_rooftops_[2];
   std::vector<Offset> disk_, box_[2];
 };
 
@@ -288,8 +297,7 @@ Csr<std::complex<double>> fill_pattern(const geometry::Mesh& mesh, const Interac
       const int c = z.col_idx[k];
       const RooftopCells rc = rooftops[static_cast<std::size_t>(c)];
       // The upper triangle's evaluation for both halves, as assemble_impedance mirrors it.
-      z.values[k] = c >= m ? impedance_entry(view, rm, rc, r2)
-                           : impedance_entry(view, rc, rm, r2);
+      z.values[k] = c >= m ? basis_entry(view, rm, rc, r2) : basis_entry(view, rc, rm, r2);
     }
   }
   return z;

@@ -76,6 +76,60 @@ TEST(Mesh, OverlappingRectanglesMeshAsTheirUnion) {
   EXPECT_EQ(joined.x_rooftop_count(), 9 * 4);
 }
 
+// Cell bubbles go where a rooftop joins cells with different edges across: on a 1-row arm
+// meeting a 3-row block (cells of 1 mm), the block's bottom-left cell (2, 0) has a low edge in
+// y and its left neighbour, the arm, none: a y-bubble; the block's middle-left cell (2, 1) has
+// a low edge in x and the cell below it none: an x-bubble. Nothing else (the arm's cells have
+// no edge in y, the block's other cells agree with their neighbours), none on a plain block,
+// and none when left out.
+TEST(Mesh, CellBubblesSitWhereTheEdgesAcrossChange) {
+  const Layout step = layout_of({{0, 0, 2, 1}, {2, 0, 4, 3}});
+  const Mesh mesh = make_mesh(step, 1.0);
+  ASSERT_EQ(mesh.bubble_count(), 2);
+  const int rooftops = mesh.x_rooftop_count() + mesh.y_rooftop_count();
+  EXPECT_EQ(mesh.x_rooftop_count(), 3 + 1 + 1);
+  EXPECT_EQ(mesh.y_rooftop_count(), 2 * 2);
+  EXPECT_EQ(mesh.basis().size(), static_cast<std::size_t>(rooftops + 2));
+  const Rooftop& y_bubble = mesh.basis()[static_cast<std::size_t>(rooftops)];
+  const Rooftop& x_bubble = mesh.basis()[static_cast<std::size_t>(rooftops + 1)];
+  EXPECT_TRUE(y_bubble.bubble);
+  EXPECT_EQ(y_bubble.axis, Axis::y);
+  EXPECT_EQ(y_bubble.minus.i, 2);
+  EXPECT_EQ(y_bubble.minus.j, 0);
+  EXPECT_EQ(y_bubble.plus.i, 2);
+  EXPECT_EQ(y_bubble.plus.j, 0);
+  EXPECT_EQ(y_bubble.minus_along, Edge::low);
+  EXPECT_EQ(y_bubble.across, Edge::none);
+  EXPECT_DOUBLE_EQ(y_bubble.centre.x, 2.5);
+  EXPECT_DOUBLE_EQ(y_bubble.centre.y, 0.5);
+  EXPECT_TRUE(x_bubble.bubble);
+  EXPECT_EQ(x_bubble.axis, Axis::x);
+  EXPECT_EQ(x_bubble.minus.i, 2);
+  EXPECT_EQ(x_bubble.minus.j, 1);
+  EXPECT_EQ(x_bubble.minus_along, Edge::low);
+  EXPECT_EQ(x_bubble.across, Edge::none);
+  for (int b = 0; b < rooftops; ++b) EXPECT_FALSE(mesh.basis()[static_cast<std::size_t>(b)].bubble);
+  // The joint's rooftop is uniform across: the cells it joins differ.
+  EXPECT_EQ(mesh.basis()[static_cast<std::size_t>(mesh.x_edge_basis(2, 0))].across, Edge::none);
+  EXPECT_EQ(make_mesh(step, 1.0, false).bubble_count(), 0);
+  EXPECT_EQ(make_mesh(step, 1.0, false).basis().size(), static_cast<std::size_t>(rooftops));
+  EXPECT_EQ(make_mesh(layout_of({{0, 0, 5, 3}}), 1.0).bubble_count(), 0);
+  // A T: a 1-column stem on a 2-row block. The block's top row is high-edged in y but for the
+  // cell under the stem, so its neighbours (1, 1) and (3, 1) get y-bubbles; the stem's cells
+  // have no edge in x.
+  const Mesh tee = make_mesh(layout_of({{0, 0, 5, 2}, {2, 2, 3, 4}}), 1.0);
+  int y_bubbles = 0, x_bubbles = 0;
+  for (const Rooftop& r : tee.basis()) {
+    if (!r.bubble) continue;
+    (r.axis == Axis::y ? y_bubbles : x_bubbles) += 1;
+    EXPECT_EQ(r.minus_along, Edge::high);
+    EXPECT_EQ(r.minus.j, 1);
+    EXPECT_TRUE(r.minus.i == 1 || r.minus.i == 3) << r.minus.i;
+  }
+  EXPECT_EQ(y_bubbles, 2);
+  EXPECT_EQ(x_bubbles, 0);
+}
+
 TEST(Mesh, RectangleNarrowerThanACell) {
   expect_error<GeometryError>(
       [] { (void)make_mesh(layout_of({{0, 0, 4, 5}, {0, 0, 0.1, 5}}), 0.2); },

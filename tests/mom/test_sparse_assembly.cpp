@@ -90,9 +90,9 @@ double full_reach_difference(const Mesh& mesh, bool edge_profiles) {
 TEST(SparseAssembly, FullReachIsTheDenseZ) {
   // Same table reads, same order of the four charge terms, the upper triangle's evaluation
   // mirrored: equal to the last bit (measured 0); 1e-12 is the requirement.
-  const Mesh l_shape = make_mesh(layout_of({{0, 0, 4, 1.5}, {0, 0, 1.5, 3}}), 0.5);
-  EXPECT_LT(full_reach_difference(l_shape, false), 1e-12);
-  EXPECT_LT(full_reach_difference(l_shape, true), 1e-12);
+  const geometry::Layout l_shape = layout_of({{0, 0, 4, 1.5}, {0, 0, 1.5, 3}});
+  EXPECT_LT(full_reach_difference(make_mesh(l_shape, 0.5, false), false), 1e-12);
+  EXPECT_LT(full_reach_difference(make_mesh(l_shape, 0.5), true), 1e-12);
   const Mesh r = ring();
   const ImpedanceMatrix z = assemble_impedance(r, ring_tables());
   const Eigen::MatrixXcd d = densified(assemble_sparse_impedance(r, ring_tables(), kFullReach));
@@ -102,10 +102,11 @@ TEST(SparseAssembly, FullReachIsTheDenseZ) {
 }
 
 // The definition from the piece side, built independently of the row stencils: pieces keyed
-// by (cell i, cell j, charge kind), D the incidence (rooftop → minus piece +1, plus piece −1),
-// P the piece potentials kept within R_P, L the same-axis rooftop table values; the pattern is
-// every pair that Dᵀ P_R D reaches or that lies in the L box, and on it
-// Z_s = jω L + Dᵀ P_R D / (jω a²).
+// by (cell i, cell j, charge kind), D the incidence (rooftop → minus piece +1, plus piece −1;
+// a cell bubble: its first rooftop's column minus its second's), P the piece potentials kept
+// within R_P, L the same-axis rooftop table values (a bubble's: its two rooftops' difference);
+// the pattern is every pair whose rooftops' pieces (a bubble's cancelling ones included) P_R
+// joins or that lies in the L box, and on it Z_s = jω L + Dᵀ P_R D / (jω a²).
 struct Reference {
   Eigen::MatrixXcd z;
   std::vector<std::vector<bool>> pattern;
@@ -124,18 +125,27 @@ Reference piece_reference(const Mesh& mesh, const InteractionTables& tables,
     if (added) pieces.push_back(key);
     return it->second;
   };
-  std::vector<std::pair<int, int>> of(static_cast<std::size_t>(n));
+  // Each basis function's rooftops with their signs.
+  std::vector<std::vector<std::pair<RooftopCells, double>>> terms(static_cast<std::size_t>(n));
   for (int m = 0; m < n; ++m) {
     const RooftopCells r = rc[static_cast<std::size_t>(m)];
-    of[static_cast<std::size_t>(m)] = {
-        piece(r.i, r.j, r.minus_charge),
-        piece(r.i + (r.axis == 0 ? 1 : 0), r.j + (r.axis == 1 ? 1 : 0), r.plus_charge)};
+    terms[static_cast<std::size_t>(m)].push_back({r, 1.0});
+    if (r.kind2 >= 0) terms[static_cast<std::size_t>(m)].push_back({r.subtracted(), -1.0});
+  }
+  std::vector<std::tuple<int, int, int>> entries;  // (piece, function, sign)
+  for (int m = 0; m < n; ++m) {
+    for (const auto& [r, sign] : terms[static_cast<std::size_t>(m)]) {
+      entries.emplace_back(piece(r.i, r.j, r.minus_charge), m, sign);
+      entries.emplace_back(
+          piece(r.i + (r.axis == 0 ? 1 : 0), r.j + (r.axis == 1 ? 1 : 0), r.plus_charge), m,
+          -sign);
+    }
   }
   const int c = static_cast<int>(pieces.size());
-  Eigen::MatrixXd d = Eigen::MatrixXd::Zero(c, n);
-  for (int m = 0; m < n; ++m) {
-    d(of[static_cast<std::size_t>(m)].first, m) += 1;
-    d(of[static_cast<std::size_t>(m)].second, m) -= 1;
+  Eigen::MatrixXd d = Eigen::MatrixXd::Zero(c, n), touches = Eigen::MatrixXd::Zero(c, n);
+  for (const auto& [pc, m, sign] : entries) {
+    d(pc, m) += sign;
+    touches(pc, m) = 1;
   }
   Eigen::MatrixXcd p = Eigen::MatrixXcd::Zero(c, c);
   Eigen::MatrixXd near = Eigen::MatrixXd::Zero(c, c);
@@ -150,7 +160,7 @@ Reference piece_reference(const Mesh& mesh, const InteractionTables& tables,
   }
   const Eigen::MatrixXcd dtpd =
       d.transpose().cast<cd>() * p * d.cast<cd>() * (view.inv_a2 / view.jw);
-  const Eigen::MatrixXd reach = d.cwiseAbs().transpose() * near * d.cwiseAbs();
+  const Eigen::MatrixXd reach = touches.transpose() * near * touches;
   const auto size = static_cast<std::size_t>(n);
   Reference ref{dtpd, std::vector<std::vector<bool>>(size, std::vector<bool>(size))};
   for (int m = 0; m < n; ++m) {
@@ -162,9 +172,12 @@ Reference piece_reference(const Mesh& mesh, const InteractionTables& tables,
       const bool in = reach(m, k) > 0 || (same && std::abs(along) <= s.along + 1e-9 &&
                                           std::abs(across) <= s.across + 1e-9);
       ref.pattern[static_cast<std::size_t>(m)][static_cast<std::size_t>(k)] = in;
-      if (in && same)
-        ref.z(m, k) += view.jw * table_value(view, vector_table(a.axis, a.kind, b.kind),
-                                             b.i - a.i, b.j - a.j);
+      if (!in || !same) continue;
+      for (const auto& [ra, sa] : terms[static_cast<std::size_t>(m)])
+        for (const auto& [rb, sb] : terms[static_cast<std::size_t>(k)])
+          ref.z(m, k) += sa * sb * view.jw *
+                         table_value(view, vector_table(a.axis, ra.kind, rb.kind), b.i - a.i,
+                                     b.j - a.j);
     }
   }
   return ref;
@@ -172,6 +185,7 @@ Reference piece_reference(const Mesh& mesh, const InteractionTables& tables,
 
 TEST(SparseAssembly, IsJwLPlusDtPDOnItsPattern) {
   const Mesh mesh = ring();
+  ASSERT_GT(mesh.bubble_count(), 0);  // the ring's corners and feeds have them
   // R_P 1.5, and 1 and 2 with other boxes: the rows visit the cells of their stencils (fewer
   // than the 228 rooftops); 3.0 and 6.0: every row visits all rooftops.
   for (const MpieSparsity s : {mpie_sparsity(1.5), MpieSparsity{1.0, 9, 2},
@@ -225,7 +239,8 @@ TEST(SparseAssembly, PatternAndValuesAreSymmetricWithTheDiagonal) {
 }
 
 TEST(SparseAssembly, DensityChooserLandsNearTheTarget) {
-  // The ring on 0.4 mm cells (1064 rooftops): fine enough steps of nnz(R_P) for 0.002.
+  // The ring on 0.4 mm cells (1064 rooftops and 12 bubbles): fine enough steps of nnz(R_P)
+  // for 0.002.
   const Mesh mesh = ring(0.4);
   const double n2 = std::pow(static_cast<double>(mesh.basis().size()), 2);
   for (const double target : {0.03, 0.05, 0.1, 0.15, 0.2, 0.3}) {
@@ -238,6 +253,15 @@ TEST(SparseAssembly, DensityChooserLandsNearTheTarget) {
     EXPECT_DOUBLE_EQ(c.sparsity.along, kMpieAlongPerChargeRadius * c.sparsity.charge_radius);
     EXPECT_DOUBLE_EQ(c.sparsity.across, kMpieAcrossCells);
   }
+  // Near 3% the steps are coarsest: 2.84% for R_P just under 1, 3.38% from R_P = 1 (the four
+  // nearest neighbours join). The step above is more than 0.002 over the target, so the one
+  // below is taken.
+  const std::vector<RooftopCells> rc = rooftop_cells(mesh, false);
+  const MpieDensityChoice low = choose_mpie_sparsity(mesh, 0.03);
+  EXPECT_EQ(low.nnz, mpie_pattern_nnz(rc, mesh.grid(), mpie_sparsity(0.99)));
+  EXPECT_NEAR(low.density, 0.0284, 0.0001);
+  EXPECT_GT(static_cast<double>(mpie_pattern_nnz(rc, mesh.grid(), mpie_sparsity(1.0))) / n2,
+            0.03 + 0.002);
   // Everything kept at density 1; the smallest pattern when the target is below it.
   EXPECT_EQ(choose_mpie_sparsity(mesh, 1.0).nnz, static_cast<long long>(n2));
   EXPECT_EQ(choose_mpie_sparsity(mesh, 1e-6).sparsity.charge_radius, 0.0);

@@ -21,7 +21,9 @@
 // Edge shapes (edge_profile.hpp): every cell beside a metal edge holds an edge-weighted charge
 // shape and the rooftops touching it carry the matching ramp and profile. Every integral then
 // depends on the kinds of the two rooftops (their ramp's two cells and their profile across)
-// or of the two cells' charge shapes, and on their offset only.
+// or of the two cells' charge shapes, and on their offset only. A rooftop joining cells with
+// different edges across is uniform across; the cell bubbles beside it (geometry::Rooftop)
+// are differences of two rooftops (RooftopCells), so they add no kind of integral.
 //
 // Translation invariance: with a the cell size, the integrals are tabulated once per frequency
 // per pair of kinds, for the signed offsets −nx < Δi < nx, −ny < Δj < ny that the mesh
@@ -126,22 +128,37 @@ struct InteractionTables {
 // The ρ range the Green's table must cover for a grid (m).
 double required_rho_max(const geometry::Grid& grid);
 
-// Throws std::invalid_argument when greens.rho_max() < required_rho_max(mesh.grid()) or an
-// order is below 1. Offsets are computed in parallel (OpenMP).
+// Throws std::invalid_argument when greens.rho_max() < required_rho_max(mesh.grid()), an
+// order is below 1, or the options ask for plain rooftops on a mesh with cell bubbles (which
+// are zero without edge shapes: mesh it with make_mesh(..., false)). Offsets are computed in
+// parallel (OpenMP).
 InteractionTables make_interaction_tables(const GreensTable& greens, const geometry::Mesh& mesh,
                                           const AssemblyOptions& options = {});
 
-// A rooftop reduced to what the entry kernel needs: axis 0 = x, 1 = y; (i, j) its minus cell
-// (the plus cell is the next one along the axis); its kind, and the charge kinds of its minus
-// and plus cells.
+// A basis function reduced to what the entry kernel needs: axis 0 = x, 1 = y; (i, j) its minus
+// cell (the plus cell is the next one along the axis); its kind, and the charge kinds of its
+// minus and plus cells. A cell bubble (geometry::Rooftop::bubble) is the difference of two
+// rooftops on one side of its cell that differ only in the ramp's half inside the cell:
+// edge-weighted (running integral of the edge profile, √t for a low edge) minus straight (t).
+// That difference, √t − t, is zero on the cell's sides, and the halves outside the cell are
+// equal and cancel, so every integral of a bubble is one of the existing tables. kind2 and
+// the charges2 are the subtracted rooftop's (kind2 −1: a plain rooftop, nothing subtracted).
 struct RooftopCells {
   int axis = 0;
   int i = 0, j = 0;
   int kind = 0;
   int minus_charge = 0, plus_charge = 0;
+  int kind2 = -1, minus_charge2 = 0, plus_charge2 = 0;
+
+  // The subtracted rooftop of a bubble.
+  [[nodiscard]] PLANARMOM_HD RooftopCells subtracted() const {
+    return {axis, i, j, kind2, minus_charge2, plus_charge2};
+  }
 };
 
-// The mesh's rooftops in basis order; all uniform when edge_profiles is false.
+// The mesh's basis functions in basis order; all uniform when edge_profiles is false (a
+// bubble's two rooftops are then equal: only its place means anything, as the sparse pattern
+// uses it).
 std::vector<RooftopCells> rooftop_cells(const geometry::Mesh& mesh, bool edge_profiles);
 
 // Raw view of the tables for the per-entry kernel (host or device memory).
@@ -187,6 +204,20 @@ PLANARMOM_HD inline std::complex<double> impedance_entry(const TableView& t, Roo
     charge +=
         table_value(t, charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
   return t.jw * vector_part + charge * t.inv_a2 / t.jw;
+}
+
+// Z_mn of two basis functions: impedance_entry of their rooftops, with a bubble's subtracted
+// rooftop taken away (four terms for two bubbles).
+PLANARMOM_HD inline std::complex<double> basis_entry(const TableView& t, RooftopCells m,
+                                                     RooftopCells n,
+                                                     double charge_reach2 = HUGE_VAL) {
+  std::complex<double> z = impedance_entry(t, m, n, charge_reach2);
+  if (n.kind2 >= 0) z -= impedance_entry(t, m, n.subtracted(), charge_reach2);
+  if (m.kind2 >= 0) {
+    z -= impedance_entry(t, m.subtracted(), n, charge_reach2);
+    if (n.kind2 >= 0) z += impedance_entry(t, m.subtracted(), n.subtracted(), charge_reach2);
+  }
+  return z;
 }
 
 // A view of tables in host memory.

@@ -14,7 +14,7 @@
 // Pattern: the rooftop pairs (m, n) with some piece of m and some piece of n within R_P, union
 // the same-axis pairs inside the box; symmetric, the diagonal always in it. Value on it:
 //   Z_s(m, n) = jω L_mn [same axis] + (1/(jω a²)) Σ_{c ∈ m, c' ∈ n, |c − c'| ≤ R_P} s s' P(c, c')
-// with the table reads of impedance_entry, so with R_P and A, T at least the grid's extent Z_s
+// with the table reads of basis_entry, so with R_P and A, T at least the grid's extent Z_s
 // is the dense Z entry for entry.
 #pragma once
 
