@@ -7,6 +7,7 @@
 # same with the dense check at every frequency), twocouplers
 # (examples/two_couplers.yaml and its cascade check), twofull (the pair at three frequencies with
 # every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells as the example runs it),
+# refine_full (the same at 11 frequencies with every entry of Z kept: the mesh alone),
 # density and density_mpie (errors and S against the dense solve at 1-20% density, the
 # magnitude rule or the mpie rule), cpu101 (sweep101 on the
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
@@ -87,7 +88,7 @@ for stage in $stages; do
   test)
     log "tests"
     (cd "$build" && ctest --output-on-failure --parallel 8 -E '^Cuda' >"$out/raw/ctest.log" 2>&1)
-    tail -3 "$out/raw/ctest.log" | tee -a "$out/summary.txt"
+    grep -E "tests passed|tests failed|FAILED|Not Run" "$out/raw/ctest.log" | tee -a "$out/summary.txt"
     "$build/tests/test_cuda" >"$out/raw/test_cuda.log" 2>&1
     grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|error" "$out/raw/test_cuda.log" | head -40 |
       tee -a "$out/summary.txt"
@@ -160,6 +161,18 @@ PY
     run_sweep cell04
     run_sweep cell02
     $py "$root/tools/sweep_report.py" "$out/raw/cell02.h5" --compare "$out/raw/cell04.h5" |
+      tee -a "$out/summary.txt"
+    ;;
+  refine_full)
+    # The mesh alone: 0.4 and 0.2 mm cells with every entry of Z kept (0.2 mm: 9.1k unknowns).
+    log "mesh refinement: 0.4 and 0.2 mm cells, 11 frequencies, every entry kept"
+    band='s/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 11}/'
+    coupler_variant full04 "$band" 's/^sparsify:.*/sparsify: {density: 1.0}/'
+    coupler_variant full02 "$band" 's/^sparsify:.*/sparsify: {density: 1.0}/' \
+      's/^mesh:.*/mesh: {cell_mm: 0.2}/'
+    run_sweep full04
+    run_sweep full02
+    $py "$root/tools/sweep_report.py" "$out/raw/full02.h5" --compare "$out/raw/full04.h5" |
       tee -a "$out/summary.txt"
     ;;
   density | density_mpie)
