@@ -3,9 +3,15 @@
 
 Usage:
   sweep_report.py SWEEP.h5                 table per frequency, then the summary
-  sweep_report.py SWEEP.h5 --compare REF.h5  the largest |S_ij| change in dB between the two
+  sweep_report.py SWEEP.h5 --compare REF.h5 [--floor-db -30]
+                                           the largest |S_ij| change in dB between the two
                                            runs over their common frequencies (e.g. a refined
-                                           mesh, or another density, against a reference)
+                                           mesh, or another density, against a reference);
+                                           then, as tools/cascade_check.py judges, the largest
+                                           dB change of the entries above the floor in either
+                                           run and the largest |S - S_ref| of those below it
+                                           in both (a -39 dB null moving to -38.7 dB is 0.3 dB
+                                           but 0.0004 in S)
 
 The summary gives what the issue's coupler bars ask: |S - S^T| and the largest singular value
 of S at every frequency, the frequency of minimum |S11| and S21, S31, S41 and the phase of
@@ -58,7 +64,7 @@ def report(path):
           f"; all {sum(totals.values()):.1f}; iterations mean {np.mean(solver['iterations']):.0f}")
 
 
-def compare(path, reference):
+def compare(path, reference, floor_db):
     import numpy as np
     a, b = read_sweep.load(path), read_sweep.load(reference)
     common = np.intersect1d(a["frequency"], b["frequency"])
@@ -77,6 +83,17 @@ def compare(path, reference):
     worst = np.unravel_index(np.argmax(diff), diff.shape)
     print(f"  largest over all S_ij: {diff[worst]:.3f} dB (S{worst[1] + 1}{worst[2] + 1} at "
           f"{common[worst[0]] * 1e-9:.3f} GHz)")
+    sa, sb = a["s"][ia], b["s"][ib]
+    above = np.maximum(db(sa), db(sb)) > floor_db
+    if above.any():
+        k = np.unravel_index(np.argmax(np.where(above, diff, -1.0)), diff.shape)
+        print(f"  above {floor_db:g} dB: largest change {diff[k]:.3f} dB (S{k[1] + 1}{k[2] + 1} "
+              f"at {common[k[0]] * 1e-9:.3f} GHz, {db(sb[k]):.2f} -> {db(sa[k]):.2f} dB)")
+    if (~above).any():
+        delta = np.abs(sa - sb)
+        k = np.unravel_index(np.argmax(np.where(~above, delta, -1.0)), diff.shape)
+        print(f"  below {floor_db:g} dB: largest |S - S_ref| {delta[k]:.2g} (S{k[1] + 1}{k[2] + 1} "
+              f"at {common[k[0]] * 1e-9:.3f} GHz, {db(sb[k]):.2f} -> {db(sa[k]):.2f} dB)")
     return 0
 
 
@@ -84,10 +101,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sweep")
     parser.add_argument("--compare", metavar="REF.h5")
+    parser.add_argument("--floor-db", type=float, default=-30.0)
     args = parser.parse_args()
     read_sweep.require_h5py()
     if args.compare:
-        return compare(args.sweep, args.compare)
+        return compare(args.sweep, args.compare, args.floor_db)
     report(args.sweep)
     return 0
 
