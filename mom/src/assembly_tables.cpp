@@ -262,16 +262,17 @@ RooftopCells bubble_terms(const geometry::Mesh& mesh, const geometry::Rooftop& b
                           bool edge_profiles) {
   const bool x = b.axis == geometry::Axis::x;
   const bool low = b.minus_along == Edge::low;
-  const geometry::Cell step{x ? 1 : 0, x ? 0 : 1};
-  const geometry::Cell minus = low ? b.minus : geometry::Cell{b.minus.i - step.i, b.minus.j - step.j};
-  const geometry::Cell other = low ? geometry::Cell{b.minus.i + step.i, b.minus.j + step.j} : minus;
-  const Edge outer = edge_profiles ? (x ? mesh.x_edge_of(other) : mesh.y_edge_of(other)) : Edge::none;
-  const Edge own = edge_profiles ? b.minus_along : Edge::none;
+  const int di = x ? 1 : 0, dj = x ? 0 : 1;
+  const geometry::Cell minus = low ? b.minus : geometry::Cell{b.minus.i - di, b.minus.j - dj};
+  const geometry::Cell other = low ? geometry::Cell{b.minus.i + di, b.minus.j + dj} : minus;
+  const Edge outer =
+      edge_profiles ? (x ? mesh.x_edge_of(other) : mesh.y_edge_of(other)) : Edge::none;
   const Edge across = edge_profiles ? b.across : Edge::none;
-  RooftopCells c = rooftop_term(b.axis, minus, low ? RooftopShape{own, outer, across}
-                                                   : RooftopShape{outer, own, across});
-  const RooftopCells u = rooftop_term(b.axis, minus, low ? RooftopShape{Edge::none, outer, across}
-                                                         : RooftopShape{outer, Edge::none, across});
+  const auto shape = [&](Edge own) {
+    return low ? RooftopShape{own, outer, across} : RooftopShape{outer, own, across};
+  };
+  RooftopCells c = rooftop_term(b.axis, minus, shape(edge_profiles ? b.minus_along : Edge::none));
+  const RooftopCells u = rooftop_term(b.axis, minus, shape(Edge::none));
   c.kind2 = u.kind;
   c.minus_charge2 = u.minus_charge;
   c.plus_charge2 = u.plus_charge;
@@ -288,9 +289,10 @@ std::vector<RooftopCells> rooftop_cells(const geometry::Mesh& mesh, bool edge_pr
       cells.push_back(bubble_terms(mesh, r, edge_profiles));
       continue;
     }
-    cells.push_back(rooftop_term(r.axis, r.minus,
-                                 edge_profiles ? RooftopShape{r.minus_along, r.plus_along, r.across}
-                                               : RooftopShape{}));
+    const RooftopShape shape = edge_profiles
+                                   ? RooftopShape{r.minus_along, r.plus_along, r.across}
+                                   : RooftopShape{};
+    cells.push_back(rooftop_term(r.axis, r.minus, shape));
   }
   return cells;
 }

@@ -41,28 +41,14 @@ class Pattern {
     check_sparsity(s);
     r2_ = s.charge_radius * s.charge_radius * kMargin;
     const std::size_t cells = static_cast<std::size_t>(nx_) * static_cast<std::size_t>(ny_);
-    cell_start_.assign(cells + 1, 0);
-    for (const RooftopCells& r : rooftops_) {
-      ++cell_start_[cell(r.i, r.j) + 1];
-      ++cell_start_[cell(plus_i(r), plus_j(r)) + 1];
-    }
-    for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
-    cell_rooftops_.resize(cell_start_.back());
-    std::vector<int> fill(cell_start_.begin(), cell_start_.end() - 1);
-    for (int axis = 0; axis < 2; ++axis) minus_start_[axis].assign(cells + 1, 0);
-    for (const RooftopCells& r : rooftops_) ++minus_start_[r.axis][cell(r.i, r.j) + 1];
+    by_cell_ = bucket(cells, [this](const RooftopCells& r, auto put) {
+      put(cell(r.i, r.j));
+      put(cell(plus_i(r), plus_j(r)));
+    });
     for (int axis = 0; axis < 2; ++axis) {
-      for (std::size_t c = 0; c < cells; ++c)
-        minus_start_[axis][c + 1] += minus_start_[axis][c];
-      minus_rooftops_[axis].resize(minus_start_[axis].back());
-    }
-    std::vector<int> minus_fill[2] = {{minus_start_[0].begin(), minus_start_[0].end() - 1},
-                                      {minus_start_[1].begin(), minus_start_[1].end() - 1}};
-    for (int m = 0; m < static_cast<int>(rooftops_.size()); ++m) {
-      const RooftopCells& r = rooftops_[static_cast<std::size_t>(m)];
-      cell_rooftops_[static_cast<std::size_t>(fill[cell(r.i, r.j)]++)] = m;
-      cell_rooftops_[static_cast<std::size_t>(fill[cell(plus_i(r), plus_j(r))]++)] = m;
-      minus_rooftops_[r.axis][static_cast<std::size_t>(minus_fill[r.axis][cell(r.i, r.j)]++)] = m;
+      by_minus_[axis] = bucket(cells, [this, axis](const RooftopCells& r, auto put) {
+        if (r.axis == axis) put(cell(r.i, r.j));
+      });
     }
     // Offsets beyond the grid cannot join two cells of it.
     const auto reach = [](double r, int extent) {
@@ -106,16 +92,17 @@ class Pattern {
         const int i = ci + o.di, j = cj + o.dj;
         if (i < 0 || i >= nx_ || j < 0 || j >= ny_) continue;
         const std::size_t c = cell(i, j);
-        for (int k = cell_start_[c]; k < cell_start_[c + 1]; ++k)
-          take(cell_rooftops_[static_cast<std::size_t>(k)]);
+        for (int k = by_cell_.start[c]; k < by_cell_.start[c + 1]; ++k)
+          take(by_cell_.items[static_cast<std::size_t>(k)]);
       }
     }
     for (const Offset o : box_[rm.axis]) {
       const int i = rm.i + o.di, j = rm.j + o.dj;
       if (i < 0 || i >= nx_ || j < 0 || j >= ny_) continue;
       const std::size_t c = cell(i, j);
-      for (int k = minus_start_[rm.axis][c]; k < minus_start_[rm.axis][c + 1]; ++k)
-        take(minus_rooftops_[rm.axis][static_cast<std::size_t>(k)]);
+      const Buckets& minus = by_minus_[rm.axis];
+      for (int k = minus.start[c]; k < minus.start[c + 1]; ++k)
+        take(minus.items[static_cast<std::size_t>(k)]);
     }
     std::sort(cols.begin(), cols.end());
   }
@@ -143,8 +130,29 @@ class Pattern {
   const std::vector<RooftopCells>& rooftops_;
   int nx_, ny_;
   double r2_ = 0;
-  std::vector<int> cell_start_, cell_rooftops_;
-  std::vector<int> minus_start_[2], minus_rooftops_[2];
+  // The rooftops by key: items[start[k]] .. items[start[k + 1] − 1] have key k.
+  struct Buckets {
+    std::vector<int> start, items;
+  };
+  // A counting sort of the rooftops into `keys` keys; keys_of(r, put) calls put(key) for
+  // each key of rooftop r (none, one or several).
+  template <class KeysOf>
+  [[nodiscard]] Buckets bucket(std::size_t keys, KeysOf keys_of) const {
+    Buckets b;
+    b.start.assign(keys + 1, 0);
+    for (const RooftopCells& r : rooftops_) keys_of(r, [&b](std::size_t k) { ++b.start[k + 1]; });
+    for (std::size_t k = 0; k < keys; ++k) b.start[k + 1] += b.start[k];
+    b.items.resize(static_cast<std::size_t>(b.start.back()));
+    std::vector<int> fill(b.start.begin(), b.start.end() - 1);
+    for (int m = 0; m < static_cast<int>(rooftops_.size()); ++m) {
+      keys_of(rooftops_[static_cast<std::size_t>(m)],
+              [&](std::size_t k) { b.items[static_cast<std::size_t>(fill[k]++)] = m; });
+    }
+    return b;
+  }
+
+  Buckets by_cell_;      // the rooftops with a piece in each cell
+  Buckets by_minus_[2];  // per axis, the rooftops by their minus cell
   std::vector<Offset> disk_, box_[2];
 };
 
