@@ -102,7 +102,7 @@ for stage in $stages; do
     "$build/apps/planarmom" sweep "$cfg" --backend cuda >"$out/raw/sweep.log" 2>&1
     echo "sweep exit $?" | tee -a "$out/summary.txt"
     grep -E "backend|GHz:|wrote|error|warning" "$out/raw/sweep.log" | tee -a "$out/summary.txt"
-    /usr/bin/python3 - "$out/raw/coupler.h5" <<'PY' 2>&1 | tee -a "$out/summary.txt"
+    $py - "$out/raw/coupler.h5" <<'PY' 2>&1 | tee -a "$out/summary.txt"
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], "r")
 s = f["s"][:]
