@@ -199,11 +199,12 @@ MpieDensityChoice choose_mpie_sparsity(const geometry::Mesh& mesh, double target
   std::sort(radii.begin(), radii.end());
   radii.erase(std::unique(radii.begin(), radii.end()), radii.end());
 
+  const double across = mpie_across_cells(mesh);
   const std::vector<RooftopCells> rooftops = rooftop_cells(mesh, false);
   const double n2 = static_cast<double>(rooftops.size()) * static_cast<double>(rooftops.size());
   std::vector<long long> nnz(radii.size(), -1);
   const auto nnz_at = [&](std::size_t k) {
-    if (nnz[k] < 0) nnz[k] = mpie_pattern_nnz(rooftops, grid, mpie_sparsity(radii[k]));
+    if (nnz[k] < 0) nnz[k] = mpie_pattern_nnz(rooftops, grid, mpie_sparsity(radii[k], across));
     return nnz[k];
   };
   // The last radius whose pattern has at most `limit` entries (-1: none), by bisection.
@@ -230,7 +231,7 @@ MpieDensityChoice choose_mpie_sparsity(const geometry::Mesh& mesh, double target
   }
   if (pick < 0) pick = 0;
   MpieDensityChoice choice;
-  choice.sparsity = mpie_sparsity(radii[static_cast<std::size_t>(pick)]);
+  choice.sparsity = mpie_sparsity(radii[static_cast<std::size_t>(pick)], across);
   choice.nnz = nnz_at(static_cast<std::size_t>(pick));
   choice.density = static_cast<double>(choice.nnz) / n2;
   return choice;

@@ -38,6 +38,7 @@ using geometry::test::port;
 
 const Slab kSlab{3.38, 0.0027, 0.508e-3};
 constexpr MpieSparsity kFullReach{1e3, 1e3, 1e3};
+constexpr double kAcross = 5.5;  // T in cells for the ring's patterns (any T is a valid pattern)
 
 // A square ring of 2-cell strips (16 cells outside) with a feed at two opposite corners,
 // 0.8 mm cells on the coupler's substrate (228 rooftops): loops, as in the branch-line coupler.
@@ -188,8 +189,9 @@ TEST(SparseAssembly, IsJwLPlusDtPDOnItsPattern) {
   ASSERT_GT(mesh.bubble_count(), 0);  // the ring's corners and feeds have them
   // R_P 1.5, and 1 and 2 with other boxes: the rows visit the cells of their stencils (fewer
   // than the 228 rooftops); 3.0 and 6.0: every row visits all rooftops.
-  for (const MpieSparsity s : {mpie_sparsity(1.5), MpieSparsity{1.0, 9, 2},
-                               MpieSparsity{2.0, 4, 3}, mpie_sparsity(3.0), mpie_sparsity(6.0)}) {
+  for (const MpieSparsity s :
+       {mpie_sparsity(1.5, kAcross), MpieSparsity{1.0, 9, 2}, MpieSparsity{2.0, 4, 3},
+        mpie_sparsity(3.0, kAcross), mpie_sparsity(6.0, kAcross)}) {
     SCOPED_TRACE("R_P " + std::to_string(s.charge_radius));
     const Csr<cd> z = assemble_sparse_impedance(mesh, ring_tables(), s);
     z.validate();
@@ -217,7 +219,7 @@ TEST(SparseAssembly, IsJwLPlusDtPDOnItsPattern) {
 
 TEST(SparseAssembly, PatternAndValuesAreSymmetricWithTheDiagonal) {
   const Mesh mesh = ring();
-  const Csr<cd> z = assemble_sparse_impedance(mesh, ring_tables(), mpie_sparsity(2.5));
+  const Csr<cd> z = assemble_sparse_impedance(mesh, ring_tables(), mpie_sparsity(2.5, kAcross));
   z.validate();
   EXPECT_LT(z.nnz(), static_cast<long long>(z.rows) * z.rows / 4);
   for (index_t m = 0; m < z.rows; ++m) {
@@ -251,16 +253,20 @@ TEST(SparseAssembly, DensityChooserLandsNearTheTarget) {
     EXPECT_DOUBLE_EQ(c.density, static_cast<double>(c.nnz) / n2);
     EXPECT_EQ(c.nnz, mpie_pattern_nnz(rooftop_cells(mesh, false), mesh.grid(), c.sparsity));
     EXPECT_DOUBLE_EQ(c.sparsity.along, kMpieAlongPerChargeRadius * c.sparsity.charge_radius);
-    EXPECT_DOUBLE_EQ(c.sparsity.across, kMpieAcrossCells);
+    EXPECT_DOUBLE_EQ(c.sparsity.across, mpie_across_cells(mesh));
   }
+  // T is a length: 5.5 cells of 0.4 mm (where it was tuned, h 0.508 mm), 11 of 0.2 mm.
+  EXPECT_NEAR(mpie_across_cells(mesh), 5.5, 1e-12);
+  EXPECT_NEAR(mpie_across_cells(ring(0.2)), 11.0, 1e-12);
   // Near 3% the steps are coarsest: 2.84% for R_P just under 1, 3.38% from R_P = 1 (the four
   // nearest neighbours join). The step above is more than 0.002 over the target, so the one
   // below is taken.
   const std::vector<RooftopCells> rc = rooftop_cells(mesh, false);
+  const double across = mpie_across_cells(mesh);
   const MpieDensityChoice low = choose_mpie_sparsity(mesh, 0.03);
-  EXPECT_EQ(low.nnz, mpie_pattern_nnz(rc, mesh.grid(), mpie_sparsity(0.99)));
+  EXPECT_EQ(low.nnz, mpie_pattern_nnz(rc, mesh.grid(), mpie_sparsity(0.99, across)));
   EXPECT_NEAR(low.density, 0.0284, 0.0001);
-  EXPECT_GT(static_cast<double>(mpie_pattern_nnz(rc, mesh.grid(), mpie_sparsity(1.0))) / n2,
+  EXPECT_GT(static_cast<double>(mpie_pattern_nnz(rc, mesh.grid(), mpie_sparsity(1.0, across))) / n2,
             0.03 + 0.002);
   // Everything kept at density 1; the smallest pattern when the target is below it.
   EXPECT_EQ(choose_mpie_sparsity(mesh, 1.0).nnz, static_cast<long long>(n2));
@@ -301,7 +307,7 @@ double solution_error(const Eigen::MatrixXcd& z, const Eigen::MatrixXcd& s,
 TEST(PortLoads, ZeroLoadLeavesZAndLoadsTouchOnlyTheGapPairs) {
   const Mesh mesh = ring();
   const ImpedanceMatrix z = assemble_impedance(mesh, ring_tables());
-  const Csr<cd> s = assemble_sparse_impedance(mesh, ring_tables(), mpie_sparsity(2.5));
+  const Csr<cd> s = assemble_sparse_impedance(mesh, ring_tables(), mpie_sparsity(2.5, kAcross));
   ImpedanceMatrix z0 = z;
   Csr<cd> s0 = s;
   const std::vector<cd> shorts(2, cd(0.0));

@@ -44,11 +44,23 @@ struct MpieSparsity {
 // Tuned at 5% only: at 20% (R_P ≈ 21) the shape hardly matters (A/R_P 0 to 3, T 5.5 to 30:
 // 0.5-1.1% at 2 GHz, 1.5-2.2% at 4 GHz), and there the largest |Z_mn| does better (0.4%).
 inline constexpr double kMpieAlongPerChargeRadius = 2.04;
-inline constexpr double kMpieAcrossCells = 5.5;
+// T is a length, in substrate heights (the scale on which the fields of a microstrip above its
+// ground fall off): 5.5 cells of 0.4 mm on h = 0.508 mm, where the shape was tuned. Kept in
+// cells instead, T halved in millimetres on 0.2 mm cells and the thinned Z was another operator
+// on each mesh: from 0.4 to 0.2 mm cells at 5% the coupler example's S11 moved up to 0.35 dB at
+// -19 dB and its nulls 2.3 and 3.6 dB; with T a length every entry moved at most 0.18 dB
+// (2.6-3.4 GHz; docs/VALIDATION.md).
+// R_P and A follow the density, which keeps them near the same lengths (2.33 and 2.41 mm).
+inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 
-// A from R_P and the fixed T.
-[[nodiscard]] inline MpieSparsity mpie_sparsity(double charge_radius) {
-  return {charge_radius, kMpieAlongPerChargeRadius * charge_radius, kMpieAcrossCells};
+// T in cells on the mesh's grid and substrate.
+[[nodiscard]] inline double mpie_across_cells(const geometry::Mesh& mesh) {
+  return kMpieAcrossHeights * mesh.layout().substrate.height_mm / mesh.grid().cell_mm;
+}
+
+// A from R_P; T given (cells).
+[[nodiscard]] inline MpieSparsity mpie_sparsity(double charge_radius, double across_cells) {
+  return {charge_radius, kMpieAlongPerChargeRadius * charge_radius, across_cells};
 }
 
 // nnz of the pattern for `rooftops` (rooftop_cells order), without values. Parallel (OpenMP
@@ -64,7 +76,7 @@ struct MpieDensityChoice {
   double density = 0;  // nnz / N²
 };
 
-// mpie_sparsity(R_P) with R_P chosen for `target_density` in (0, 1]: nnz(R_P) is a step
+// mpie_sparsity(R_P, mpie_across_cells(mesh)) with R_P chosen for `target_density` in (0, 1]: nnz(R_P) is a step
 // function, changing only where R_P² crosses an integer or A = 2.04 R_P does, so R_P is
 // bisected over those points. The result is the density closest to the target among those no
 // more than 0.002 above it; among the radii with that pattern (the patterns are nested, so equal
