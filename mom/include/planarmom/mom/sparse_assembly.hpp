@@ -48,8 +48,8 @@ inline constexpr double kMpieAlongPerChargeRadius = 2.04;
 // ground fall off): 5.5 cells of 0.4 mm on h = 0.508 mm, where the shape was tuned. Kept in
 // cells instead, T halved in millimetres on 0.2 mm cells and the thinned Z was another operator
 // on each mesh: from 0.4 to 0.2 mm cells at 5% the coupler example's S11 moved up to 0.35 dB at
-// -19 dB and its nulls 2.3 and 3.6 dB; with T a length every entry moved at most 0.18 dB
-// (2.6-3.4 GHz; docs/VALIDATION.md).
+// -19 dB and its nulls 2.3 and 3.6 dB (2.6-3.4 GHz); with T a length every entry moved at
+// most 0.18 dB (2-4 GHz; docs/VALIDATION.md).
 // R_P and A follow the density, which keeps them near the same lengths (2.33 and 2.41 mm).
 inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 
