@@ -76,12 +76,12 @@ struct MpieDensityChoice {
   double density = 0;  // nnz / N²
 };
 
-// mpie_sparsity(R_P, mpie_across_cells(mesh)) with R_P chosen for `target_density` in (0, 1]: nnz(R_P) is a step
-// function, changing only where R_P² crosses an integer or A = 2.04 R_P does, so R_P is
-// bisected over those points. The result is the density closest to the target among those no
-// more than 0.002 above it; among the radii with that pattern (the patterns are nested, so equal
-// nnz means equal pattern) the largest, which keeps the most of P on it. When even R_P = 0 is
-// more than 0.002 above the target, R_P = 0.
+// mpie_sparsity(R_P, mpie_across_cells(mesh)) with R_P chosen for `target_density` in (0, 1]:
+// nnz(R_P) is a step function, changing only where R_P² crosses an integer or A = 2.04 R_P
+// does, so R_P is bisected over those points. The result is the density closest to the target
+// among those no more than 0.002 above it; among the radii with that pattern (the patterns are
+// nested, so equal nnz means equal pattern) the largest, which keeps the most of P on it. When
+// even R_P = 0 is more than 0.002 above the target, R_P = 0.
 // Depends on the mesh only, not on the frequency. Throws std::invalid_argument for a target
 // outside (0, 1].
 [[nodiscard]] MpieDensityChoice choose_mpie_sparsity(const geometry::Mesh& mesh,
