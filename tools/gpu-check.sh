@@ -32,6 +32,9 @@ mkdir -p "$out/raw"
 trap 'tar -C "$out" --exclude="*.h5" --exclude="*.partial" -czf "$out/results.tgz" raw &&
       rm -rf "$out/raw"' EXIT
 log() { echo "== $(date +%T) $*" | tee -a "$out/summary.txt"; }
+# Failures of the checks that must pass (build, tests, sanitizers): the script exits 1 naming them.
+failed=()
+fail() { echo "FAILED: $*" | tee -a "$out/summary.txt"; failed+=("$*"); }
 # The image's plain python3 has h5py and numpy; Debian's /usr/bin/python3 there does not.
 py=python3
 $py -c 'import h5py, numpy' 2>/dev/null || py=/usr/bin/python3
@@ -86,12 +89,24 @@ for stage in $stages; do
       { grep -E "error|Error" "$out/raw/build.log" | head -30; exit 1; }
     ;;
   test)
-    log "tests"
+    # PLANARMOM_REQUIRE_GPU=1: here a GPU test that cannot run fails instead of skipping, and
+    # any test that skips for another reason (shared matrices, h5py missing) fails the stage.
+    log "tests (PLANARMOM_REQUIRE_GPU=1)"
+    export PLANARMOM_REQUIRE_GPU=1
     (cd "$build" && ctest --output-on-failure --parallel 8 -E '^Cuda' >"$out/raw/ctest.log" 2>&1)
-    grep -E "tests passed|tests failed|FAILED|Not Run" "$out/raw/ctest.log" | tee -a "$out/summary.txt"
+    rc=$?
+    grep -E "tests passed|tests failed|FAILED|Not Run|Skipped" "$out/raw/ctest.log" | tee -a "$out/summary.txt"
+    [ "$rc" -eq 0 ] || fail "ctest exited $rc: $(grep -E '\((Failed|Timeout|SEGFAULT|Subprocess aborted)\)' \
+      "$out/raw/ctest.log" | tr -s ' ' | tr '\n' ';')"
+    skipped=$(grep -E '\((Skipped|Not Run)\)' "$out/raw/ctest.log" | tr -s ' ' | tr '\n' ';')
+    [ -z "$skipped" ] || fail "ctest skipped: $skipped"
     "$build/tests/test_cuda" >"$out/raw/test_cuda.log" 2>&1
+    rc=$?
     grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|error" "$out/raw/test_cuda.log" | head -40 |
       tee -a "$out/summary.txt"
+    [ "$rc" -eq 0 ] || fail "test_cuda exited $rc"
+    skipped=$(grep -E '^\[  SKIPPED \] [A-Za-z]' "$out/raw/test_cuda.log" | tr '\n' ';')
+    [ -z "$skipped" ] || fail "test_cuda skipped: $skipped"
     ;;
   sweep)
     log "coupler sweep on the GPU (5 frequencies, the example's 5% mpie, dense check)"
@@ -201,8 +216,10 @@ PY
     for tool in memcheck racecheck; do
       compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/test_cuda" \
         --gtest_filter="$filter" >"$out/raw/sanitizer_$tool.log" 2>&1
-      echo "$tool: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/raw/sanitizer_$tool.log" | tail -1)" |
+      rc=$?
+      echo "$tool: exit $rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/raw/sanitizer_$tool.log" | tail -1)" |
         tee -a "$out/summary.txt"
+      [ "$rc" -eq 0 ] || fail "compute-sanitizer $tool exited $rc"
     done
     ;;
   sass)
@@ -372,4 +389,9 @@ PY
   *) echo "unknown stage $stage" >&2; exit 2 ;;
   esac
 done
+if [ ${#failed[@]} -gt 0 ]; then
+  log "done: ${#failed[@]} check(s) failed"
+  printf '  %s\n' "${failed[@]}" | tee -a "$out/summary.txt"
+  exit 1
+fi
 log "done"

@@ -11,6 +11,7 @@
 
 #include "planarmom/bench/heat_run.hpp"
 #include "planarmom/gpusolver/backends.hpp"
+#include "support/gpu.hpp"
 #include "support/random_matrix.hpp"
 
 namespace pmom::bench {
@@ -233,9 +234,7 @@ TEST(HeatRun, BoundaryValueIsTheSteadyState) {
 // The CUDA backend against the CPU one: each solves every step to tol, so by the bound of
 // MatchesDenseBackwardEuler both lie within S · tol · max‖b‖₂ of the exact steps.
 TEST(HeatRun, CudaMatchesCpu) {
-  const CudaDeviceStatus status = cuda_device_status();
-  if (!status.available)
-    GTEST_SKIP() << "no CUDA device, GPU test skipped: " << status.description;
+  PMOM_REQUIRE_GPU();
   const HeatProblem p = problem(100, 1e-3);
   const std::vector<double> start = initial_field(p, HeatInitial::square);
   SolverOptions o;

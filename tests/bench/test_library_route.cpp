@@ -12,18 +12,13 @@
 #include "planarmom/bench/synthetic.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/io/load_matrix.hpp"
+#include "support/gpu.hpp"
 #include "support/systems.hpp"
 
 namespace pmom {
 namespace {
 
 using cplx = std::complex<double>;
-
-#define REQUIRE_GPU()                                                                      \
-  do {                                                                                     \
-    const CudaDeviceStatus s = cuda_device_status();                                       \
-    if (!s.available) GTEST_SKIP() << "no CUDA device, GPU test skipped: " << s.description; \
-  } while (0)
 
 const std::filesystem::path shared_matrices =
     std::filesystem::path(PLANARMOM_SOURCE_DIR) / ".." / "shared" / "matrices";
@@ -74,18 +69,18 @@ template <class T> void expect_same_on_generated_system(std::uint64_t seed) {
 }
 
 TEST(LibraryRouteBicgstab, EqualsMergedOnComplexSystem) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   expect_same_on_generated_system<cplx>(31);
 }
 
 TEST(LibraryRouteBicgstab, EqualsMergedOnRealSystem) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   expect_same_on_generated_system<double>(32);
 }
 
 // The iteration limit ends both after exactly that many iterations.
 TEST(LibraryRouteBicgstab, StopsAtTheIterationLimitAsTheSolverDoes) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   const Csr<cplx> a = test::make_system<cplx>(test::SystemKind::general, 300, 33, 1.05);
   const auto bv = test::random_vector<cplx>(300, 34);
   SolverOptions o;
@@ -137,7 +132,7 @@ template <class T> void compare_on_matrix(const std::string& name, const Csr<T>&
 }
 
 TEST(LibraryRouteBicgstab, EqualsMergedOnSharedAndSyntheticMatrices) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   Tally t;
   compare_on_matrix("mom-synthetic-2000", bench::synthetic_mom_matrix(2000), t);
   EXPECT_EQ(t.compared, 1) << "both routes must converge on the well-conditioned MoM matrix";
@@ -166,7 +161,7 @@ TEST(LibraryRouteBicgstab, EqualsMergedOnSharedAndSyntheticMatrices) {
 
 // Sizes are checked before anything reaches the device.
 TEST(LibraryRouteBicgstab, RejectsMismatchedSizes) {
-  if (!bench::baseline_available()) GTEST_SKIP() << "built without CUDA: no library route";
+  PMOM_GPU_OR_SKIP(bench::baseline_available(), "built without CUDA: no library route");
   const Csr<cplx> a = test::make_system<cplx>(test::SystemKind::general, 10, 1);
   const std::vector<cplx> b(9, cplx(1));
   std::vector<cplx> x;

@@ -19,6 +19,7 @@
 #include "planarmom/gpusolver/precision.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/load_matrix.hpp"
+#include "support/gpu.hpp"
 #include "support/random_matrix.hpp"
 #include "support/summation_case.hpp"
 #include "support/systems.hpp"
@@ -29,18 +30,6 @@ namespace {
 using cplx = std::complex<double>;
 using test::Dense;
 using test::random_dense;
-
-bool have_gpu(std::string& why) {
-  const CudaDeviceStatus s = cuda_device_status();
-  why = s.description;
-  return s.available;
-}
-
-#define REQUIRE_GPU()                                                                  \
-  do {                                                                                 \
-    std::string why;                                                                   \
-    if (!have_gpu(why)) GTEST_SKIP() << "no CUDA device, GPU test skipped: " << why; \
-  } while (0)
 
 template <class T>
 constexpr double kernel_tolerance = std::is_same_v<real_t<T>, float> ? 1e-4 : 1e-12;
@@ -102,7 +91,7 @@ template <class T> struct Twin {
 template <class T> class CudaKernels : public testing::Test {
  protected:
   void SetUp() override {
-    REQUIRE_GPU();
+    PMOM_REQUIRE_GPU();
     cpu = make_cpu_backend<T>();
     gpu = make_cuda_backend<T>();
   }
@@ -295,7 +284,7 @@ const std::filesystem::path shared_matrices =
 // trajectory is far more sensitive to rounding. Where the CPU does not converge (BiCGSTAB on
 // the hard ones), the GPU may end otherwise, but a "converged" must then be a true one.
 TEST(CudaSolvers, EqualCpuOnSharedComplexMatrices) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   if (!std::filesystem::is_directory(shared_matrices))
     GTEST_SKIP() << "shared matrices not present at " << shared_matrices;
   auto cpu = make_cpu_backend<cplx>();
@@ -344,7 +333,7 @@ TEST(CudaSolvers, EqualCpuOnSharedComplexMatrices) {
 // solutions agree to 1e-8 (κ ≈ 1e3 times the tolerance, with margin) and the iteration counts
 // within the CUDA check interval of 8 (only summation order differs).
 TEST(CudaSolvers, EveryFormatSolvesABandedSystemLikeTheCpu) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   const index_t g = 150, n = g * g;
   Coo<double> coo;
   coo.rows = coo.cols = n;
@@ -390,7 +379,7 @@ TEST(CudaSolvers, EveryFormatSolvesABandedSystemLikeTheCpu) {
 // at most 802 (eigenvalues in (0.01, 8.01)): each solution within 1e-7 of the exact one, so
 // the two within 1e-6.
 TEST(CudaSolvers, AutoTrialPicksWhatConvergesAndSolvesLikeTheCpu) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   AutoOptions trial;
   trial.choose_method = trial.choose_format = trial.trial = true;
   SolverOptions o;
@@ -436,7 +425,7 @@ TEST(CudaSolvers, AutoTrialPicksWhatConvergesAndSolvesLikeTheCpu) {
 // (8), solutions to 1e-8
 // (tolerance 1e-10, condition numbers near 5). Natural order is refused on CUDA, clearly.
 TEST(CudaSolvers, RelaxationAndSsorEqualCpuInMulticolourOrder) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   auto cpu = make_cpu_backend<cplx>();
   auto gpu = make_cuda_backend<cplx>();
   const index_t n = 2000;
@@ -482,7 +471,7 @@ TEST(CudaSolvers, RelaxationAndSsorEqualCpuInMulticolourOrder) {
 }
 
 TEST(CudaSolvers, MultiRhsEqualsSingleSolvesAndGraphsEqualPlainLaunches) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   auto gpu = make_cuda_backend<cplx>();
   const index_t n = 3000, k = 4;
   const Csr<cplx> a = test::make_system<cplx>(test::SystemKind::complex_symmetric, n, 3, 1.05);
@@ -518,7 +507,7 @@ TEST(CudaSolvers, MultiRhsEqualsSingleSolvesAndGraphsEqualPlainLaunches) {
 }
 
 TEST(CudaBackendErrors, OutOfMemorySaysHowMuch) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   auto gpu = make_cuda_backend<cplx>();
   try {
     gpu->template allocate<cplx>(1 << 30, 1 << 10);  // 16 TiB
@@ -548,7 +537,7 @@ template <class T> void expect_exact_compensated_sums() {
 }
 
 TEST(CudaPrecision, CompensatedFloatSumsAreExact) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   expect_exact_compensated_sums<float>();
   expect_exact_compensated_sums<std::complex<float>>();
 }
@@ -557,7 +546,7 @@ TEST(CudaPrecision, CompensatedFloatSumsAreExact) {
 // CPU: both converge, mixed to its double tolerance; the solutions agree to float accuracy
 // (1e-4) and to double accuracy (1e-10; condition number near 20) respectively.
 TEST(CudaPrecision, SingleAndMixedSolvesEqualCpu) {
-  REQUIRE_GPU();
+  PMOM_REQUIRE_GPU();
   const Csr<cplx> a = test::make_system<cplx>(test::SystemKind::general, 3000, 21, 1.1);
   const index_t k = 2;
   std::vector<cplx> b;
@@ -592,6 +581,7 @@ TEST(CudaPrecision, SingleAndMixedSolvesEqualCpu) {
 TEST(CudaBackendErrors, ReportsMissingDeviceOrBuild) {
   const CudaDeviceStatus s = cuda_device_status();
   EXPECT_FALSE(s.description.empty());
+  if (test::gpu_required()) EXPECT_TRUE(s.available) << s.description;
   if (!s.available) {
     EXPECT_THROW(make_cuda_backend<cplx>(), std::runtime_error);
     // "cuda" falls back to the CPU backend.
