@@ -157,6 +157,7 @@ TEST(AutoChoice, FallsBackWhenTheFirstMethodFails) {
   ASSERT_EQ(r.rhs.size(), 1u);
   EXPECT_EQ(to_string(r.method), "bicgstab") << "bicg should have failed first";
   EXPECT_EQ(r.rhs[0].outcome, Outcome::converged) << to_string(r.rhs[0].outcome);
+  ASSERT_EQ(x.size(), b.size());
   const double residual = test::relative_residual<double>(reference, b, x);
   EXPECT_LE(residual, 10 * SolverOptions{}.tolerance);
   double error = 0;

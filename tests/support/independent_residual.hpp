@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/SparseCore>
+#include <cmath>
 #include <complex>
 #include <span>
 #include <type_traits>
@@ -44,8 +45,12 @@ template <class T> std::vector<T> times_ones(const SparseC& a) {
   return out;
 }
 
+// x of the wrong length (a solver that returned nothing) gives +inf, a failure, not a crash.
 template <class T>
 double relative_residual(const SparseC& a, std::span<const T> b, std::span<const T> x) {
+  if (x.size() != static_cast<std::size_t>(a.cols()) ||
+      b.size() != static_cast<std::size_t>(a.rows()))
+    return HUGE_VAL;
   const VectorC bc = to_complex(b);
   return (bc - a * to_complex(x)).norm() / bc.norm();
 }
