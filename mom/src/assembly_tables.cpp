@@ -12,6 +12,7 @@
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/edge_profile.hpp"
 #include "planarmom/mom/gauss_legendre.hpp"
+#include "static_near_cache.hpp"
 
 namespace pmom::mom {
 namespace {
@@ -402,8 +403,11 @@ InteractionTables make_interaction_tables(const GreensTable& greens, const geome
       const WeightRule& y = rules.across(obs.across, src.across);
       evaluations += static_cast<long long>(x.t.size() * y.t.size());
       if (!is_near) return a4 * overlap_integral(x, y, along, across, g_a);
-      return a4 * overlap_integral(x, y, along, across, smooth_a) +
-             c_a * a3 * static_rooftop_overlap(along, across, options.outer_order, obs, src);
+      const double static_part = static_near_cache().get(
+          StaticNearCache::key(true, rooftop_kind(obs), rooftop_kind(src), along, across,
+                               options.outer_order),
+          [&] { return static_rooftop_overlap(along, across, options.outer_order, obs, src); });
+      return a4 * overlap_integral(x, y, along, across, smooth_a) + c_a * a3 * static_part;
     }
     const int kinds = w.table - kVectorTables;
     const CellProfile obs = cell_profile(kinds / kChargeKinds), src = cell_profile(kinds % kChargeKinds);
@@ -411,8 +415,11 @@ InteractionTables make_interaction_tables(const GreensTable& greens, const geome
     const WeightRule& y = rules.across(obs.y, src.y);
     evaluations += static_cast<long long>(x.t.size() * y.t.size());
     if (!is_near) return a4 * overlap_integral(x, y, w.di, w.dj, g_v);
-    return a4 * overlap_integral(x, y, w.di, w.dj, smooth_v) +
-           c_v * a3 * static_cell_overlap(w.di, w.dj, options.outer_order, obs, src);
+    const double static_part = static_near_cache().get(
+        StaticNearCache::key(false, kinds / kChargeKinds, kinds % kChargeKinds, w.di, w.dj,
+                             options.outer_order),
+        [&] { return static_cell_overlap(w.di, w.dj, options.outer_order, obs, src); });
+    return a4 * overlap_integral(x, y, w.di, w.dj, smooth_v) + c_v * a3 * static_part;
   };
 
   long long evaluations = 0;
