@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <array>
-#include <ranges>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -63,10 +62,16 @@ template <class Rows> std::pair<index_t, index_t> row_range(const Rows& a, int t
   const auto bound = [&](int s) {
     if (s == team) return a.rows();
     const std::int64_t target = a.work_before(a.rows()) * s / team;
-    // work_before(rows) >= target, so the search always stops inside [0, rows].
-    const auto candidates = std::views::iota(index_t{0}, a.rows() + 1);
-    return *std::ranges::partition_point(candidates,
-                                         [&](index_t i) { return a.work_before(i) < target; });
+    // The first row with work_before(row) >= target, by bisection: work_before is
+    // non-decreasing and work_before(rows) >= target, so it lies in [0, rows]. (Written out:
+    // clang 14 cannot compile ranges::partition_point over libstdc++ 12's iota_view.)
+    index_t lo = 0, hi = a.rows();
+    while (lo < hi) {
+      const index_t mid = lo + (hi - lo) / 2;
+      if (a.work_before(mid) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   };
   return {bound(t), bound(t + 1)};
 }
