@@ -22,6 +22,9 @@ template <class... Parts> std::string cat(const Parts&... parts) {
 // chunks; a row larger than that (P above 32) gets a chunk of its own.
 constexpr hsize_t kChunkBytes = 16384;
 
+constexpr std::string_view kNotOurs =
+    " (not the kind of planarmom file expected, or a damaged one)";
+
 Space dataspace_of(hid_t dataset) {
   return Space(check(H5Dget_space(dataset), dataset, "cannot read a dataset's shape"));
 }
@@ -80,16 +83,17 @@ Type string_type() {
 
 Dataset open_dataset(hid_t file, const char* path) {
   return Dataset(check(H5Dopen2(file, path, H5P_DEFAULT), file,
-                       cat("no dataset '/", path,
-                            "' (not the kind of planarmom file expected, or a damaged one)")));
+                       cat("no dataset '/", path, "'", kNotOurs)));
 }
 
 namespace {
 
-Attribute open_or_create_attribute(hid_t object, const char* name, hid_t file_type,
-                                   const std::string& what) {
+// A new scalar attribute: one of that name is replaced, whatever its type and shape (writing
+// one value into an array attribute would read past the value).
+Attribute create_attribute(hid_t object, const char* name, hid_t file_type,
+                           const std::string& what) {
   if (check(H5Aexists(object, name), object, what) > 0)
-    return Attribute(check(H5Aopen(object, name, H5P_DEFAULT), object, what));
+    check(H5Adelete(object, name), object, what);
   const Space scalar(check(H5Screate(H5S_SCALAR), object, what));
   return Attribute(check(
       H5Acreate2(object, name, file_type, scalar.get(), H5P_DEFAULT, H5P_DEFAULT), object, what));
@@ -100,29 +104,35 @@ Attribute open_or_create_attribute(hid_t object, const char* name, hid_t file_ty
 void write_attribute(hid_t object, const char* name, const std::string& value) {
   const std::string what = cat("cannot write attribute '", name, "'");
   const Type type = string_type();
-  const Attribute attribute = open_or_create_attribute(object, name, type.get(), what);
+  const Attribute attribute = create_attribute(object, name, type.get(), what);
   const char* text = value.c_str();
   check(H5Awrite(attribute.get(), type.get(), &text), object, what);
 }
 
 void write_attribute(hid_t object, const char* name, int value) {
   const std::string what = cat("cannot write attribute '", name, "'");
-  const Attribute attribute = open_or_create_attribute(object, name, H5T_STD_I32LE, what);
+  const Attribute attribute = create_attribute(object, name, H5T_STD_I32LE, what);
   check(H5Awrite(attribute.get(), H5T_NATIVE_INT, &value), object, what);
 }
 
 void write_attribute(hid_t object, const char* name, double value) {
   const std::string what = cat("cannot write attribute '", name, "'");
-  const Attribute attribute = open_or_create_attribute(object, name, H5T_IEEE_F64LE, what);
+  const Attribute attribute = create_attribute(object, name, H5T_IEEE_F64LE, what);
   check(H5Awrite(attribute.get(), H5T_NATIVE_DOUBLE, &value), object, what);
 }
 
 namespace {
 
+// An attribute that holds one value: reading an array into one would overrun it.
 Attribute open_attribute(hid_t object, const char* name) {
-  return Attribute(check(H5Aopen(object, name, H5P_DEFAULT), object,
-                         cat("no attribute '", name,
-                              "' (not the kind of planarmom file expected, or a damaged one)")));
+  Attribute attribute(check(H5Aopen(object, name, H5P_DEFAULT), object,
+                            cat("no attribute '", name, "'", kNotOurs)));
+  const Space space(check(H5Aget_space(attribute.get()), object, "cannot read an attribute shape"));
+  const hssize_t values = H5Sget_simple_extent_npoints(space.get());
+  if (values != 1)
+    fail(object, cat("attribute '", name, "' holds ", std::to_string(values), " values, not one",
+                     kNotOurs));
+  return attribute;
 }
 
 }  // namespace
@@ -186,7 +196,7 @@ std::vector<std::string> read_strings(hid_t file, const char* path) {
   const Type stored(check(H5Dget_type(dataset.get()), file, "cannot read a dataset type"));
   if (H5Tis_variable_str(stored.get()) <= 0)
     fail(file, cat("dataset '/", path, "' does not hold variable-length strings"));
-  const auto count = static_cast<std::size_t>(row_count(dataset.get()));
+  const auto count = static_cast<std::size_t>(length(dataset.get()));
   std::vector<char*> texts(count, nullptr);
   const Type type = string_type();
   check(H5Dread(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()), file,
@@ -225,6 +235,23 @@ hsize_t row_count(hid_t dataset) {
   const std::vector<hsize_t> dims = dataset_shape(dataset);
   if (dims.empty()) fail(dataset, "a dataset expected to have rows is a scalar");
   return dims[0];
+}
+
+hsize_t length(hid_t dataset) {
+  const std::vector<hsize_t> dims = dataset_shape(dataset);
+  if (dims.size() != 1) fail(dataset, cat("is not one-dimensional", kNotOurs));
+  return dims[0];
+}
+
+unsigned link_count(hid_t object) {
+#if H5_VERSION_GE(1, 12, 0)
+  H5O_info2_t info;
+  check(H5Oget_info3(object, &info, H5O_INFO_BASIC), object, "cannot read an object's links");
+#else
+  H5O_info_t info;
+  check(H5Oget_info2(object, &info, H5O_INFO_BASIC), object, "cannot read an object's links");
+#endif
+  return info.rc;
 }
 
 void set_row_count(hid_t dataset, hsize_t rows) {

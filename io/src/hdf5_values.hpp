@@ -38,7 +38,8 @@ Type string_type();  // variable-length UTF-8
 
 Dataset open_dataset(hid_t file, const char* path);
 
-// Each replaces the value of an existing attribute of that name.
+// Each replaces the value of an existing attribute of that name. The readers refuse an attribute
+// that does not hold exactly one value.
 void write_attribute(hid_t object, const char* name, const std::string& value);
 void write_attribute(hid_t object, const char* name, int value);
 void write_attribute(hid_t object, const char* name, double value);
@@ -60,6 +61,10 @@ void create_rows(hid_t file, const char* path, hid_t file_type,
                  const std::vector<hsize_t>& row_shape);
 std::vector<hsize_t> dataset_shape(hid_t dataset);
 hsize_t row_count(hid_t dataset);
+// The length of a one-dimensional dataset; fail() for any other shape.
+hsize_t length(hid_t dataset);
+// How many names (hard links) the object has in its file: 1 unless two paths lead to it.
+unsigned link_count(hid_t object);
 void set_row_count(hid_t dataset, hsize_t rows);
 // Writes row `row`, growing or shrinking the dataset to row + 1 rows: a retried write after a
 // failed one lands in the same place.

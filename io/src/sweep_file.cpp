@@ -3,6 +3,7 @@
 // so a killed run leaves at worst some datasets one row longer than /frequency, which resuming
 // cuts back. Only a finished sweep gets the final name.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <system_error>
 #include <type_traits>
@@ -102,12 +103,14 @@ h5::File reopen(const fs::path& partial, const SweepInfo& info, std::vector<doub
     if (const std::string differ = differences(read_info(id), info); !differ.empty())
       throw SweepFileError(cat(partial.string(), ": cannot resume: this run differs from the ",
                                "one that wrote the file in its ", differ));
+    check_row_datasets(id, info);
     const hsize_t rows = complete_rows(id);
     for_each_row_dataset([&](const char* path) {
       const h5::Dataset dataset = h5::open_dataset(id, path);
       if (h5::row_count(dataset.get()) > rows) h5::set_row_count(dataset.get(), rows);
     });
     frequencies = h5::read_column<double>(id, kFrequency, rows);
+    check_frequencies(id, frequencies);
     h5::write_attribute(id, kCompleteAttribute, 0);
     flush(id);
     return file;
@@ -187,6 +190,12 @@ void SweepFile::append(const FrequencyRecord& record) {
     throw std::invalid_argument(cat("SweepFile::append: ", record.currents.size(),
                                     " currents, a ", ports, "-port sweep of ", impl_->unknowns,
                                     " unknowns needs ", ports * impl_->unknowns));
+  // A NaN would never match contains(), so a resumed run would compute it again; the readers
+  // refuse such files as damaged.
+  if (!std::isfinite(record.frequency_hz) || !(record.frequency_hz > 0))
+    throw std::invalid_argument(cat("SweepFile::append: frequency ",
+                                    std::to_string(record.frequency_hz),
+                                    " Hz is not a finite positive number"));
   if (contains(record.frequency_hz))
     throw std::invalid_argument(cat("SweepFile::append: frequency ",
                                     std::to_string(record.frequency_hz),

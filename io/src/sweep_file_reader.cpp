@@ -1,6 +1,8 @@
 // Reading sweep files back, finished or left partial by a killed run.
 #include <algorithm>
+#include <cmath>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "hdf5_values.hpp"
@@ -15,7 +17,7 @@ namespace {
 
 std::vector<double> read_port_values(hid_t file, const char* path, std::size_t ports) {
   const h5::Dataset dataset = h5::open_dataset(file, path);
-  const hsize_t count = h5::row_count(dataset.get());
+  const hsize_t count = h5::length(dataset.get());
   if (count != ports)
     h5::fail(file, cat("dataset '/", path, "' has ", count, " entries for ", ports, " port names"));
   std::vector<double> values(ports);
@@ -23,11 +25,38 @@ std::vector<double> read_port_values(hid_t file, const char* path, std::size_t p
   return values;
 }
 
+// "[3, 2, 2]", or with `head` first: "[F, 2, 2]".
+std::string shape_text(std::string_view head, const std::vector<hsize_t>& extents) {
+  std::string text = cat("[", head);
+  for (const hsize_t extent : extents) text += cat(text.size() > 1 ? ", " : "", extent);
+  return text + "]";
+}
+
+// A dataset with a row per frequency as the writer makes it: rows of shape `row`, elements of
+// type `type` (`type_name` in the message), reachable by its path alone (two paths to one
+// dataset would make the writer's rows overwrite each other).
+void check_row_dataset(hid_t file, const char* path, const std::vector<hsize_t>& row, hid_t type,
+                       std::string_view type_name) {
+  const h5::Dataset dataset = h5::open_dataset(file, path);
+  const std::vector<hsize_t> shape = h5::dataset_shape(dataset.get());
+  if (shape.empty() || !std::equal(shape.begin() + 1, shape.end(), row.begin(), row.end()))
+    h5::fail(dataset.get(), cat("has shape ", shape_text("", shape), " where ",
+                                shape_text("F", row), " was expected: the file is damaged"));
+  const h5::Type stored(
+      h5::check(H5Dget_type(dataset.get()), dataset.get(), "cannot read a dataset type"));
+  if (H5Tequal(stored.get(), type) <= 0)
+    h5::fail(dataset.get(), cat("does not hold ", type_name, ": the file is damaged"));
+  if (const unsigned links = h5::link_count(dataset.get()); links != 1)
+    h5::fail(dataset.get(), cat("is reachable by ", links, " paths: the file is damaged"));
+}
+
 }  // namespace
 
 SweepInfo read_info(hid_t file) {
   SweepInfo info;
   info.port_names = h5::read_strings(file, kPortNames);
+  if (info.port_names.empty())
+    h5::fail(file, cat("dataset '/", kPortNames, "' lists no ports: the file is damaged"));
   info.reference_impedance_ohm = read_port_values(file, kImpedances, info.ports());
   info.reference_plane_mm = read_port_values(file, kPlanes, info.ports());
   info.config_text = h5::read_string_attribute(file, kConfigAttribute);
@@ -42,6 +71,19 @@ SweepInfo read_info(hid_t file) {
   return info;
 }
 
+void check_row_datasets(hid_t file, const SweepInfo& info) {
+  const hsize_t ports = info.ports();
+  const h5::Type complex = h5::complex_type(H5T_IEEE_F64LE);
+  constexpr std::string_view kComplex = "complex numbers (float64 pairs r, i)";
+  check_row_dataset(file, kS, {ports, ports}, complex.get(), kComplex);
+  check_row_dataset(file, kCurrents, {ports, info.unknowns}, complex.get(), kComplex);
+  for_each_column([&](const char* path, auto member) {
+    using Value = std::remove_cvref_t<decltype(FrequencyRecord{}.*member)>;
+    check_row_dataset(file, path, {}, h5::file_type<Value>(),
+                      std::is_same_v<Value, double> ? "float64 numbers" : "integers");
+  });
+}
+
 hsize_t complete_rows(hid_t file) {
   hsize_t rows = 0;
   bool first = true;
@@ -51,6 +93,20 @@ hsize_t complete_rows(hid_t file) {
     first = false;
   });
   return rows;
+}
+
+void check_frequencies(hid_t file, const std::vector<double>& frequencies) {
+  for (std::size_t row = 0; row < frequencies.size(); ++row) {
+    const double hz = frequencies[row];
+    if (!std::isfinite(hz) || !(hz > 0))
+      h5::fail(file, cat("dataset '/", kFrequency, "' row ", row, " holds ", std::to_string(hz),
+                         " Hz, not a finite positive frequency: the file is damaged"));
+  }
+  std::vector<double> sorted = frequencies;
+  std::sort(sorted.begin(), sorted.end());
+  if (const auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+    h5::fail(file, cat("dataset '/", kFrequency, "' holds ", std::to_string(*twice),
+                       " Hz twice: the file is damaged"));
 }
 
 std::vector<std::complex<double>> read_currents(hid_t file, hsize_t row, std::size_t ports,
@@ -65,10 +121,6 @@ std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepI
                                           bool currents) {
   const std::size_t ports = info.ports();
   const h5::Dataset s = h5::open_dataset(file, kS);
-  if (const auto shape = h5::dataset_shape(s.get());
-      shape.size() != 3 || shape[1] != ports || shape[2] != ports)
-    h5::fail(s.get(), cat("is not of shape [F, P, P] for the P = ", ports,
-                          " ports of /ports/name"));
   const std::size_t per_row = ports * ports;
   std::vector<std::complex<double>> values(static_cast<std::size_t>(rows) * per_row);
   const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
@@ -84,6 +136,9 @@ std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepI
     const std::vector<Value> column = h5::read_column<Value>(file, path, rows);
     for (std::size_t f = 0; f < records.size(); ++f) records[f].*member = column[f];
   });
+  std::vector<double> frequencies;
+  for (const FrequencyRecord& r : records) frequencies.push_back(r.frequency_hz);
+  check_frequencies(file, frequencies);
   if (currents) {
     for (std::size_t f = 0; f < records.size(); ++f)
       records[f].currents = read_currents(file, f, ports, info.unknowns);
@@ -100,6 +155,7 @@ SweepData read_sweep_file(const std::filesystem::path& file, bool with_currents)
   const hid_t id = handle.get();
   SweepData data;
   data.info = sweep_layout::read_info(id);
+  sweep_layout::check_row_datasets(id, data.info);
   data.complete = h5::read_int_attribute(id, sweep_layout::kCompleteAttribute) != 0;
   data.records =
       sweep_layout::read_records(id, sweep_layout::complete_rows(id), data.info, with_currents);

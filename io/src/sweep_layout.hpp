@@ -57,12 +57,21 @@ template <class Visit> void for_each_row_dataset(Visit&& visit) {
 // Everything but `complete`, which the callers treat differently; unknowns is the last extent
 // of /currents.
 SweepInfo read_info(hid_t file);
+// Throws SweepFileError unless every dataset with a row per frequency is as the writer makes it:
+// rows of shape /s [F, P, P], /currents [F, P, N], the columns [F] (a row of another shape would
+// overrun the record's buffers), the writer's element types (others would be converted, not
+// kept bit for bit) and one path to each (two would make rows overwrite each other).
+void check_row_datasets(hid_t file, const SweepInfo& info);
 // Records whose every dataset row is there: the shortest dataset's length, as a kill between
-// two dataset writes leaves the earlier datasets one row longer.
+// two dataset writes leaves the earlier datasets one row longer. Needs check_row_datasets first.
 hsize_t complete_rows(hid_t file);
-// The first `rows` records; their currents too when `currents` (N = unknowns).
+// The first `rows` records; their currents too when `currents` (N = unknowns). Needs
+// check_row_datasets first.
 std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepInfo& info,
                                           bool currents);
+// Throws SweepFileError unless the frequencies read from the file are finite, positive and
+// distinct, as SweepFile::append writes them: anything else is a damaged file.
+void check_frequencies(hid_t file, const std::vector<double>& frequencies);
 // Row `row` of /currents, N x P column-major.
 std::vector<std::complex<double>> read_currents(hid_t file, hsize_t row, std::size_t ports,
                                                 std::size_t unknowns);

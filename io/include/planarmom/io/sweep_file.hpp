@@ -51,8 +51,8 @@ class SweepFile {
 
   // Appends one record and flushes it to disk, so that a kill loses at most the record being
   // written. Throws std::invalid_argument when record.s is not P x P, record.currents is not
-  // N x P or the frequency is already in the file, std::logic_error after finish(),
-  // SweepFileError on a write failure.
+  // N x P or the frequency is not finite and positive or already in the file,
+  // std::logic_error after finish(), SweepFileError on a write failure.
   void append(const FrequencyRecord& record);
 
   // Marks the file complete, closes it and renames it to the target (replacing an older one).
