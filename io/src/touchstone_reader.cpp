@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fstream>
 #include <numbers>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <system_error>
 
@@ -80,6 +82,24 @@ std::optional<double> parse_number(std::string_view token) {
   return value;
 }
 
+struct Unit {
+  const char* name;
+  double hz;
+};
+
+// The frequency unit a word of the option line names (in any case), or nullopt.
+std::optional<Unit> unit_named(std::string_view word) {
+  for (const Unit unit : {Unit{"Hz", 1.0}, Unit{"kHz", 1e3}, Unit{"MHz", 1e6}, Unit{"GHz", 1e9}})
+    if (iequals(word, unit.name)) return unit;
+  return std::nullopt;
+}
+
+// The shortest text that reads back as `value` ("1e+300", not 301 digits).
+std::string shortest(double value) {
+  char text[32];
+  return {text, std::to_chars(text, text + sizeof text, value).ptr};
+}
+
 std::complex<double> to_complex(Format format, double a, double b) {
   if (format == Format::ri) return {a, b};
   const double magnitude = format == Format::ma ? a : std::pow(10.0, a / 20.0);
@@ -142,10 +162,7 @@ class Parser {
     for (std::size_t t = 0; t < tokens.size(); ++t) {
       const std::string_view token = tokens[t];
       if (token.empty()) continue;
-      if (iequals(token, "Hz")) unit_ = 1.0;
-      else if (iequals(token, "kHz")) unit_ = 1e3;
-      else if (iequals(token, "MHz")) unit_ = 1e6;
-      else if (iequals(token, "GHz")) unit_ = 1e9;
+      if (const auto unit = unit_named(token)) unit_ = *unit;
       else if (iequals(token, "RI")) format_ = Format::ri;
       else if (iequals(token, "MA")) format_ = Format::ma;
       else if (iequals(token, "DB")) format_ = Format::db;
@@ -195,7 +212,7 @@ class Parser {
 
   [[nodiscard]] bool starts_noise_block(const std::vector<double>& values) const {
     return ports_ == 2 && point_.empty() && !data_.frequency_hz.empty() &&
-           values.front() * unit_ <= data_.frequency_hz.back();
+           values.front() * unit_.hz <= data_.frequency_hz.back();
   }
 
   void check_noise_line(const std::vector<double>& values) {
@@ -208,13 +225,25 @@ class Parser {
   }
 
   void finish_point() {
-    const double frequency = point_[0] * unit_;
+    const double frequency = point_[0] * unit_.hz;
+    if (!std::isfinite(frequency))
+      fail_at(point_line_, cat("frequency ", shortest(point_[0]), " ", unit_.name,
+                               " overflows to an infinite number of Hz"));
+    if (frequency < 0)
+      fail_at(point_line_, cat("frequency ", shortest(frequency), " Hz is negative"));
     if (!data_.frequency_hz.empty() && !(frequency > data_.frequency_hz.back()))
       fail_at(point_line_, cat("frequency ", std::to_string(frequency),
                                " Hz does not exceed the one before; frequencies must increase"));
     std::vector<std::complex<double>> s(ports_ * ports_);
-    for (std::size_t k = 0; k < s.size(); ++k)
-      s[matrix_index(k, ports_)] = to_complex(format_, point_[1 + 2 * k], point_[2 + 2 * k]);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      const std::size_t at = matrix_index(k, ports_);
+      s[at] = to_complex(format_, point_[1 + 2 * k], point_[2 + 2 * k]);
+      // Only a magnitude in dB can overflow: 10^(dB/20) beyond about 6165 dB.
+      if (!std::isfinite(s[at].real()) || !std::isfinite(s[at].imag()))
+        fail_at(point_line_, cat("S", at / ports_ + 1, ports_ > 9 ? "," : "", at % ports_ + 1,
+                                 " of ", shortest(point_[1 + 2 * k]),
+                                 " dB overflows: its magnitude is beyond double precision"));
+    }
     data_.frequency_hz.push_back(frequency);
     data_.s.push_back(std::move(s));
     point_.clear();
@@ -226,7 +255,7 @@ class Parser {
   std::size_t line_ = 0;
   TouchstoneData data_;
   // Touchstone 1.1 defaults, for files without an option line.
-  double unit_ = 1e9;
+  Unit unit_{"GHz", 1e9};
   Format format_ = Format::ma;
   bool option_seen_ = false;
   bool data_started_ = false;
