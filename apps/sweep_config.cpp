@@ -69,6 +69,7 @@ void read_output(const YamlReader& r, const YAML::Node& node, int ports, SweepSe
 }  // namespace
 
 std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file) {
+  constexpr int kMaxPoints = 100000;
   const YamlReader r(file);
   std::vector<double> f;
   if (node.IsSequence()) {
@@ -96,11 +97,21 @@ std::vector<double> read_frequencies(const YAML::Node& node, const std::string& 
   const YAML::Node points_node = r.require(node, "/frequencies", "points");
   const int points =
       r.integer(points_node, "/frequencies/points", 1, std::numeric_limits<int>::max());
+  if (points > kMaxPoints)
+    r.fail(points_node, "/frequencies/points must be at most " + std::to_string(kMaxPoints) +
+                            " (each point is a full solve), got " + points_node.Scalar());
   if (points > 1 && stop == start)
     r.fail(points_node, "/frequencies/points must be 1 when stop_hz equals start_hz, got " +
                             points_node.Scalar());
-  for (int i = 0; i < points; ++i)
-    f.push_back(i == 0 ? start : i == points - 1 ? stop : start + (stop - start) * i / (points - 1));
+  for (int i = 0; i < points; ++i) {
+    // The step as a fraction of the span: (stop - start) * i could overflow.
+    const double fraction = static_cast<double>(i) / (points - 1);
+    f.push_back(i == 0 ? start : i == points - 1 ? stop : start + (stop - start) * fraction);
+    if (i > 0 && !(f[i] > f[i - 1]))
+      r.fail(points_node, "/frequencies/points: " + points_node.Scalar() + " points from " +
+                              node["start_hz"].Scalar() + " to " + stop_node.Scalar() +
+                              " Hz are closer than double precision tells apart; use fewer");
+  }
   return f;
 }
 

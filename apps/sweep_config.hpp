@@ -42,8 +42,9 @@ struct SweepSettings {
 };
 
 // The YAML frequency section, shared with `planarmom line`: {start_hz, stop_hz, points} (points
-// >= 1, stop_hz >= start_hz, evenly spaced; points 1 when stop_hz equals start_hz) or a list of
-// frequencies in Hz, increasing without duplicates. Throws geometry::ConfigError.
+// 1 to 100000, stop_hz >= start_hz, evenly spaced and distinct; points 1 when stop_hz equals
+// start_hz) or a list of frequencies in Hz, increasing without duplicates. Throws
+// geometry::ConfigError.
 [[nodiscard]] std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file);
 
 // Reads the sections above from `root` (sections other than these and the geometry ones are
