@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages planarmom needs to build and test. Idempotent and non-interactive:
 # packages already present are left alone, and nothing is fetched when all are there.
+# --fuzz adds what tools/fuzz.sh needs: clang with libFuzzer and the sanitizers, clang's OpenMP.
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libopenmpi-dev nlohmann-json3-dev zlib1g-dev
   python3-h5py python3-numpy python3-matplotlib python3-yaml
 )
+if [ "${1:-}" = --fuzz ]; then packages+=(clang libclang-rt-14-dev libomp-14-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,75 @@
+// Fuzz target: a sweep config as `planarmom sweep` reads it: the YAML file, its geometry sections
+// (geometry/config_yaml.hpp), its sweep sections (read_sweep_settings) and, when the layout's
+// grid is small, the mesh. Contract: a ConfigError naming the file, or settings within the
+// ranges the headers promise and a mesh.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "harness.hpp"
+#include "planarmom/geometry/config_yaml.hpp"
+#include "planarmom/geometry/yaml_reader.hpp"
+#include "sweep_config.hpp"
+
+namespace {
+
+using namespace pmom;
+
+// Meshing a larger grid runs the same code, only slower: beyond this many cells over the layout's
+// bounding box the target stops after the config checks, to keep executions short.
+constexpr double kMaxFuzzCells = 2e4;
+
+bool one_of(const std::string& value, std::initializer_list<const char*> choices) {
+  return std::any_of(choices.begin(), choices.end(), [&](const char* c) { return value == c; });
+}
+
+void check(const app::SweepSettings& s) {
+  fuzz::expect_frequencies(s.frequencies_hz);
+  fuzz::expect(s.density > 0 && s.density <= 1, "density outside (0, 1]");
+  fuzz::expect(s.tolerance > 0 && s.tolerance < 1, "tolerance outside (0, 1)");
+  fuzz::expect(s.max_iterations >= 1, "max_iterations < 1");
+  fuzz::expect(one_of(s.rule, {"magnitude", "mpie"}), "unknown rule");
+  fuzz::expect(one_of(s.format, {"auto", "csr", "hyb"}), "unknown format");
+  fuzz::expect(one_of(s.method, {"auto", "bicg", "cocg", "bicgstab"}), "unknown method");
+  fuzz::expect(one_of(s.backend, {"auto", "cpu", "cuda"}), "unknown backend");
+  fuzz::expect(one_of(s.termination, {"matched", "short"}), "unknown termination");
+  for (const std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout})
+    fuzz::expect(!path->empty(), "an empty output path");
+}
+
+// Cells in the grid over the layout's bounding box.
+double grid_cells(const std::vector<geometry::Rect>& rects, double cell_mm) {
+  geometry::Rect box = rects.front();
+  for (const geometry::Rect& r : rects) {
+    box.x0 = std::min(box.x0, r.x0);
+    box.y0 = std::min(box.y0, r.y0);
+    box.x1 = std::max(box.x1, r.x1);
+    box.y1 = std::max(box.y1, r.y1);
+  }
+  return ((box.x1 - box.x0) / cell_mm + 1) * ((box.y1 - box.y0) / cell_mm + 1);
+}
+
+void mesh_if_small(const geometry::GeometryConfig& g) {
+  fuzz::expect(g.mesh.cell_mm.has_value() != g.mesh.cells_per_wavelength.has_value(),
+               "not exactly one of cell_mm and cells_per_wavelength");
+  if (!g.mesh.cell_mm || !(grid_cells(g.layout.rects, *g.mesh.cell_mm) <= kMaxFuzzCells)) return;
+  const geometry::Mesh mesh = g.make_mesh(*g.mesh.cell_mm);
+  fuzz::expect(mesh.ports().size() == g.layout.ports.size(), "a port lost in meshing");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto file = fuzz::write_input("sweep.yaml", data, size).string();
+  try {
+    const YAML::Node root = geometry::YamlReader::load(file);
+    const geometry::GeometryConfig g = geometry::parse_geometry_config(root, file);
+    geometry::validate(g.layout);  // what the reader accepts, the layout's own checks must too
+    check(app::read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size())));
+    mesh_if_small(g);
+  } catch (const geometry::ConfigError& error) {
+    fuzz::expect_names_file(error.what(), file);
+  }
+  return 0;
+}
