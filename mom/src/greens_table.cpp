@@ -17,26 +17,6 @@ namespace {
 // interval: max |t(t−1)(t−2)(t−3)| / 4! = (9/16)/24.
 constexpr double lagrange_error_constant = 0.0234375;
 
-// How much finer the grid of the closed-form quasi-static part is than the remainder's.
-constexpr int kQuasiStaticRefinement = 10;
-
-// 4-point Lagrange interpolation of samples at ξ = k·step, at s = ξ/step.
-GreensValues interpolate(const std::vector<GreensValues>& samples, double s) {
-  const std::size_t last = samples.size() - 1;
-  // Stencil s0..s0+3 around the interval holding s, shifted inwards at the ends.
-  const auto cell = static_cast<std::size_t>(std::max(0.0, std::floor(s)));
-  const std::size_t s0 = std::min(cell == 0 ? 0 : cell - 1, last - 3);
-  const double t = s - static_cast<double>(s0);
-  const double w[4] = {-(t - 1.0) * (t - 2.0) * (t - 3.0) / 6.0, t * (t - 2.0) * (t - 3.0) / 2.0,
-                       -t * (t - 1.0) * (t - 3.0) / 2.0, t * (t - 1.0) * (t - 2.0) / 6.0};
-  GreensValues out{0.0, 0.0};
-  for (std::size_t k = 0; k < 4; ++k) {
-    out.g_a += w[k] * samples[s0 + k].g_a;
-    out.g_v += w[k] * samples[s0 + k].g_v;
-  }
-  return out;
-}
-
 }  // namespace
 
 GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m,
@@ -93,8 +73,20 @@ GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m
   if (failure) std::rethrow_exception(failure);
 }
 
-double GreensTable::xi(double rho) const {
-  return std::log1p(rho / scale_rho_) + rho * inv_length_;
+GreensTableView<std::complex<double>> GreensTable::view() const {
+  // GreensValues is two std::complex<double>: the vectors are arrays of (G_A, G_V) pairs.
+  static_assert(sizeof(GreensValues) == 2 * sizeof(std::complex<double>));
+  GreensTableView<std::complex<double>> v;
+  v.remainder = &remainder_.front().g_a;
+  v.quasi_static = &quasi_static_.front().g_a;
+  v.remainder_count = static_cast<long long>(remainder_.size());
+  v.quasi_static_count = static_cast<long long>(quasi_static_.size());
+  v.scale_rho = scale_rho_;
+  v.inv_length = inv_length_;
+  v.step = step_;
+  v.c_a = singular_.a;
+  v.c_v = singular_.v;
+  return v;
 }
 
 std::vector<double> GreensTable::rho_at_steps(std::size_t intervals, double step) const {
@@ -120,19 +112,18 @@ GreensValues GreensTable::smooth(double rho_m) const {
     throw std::out_of_range("GreensTable: rho = " + std::to_string(rho_m) +
                             " m lies outside the table's [0, " + std::to_string(rho_max_) +
                             "] m; build it with a larger rho_max");
-  const double s = xi(rho_m) / step_;
-  const GreensValues qs = interpolate(quasi_static_, s * kQuasiStaticRefinement);
-  const GreensValues r = interpolate(remainder_, s);
-  return {qs.g_a + r.g_a, qs.g_v + r.g_v};
+  GreensValues g;
+  view().smooth(rho_m, g.g_a, g.g_v);
+  return g;
 }
 
 GreensValues GreensTable::operator()(double rho_m) const {
   if (!(rho_m > 0.0))
     throw std::out_of_range("GreensTable: G(rho) needs rho > 0 (use smooth() at rho = 0), got " +
                             std::to_string(rho_m));
-  GreensValues g = smooth(rho_m);
-  g.g_a += singular_.a / rho_m;
-  g.g_v += singular_.v / rho_m;
+  if (!(rho_m <= rho_max_)) (void)smooth(rho_m);  // throws, saying what to do
+  GreensValues g;
+  view().full(rho_m, g.g_a, g.g_v);
   return g;
 }
 

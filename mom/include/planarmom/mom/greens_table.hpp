@@ -1,11 +1,13 @@
 // Per-frequency table of the grounded-slab Green's functions, interpolated in ρ.
 #pragma once
 
+#include <cmath>
 #include <complex>
 #include <cstddef>
 #include <vector>
 
 #include "planarmom/mom/greens.hpp"
+#include "planarmom/mom/hd.hpp"
 
 namespace pmom::mom {
 
@@ -27,6 +29,62 @@ struct TableOptions {
 // magnification): evaluated directly it costs one complex exponential per image, tens of them
 // on a high-εr slab, and lookups are what the assembly spends its time on. Samples are
 // computed in parallel (OpenMP); a table is immutable and safe to read from several threads.
+// How much finer the grid of the closed-form quasi-static part is than the remainder's.
+inline constexpr int kQuasiStaticRefinement = 10;
+
+// The table's abscissa ξ = ln(1 + ρ/h) + ρ √εr' k0 (scale_rho = h, inv_length = √εr' k0).
+PLANARMOM_HD inline double greens_xi(double rho, double scale_rho, double inv_length) {
+  return std::log1p(rho / scale_rho) + rho * inv_length;
+}
+
+// 4-point Lagrange interpolation of the (G_A, G_V) pairs sampled at ξ = k·step, at s = ξ/step:
+// the stencil around the interval holding s, shifted inwards at the ends. `pairs` holds
+// 2·count values.
+template <class C>
+PLANARMOM_HD inline void lagrange4(const C* pairs, long long count, double s, C& g_a, C& g_v) {
+  const long long last = count - 1;
+  const double below = s > 0.0 ? std::floor(s) : 0.0;
+  const auto cell = static_cast<long long>(below);
+  long long s0 = cell == 0 ? 0 : cell - 1;
+  if (s0 > last - 3) s0 = last - 3;
+  const double t = s - static_cast<double>(s0);
+  const double w[4] = {-(t - 1.0) * (t - 2.0) * (t - 3.0) / 6.0, t * (t - 2.0) * (t - 3.0) / 2.0,
+                       -t * (t - 1.0) * (t - 3.0) / 2.0, t * (t - 1.0) * (t - 2.0) / 6.0};
+  g_a = C(0.0);
+  g_v = C(0.0);
+  for (int k = 0; k < 4; ++k) {
+    g_a += w[k] * pairs[2 * (s0 + k)];
+    g_v += w[k] * pairs[2 * (s0 + k) + 1];
+  }
+}
+
+// A table's numbers as a plain view (host or device memory) and its lookups, which the host
+// class and the CUDA fill share. C is std::complex<double> on the host and
+// cuda::std::complex<double> on the device (the same layout); no checks, no exceptions.
+template <class C> struct GreensTableView {
+  const C* remainder = nullptr;     // (G_A, G_V) of the remainder at ξ = k·step
+  const C* quasi_static = nullptr;  // of G_qs at ξ = k·step / kQuasiStaticRefinement
+  long long remainder_count = 0, quasi_static_count = 0;
+  double scale_rho = 0, inv_length = 0, step = 0;
+  C c_a, c_v;  // the singular coefficients
+
+  // G − c/ρ at 0 ≤ ρ ≤ ρmax.
+  PLANARMOM_HD void smooth(double rho, C& g_a, C& g_v) const {
+    const double s = greens_xi(rho, scale_rho, inv_length) / step;
+    C qa, qv;
+    lagrange4(quasi_static, quasi_static_count, s * kQuasiStaticRefinement, qa, qv);
+    lagrange4(remainder, remainder_count, s, g_a, g_v);
+    g_a += qa;
+    g_v += qv;
+  }
+  // G at 0 < ρ ≤ ρmax.
+  PLANARMOM_HD void full(double rho, C& g_a, C& g_v) const {
+    smooth(rho, g_a, g_v);
+    g_a += c_a / rho;
+    g_v += c_v / rho;
+  }
+};
+
 class GreensTable {
  public:
   GreensTable(const Slab& slab, double frequency_hz, double rho_max_m,
@@ -42,9 +100,11 @@ class GreensTable {
   double frequency() const { return frequency_; }
   // The sample abscissae (ρ_0 = 0 < ρ_1 < … = ρmax), e.g. to check between them.
   const std::vector<double>& sample_rho() const { return rho_; }
+  // The samples in host memory; also what the CUDA fill uploads.
+  [[nodiscard]] GreensTableView<std::complex<double>> view() const;
 
  private:
-  double xi(double rho) const;
+  [[nodiscard]] double xi(double rho) const { return greens_xi(rho, scale_rho_, inv_length_); }
   // ρ at ξ = 0, step, …, intervals·step (the last set to rho_max exactly).
   std::vector<double> rho_at_steps(std::size_t intervals, double step) const;
 

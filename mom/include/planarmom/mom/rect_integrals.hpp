@@ -15,11 +15,7 @@
 
 #include <cmath>
 
-#if defined(__CUDACC__)
-#define PLANARMOM_HD __host__ __device__
-#else
-#define PLANARMOM_HD
-#endif
+#include "planarmom/mom/hd.hpp"
 
 namespace pmom::mom {
 

@@ -1,0 +1,84 @@
+// What a mesh's offset tables (assembly.hpp) need at every frequency, worked out once per mesh:
+// where each table the mesh uses lies, the entries to compute (one per symmetry class, with its
+// Gauss rules and, near the source, its frequency-independent 1/R part), and which entry every
+// other used slot copies. A sweep builds the plan once; each frequency then costs only the
+// Green's-table lookups under the rules, on the host (evaluate_tables) or on the GPU (the CUDA
+// fill, mom/cuda), which read the same plan.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/greens_table.hpp"
+#include "planarmom/mom/hd.hpp"
+
+namespace pmom::mom {
+
+struct TablePlan {
+  int nx = 0, ny = 0;
+  double cell_mm = 0, cell_m = 0;
+  bool edge_profiles = true;
+  std::vector<long long> start;  // kTables, as InteractionTables::start
+  long long size = 0;            // values in all tables
+
+  // Every Gauss rule the entries use, flattened: rule r has the points
+  // [rule_start[r], rule_start[r + 1]) of rule_t (cells) and rule_w.
+  std::vector<int> rule_start;
+  std::vector<double> rule_t, rule_w;
+
+  enum Flags : int {
+    scalar_potential = 1,  // G_V (a charge table); else G_A (a rooftop table)
+    near = 2,              // the smooth part under the rules plus c·a³·static_part
+  };
+  // value = a⁴ Σ_x Σ_y w_x w_y g(a·|(cx + t_x, cy + t_y)|) (+ c a³ static_part when near).
+  struct Entry {
+    long long slot = 0;  // in the values of all tables
+    int cx = 0, cy = 0;  // offset in cells: along and across (rooftops), x and y (charges)
+    int rule_x = 0, rule_y = 0;
+    int flags = 0;
+    double static_part = 0;  // unit cells, near entries only
+  };
+  std::vector<Entry> entries;
+  // The used slots that are not entries, and the slot (an entry's) each equals by symmetry.
+  std::vector<long long> copy_to, copy_from;
+
+  // Green's-table lookups per evaluation.
+  [[nodiscard]] long long lookups() const;
+};
+
+// One entry's value (G from the table view: c/ρ + smooth far, smooth near); a = cell_m. The
+// host evaluation and the CUDA fill both call it. C as for GreensTableView.
+template <class C>
+PLANARMOM_HD inline C table_entry(const GreensTableView<C>& g, const int* rule_start,
+                                  const double* rule_t, const double* rule_w,
+                                  const TablePlan::Entry& e, double a) {
+  const bool near = (e.flags & TablePlan::near) != 0;
+  const bool scalar = (e.flags & TablePlan::scalar_potential) != 0;
+  C sum(0.0);
+  for (int p = rule_start[e.rule_x]; p < rule_start[e.rule_x + 1]; ++p) {
+    const double dx = e.cx + rule_t[p];
+    C row(0.0);
+    for (int q = rule_start[e.rule_y]; q < rule_start[e.rule_y + 1]; ++q) {
+      const double rho = a * std::hypot(dx, e.cy + rule_t[q]);
+      C g_a, g_v;
+      if (near) g.smooth(rho, g_a, g_v);
+      else g.full(rho, g_a, g_v);
+      row += rule_w[q] * (scalar ? g_v : g_a);
+    }
+    sum += rule_w[p] * row;
+  }
+  const double a3 = a * a * a, a4 = a3 * a;
+  if (!near) return a4 * sum;
+  return a4 * sum + (scalar ? g.c_v : g.c_a) * a3 * e.static_part;
+}
+
+// Throws std::invalid_argument as make_interaction_tables does for the options and the mesh.
+// The near entries' static parts come from the process's cache (computed on first use).
+TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options = {});
+
+// The tables at the Green's table's frequency on the host (OpenMP). Throws
+// std::invalid_argument when greens.rho_max() is short of what the plan's grid needs.
+InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens);
+
+}  // namespace pmom::mom

@@ -1,0 +1,313 @@
+// The offset tables' plan (table_plan.hpp): which tables and offsets a mesh uses, reduced by
+// the symmetries, with the Gauss rules and static parts of each entry; and its evaluation on
+// the host.
+#include "planarmom/mom/table_plan.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "kinds.hpp"
+#include "planarmom/mom/edge_profile.hpp"
+#include "static_near_cache.hpp"
+
+namespace pmom::mom {
+namespace {
+
+using cd = std::complex<double>;
+using geometry::Edge;
+
+// The Gauss rules of every weight the tables need, at the three orders (far, near, distant),
+// flattened into the plan: per order 81 ramp pairs along, then 9 profile pairs across.
+class Rules {
+ public:
+  enum Order { far = 0, near = 1, distant = 2 };
+
+  Rules(const AssemblyOptions& options, TablePlan& plan) {
+    plan.rule_start.assign(1, 0);
+    for (const int order : {options.far_order, options.near_order, options.distant_order}) {
+      for (int m = 0; m < 9; ++m)
+        for (int n = 0; n < 9; ++n)
+          add(plan, overlap_rule(ramp_pieces(edge_of(m / 3), edge_of(m % 3)),
+                                 ramp_pieces(edge_of(n / 3), edge_of(n % 3)), -2, 2, order));
+      for (int o = 0; o < 3; ++o)
+        for (int s = 0; s < 3; ++s)
+          add(plan, overlap_rule(profile_pieces(edge_of(o)), profile_pieces(edge_of(s)), -1, 1,
+                                 order));
+    }
+  }
+  // Ramps of two rooftops along their axis; profiles of two rooftops or cells across.
+  static int along(Order order, const RooftopShape& m, const RooftopShape& n) {
+    return order * 90 + ramp(m) * 9 + ramp(n);
+  }
+  static int across(Order order, Edge obs, Edge src) {
+    return order * 90 + 81 + static_cast<int>(obs) * 3 + static_cast<int>(src);
+  }
+
+ private:
+  static int ramp(const RooftopShape& r) {
+    return static_cast<int>(r.minus) * 3 + static_cast<int>(r.plus);
+  }
+  static void add(TablePlan& plan, const WeightRule& rule) {
+    plan.rule_t.insert(plan.rule_t.end(), rule.t.begin(), rule.t.end());
+    plan.rule_w.insert(plan.rule_w.end(), rule.w.begin(), rule.w.end());
+    plan.rule_start.push_back(static_cast<int>(plan.rule_t.size()));
+  }
+};
+
+// Which tables and offsets the mesh uses: for each kind, the cells (rooftops: minus cells;
+// charges: the cells holding that shape) carrying it; per table, a mark for every offset.
+struct Usage {
+  int nx = 0, ny = 0;
+  std::array<std::vector<geometry::Cell>, 2 * kRooftopKinds> rooftops;  // axis·27 + kind
+  std::array<std::vector<geometry::Cell>, kChargeKinds> charges;
+
+  Usage(const geometry::Grid& grid, const std::vector<RooftopCells>& cells)
+      : nx(grid.nx), ny(grid.ny) {
+    std::array<std::vector<std::uint8_t>, kChargeKinds> seen;
+    for (auto& s : seen) s.assign(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny), 0);
+    const auto add_charge = [&](int kind, int i, int j) {
+      std::uint8_t& flag = seen[static_cast<std::size_t>(kind)]
+                               [static_cast<std::size_t>(j) * static_cast<std::size_t>(nx) +
+                                static_cast<std::size_t>(i)];
+      if (flag == 0) charges[static_cast<std::size_t>(kind)].push_back({i, j});
+      flag = 1;
+    };
+    const auto add = [&](const RooftopCells& r) {
+      rooftops[static_cast<std::size_t>(r.axis * kRooftopKinds + r.kind)].push_back({r.i, r.j});
+      add_charge(r.minus_charge, r.i, r.j);
+      add_charge(r.plus_charge, r.i + (r.axis == 0 ? 1 : 0), r.j + (r.axis == 1 ? 1 : 0));
+    };
+    for (const RooftopCells& r : cells) {
+      add(r);
+      if (r.kind2 >= 0) add(r.subtracted());
+    }
+  }
+
+  // The marks of one table from the kinds' cells; empty when one kind is absent.
+  [[nodiscard]] std::vector<std::uint8_t> offsets(const std::vector<geometry::Cell>& obs,
+                                                  const std::vector<geometry::Cell>& src) const {
+    if (obs.empty() || src.empty()) return {};
+    std::vector<std::uint8_t> marks(static_cast<std::size_t>(2 * nx - 1) *
+                                    static_cast<std::size_t>(2 * ny - 1), 0);
+    for (const geometry::Cell& o : obs)
+      for (const geometry::Cell& s : src)
+        marks[static_cast<std::size_t>(offset_index(nx, ny, s.i - o.i, s.j - o.j))] = 1;
+    return marks;
+  }
+};
+
+struct WorkItem {
+  int table, di, dj;
+};
+
+// The entry a table entry equals by symmetry: reciprocity (observer and source swapped, with
+// the offset negated: ⟨f_m, G f_n⟩ = ⟨f_n, G f_m⟩) to order the kinds, then evenness in each
+// offset component along which both shapes are symmetric (plain triangles and uniform
+// profiles: mirroring that component changes nothing).
+WorkItem canonical(WorkItem w) {
+  bool x_symmetric = false, y_symmetric = false;
+  if (w.table < kVectorTables) {
+    const int axis = w.table / (kRooftopKinds * kRooftopKinds);
+    int m = w.table / kRooftopKinds % kRooftopKinds, n = w.table % kRooftopKinds;
+    if (m > n) {
+      std::swap(m, n);
+      w = {vector_table(axis, m, n), -w.di, -w.dj};
+    }
+    const RooftopShape a = rooftop_shape(m), b = rooftop_shape(n);
+    const bool along = a.minus == Edge::none && a.plus == Edge::none && b.minus == Edge::none &&
+                       b.plus == Edge::none;
+    const bool across = a.across == Edge::none && b.across == Edge::none;
+    x_symmetric = axis == 0 ? along : across;
+    y_symmetric = axis == 0 ? across : along;
+  } else {
+    int o = (w.table - kVectorTables) / kChargeKinds, s = (w.table - kVectorTables) % kChargeKinds;
+    if (o > s) {
+      std::swap(o, s);
+      w = {charge_table(o, s), -w.di, -w.dj};
+    }
+    const CellProfile a = cell_profile(o), b = cell_profile(s);
+    x_symmetric = a.x == Edge::none && b.x == Edge::none;
+    y_symmetric = a.y == Edge::none && b.y == Edge::none;
+  }
+  if (x_symmetric) w.di = std::abs(w.di);
+  if (y_symmetric) w.dj = std::abs(w.dj);
+  return w;
+}
+
+// A canonical work item as a plan entry: its rules, offset and static part.
+TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOptions& options) {
+  const double distance = std::hypot(w.di, w.dj);
+  const bool is_near = distance < options.near_cells;
+  const Rules::Order order = is_near                              ? Rules::near
+                             : distance < options.distant_cells ? Rules::far
+                                                                  : Rules::distant;
+  TablePlan::Entry e;
+  e.slot = slot;
+  e.flags = is_near ? TablePlan::near : 0;
+  if (w.table < kVectorTables) {
+    const int axis = w.table / (kRooftopKinds * kRooftopKinds);
+    const int obs_kind = w.table / kRooftopKinds % kRooftopKinds, src_kind = w.table % kRooftopKinds;
+    const RooftopShape obs = rooftop_shape(obs_kind), src = rooftop_shape(src_kind);
+    e.cx = axis == 0 ? w.di : w.dj;
+    e.cy = axis == 0 ? w.dj : w.di;
+    e.rule_x = Rules::along(order, obs, src);
+    e.rule_y = Rules::across(order, obs.across, src.across);
+    if (is_near)
+      e.static_part = static_near_cache().get(
+          StaticNearCache::key(true, obs_kind, src_kind, e.cx, e.cy, options.outer_order),
+          [&] { return static_rooftop_overlap(e.cx, e.cy, options.outer_order, obs, src); });
+    return e;
+  }
+  const int kinds = w.table - kVectorTables;
+  const CellProfile obs = cell_profile(kinds / kChargeKinds), src = cell_profile(kinds % kChargeKinds);
+  e.flags |= TablePlan::scalar_potential;
+  e.cx = w.di;
+  e.cy = w.dj;
+  e.rule_x = Rules::across(order, obs.x, src.x);
+  e.rule_y = Rules::across(order, obs.y, src.y);
+  if (is_near)
+    e.static_part = static_near_cache().get(
+        StaticNearCache::key(false, kinds / kChargeKinds, kinds % kChargeKinds, w.di, w.dj,
+                             options.outer_order),
+        [&] { return static_cell_overlap(w.di, w.dj, options.outer_order, obs, src); });
+  return e;
+}
+
+}  // namespace
+
+long long TablePlan::lookups() const {
+  long long n = 0;
+  for (const Entry& e : entries) {
+    const auto points = [&](int r) {
+      return static_cast<long long>(rule_start[static_cast<std::size_t>(r) + 1] -
+                                    rule_start[static_cast<std::size_t>(r)]);
+    };
+    n += points(e.rule_x) * points(e.rule_y);
+  }
+  return n;
+}
+
+TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options) {
+  if (options.far_order < 1 || options.near_order < 1 || options.outer_order < 1 ||
+      options.distant_order < 1) {
+    throw std::invalid_argument("make_interaction_tables: quadrature orders must be >= 1");
+  }
+  if (!options.edge_profiles && mesh.bubble_count() > 0) {
+    throw std::invalid_argument(
+        "make_interaction_tables: plain rooftops need a mesh without cell bubbles (a bubble is "
+        "the difference of the edge-weighted and the uniform shape, zero without edge shapes): "
+        "mesh it with make_mesh(layout, cell, false)");
+  }
+  const geometry::Grid& grid = mesh.grid();
+  TablePlan plan;
+  plan.nx = grid.nx;
+  plan.ny = grid.ny;
+  plan.cell_mm = grid.cell_mm;
+  plan.cell_m = grid.cell_mm * 1e-3;
+  plan.edge_profiles = options.edge_profiles;
+  plan.start.assign(static_cast<std::size_t>(kTables), -1);
+  const Rules rules(options, plan);
+
+  // Lay out the tables the mesh uses, mark the offsets its pairs use, and reduce those to the
+  // entries to compute by the symmetries (canonical()).
+  const Usage usage(grid, rooftop_cells(mesh, options.edge_profiles));
+  const long long table_size = static_cast<long long>(2 * plan.nx - 1) * (2 * plan.ny - 1);
+  std::vector<std::vector<std::uint8_t>> used(static_cast<std::size_t>(kTables));
+  const auto add_table = [&](int table, const std::vector<geometry::Cell>& obs,
+                             const std::vector<geometry::Cell>& src) {
+    std::vector<std::uint8_t> marks = usage.offsets(obs, src);
+    if (marks.empty()) return;
+    plan.start[static_cast<std::size_t>(table)] = plan.size;
+    plan.size += table_size;
+    used[static_cast<std::size_t>(table)] = std::move(marks);
+  };
+  for (int axis = 0; axis < 2; ++axis)
+    for (int km = 0; km < kRooftopKinds; ++km)
+      for (int kn = 0; kn < kRooftopKinds; ++kn)
+        add_table(vector_table(axis, km, kn),
+                  usage.rooftops[static_cast<std::size_t>(axis * kRooftopKinds + km)],
+                  usage.rooftops[static_cast<std::size_t>(axis * kRooftopKinds + kn)]);
+  for (int ko = 0; ko < kChargeKinds; ++ko)
+    for (int ks = 0; ks < kChargeKinds; ++ks)
+      add_table(charge_table(ko, ks), usage.charges[static_cast<std::size_t>(ko)],
+                usage.charges[static_cast<std::size_t>(ks)]);
+
+  const auto slot_of = [&](const WorkItem& w) {
+    return plan.start[static_cast<std::size_t>(w.table)] +
+           offset_index(plan.nx, plan.ny, w.di, w.dj);
+  };
+  std::vector<WorkItem> canonical_items;
+  std::vector<std::uint8_t> listed(static_cast<std::size_t>(plan.size), 0);
+  for (int table = 0; table < kTables; ++table) {
+    const std::vector<std::uint8_t>& marks = used[static_cast<std::size_t>(table)];
+    if (marks.empty()) continue;
+    for (int dj = 1 - plan.ny; dj < plan.ny; ++dj)
+      for (int di = 1 - plan.nx; di < plan.nx; ++di) {
+        if (marks[static_cast<std::size_t>(offset_index(plan.nx, plan.ny, di, dj))] == 0) continue;
+        const WorkItem w{table, di, dj};
+        const WorkItem c = canonical(w);
+        const long long own = slot_of(w), source = slot_of(c);
+        std::uint8_t& flag = listed[static_cast<std::size_t>(source)];
+        if (flag == 0) canonical_items.push_back(c);
+        flag = 1;
+        if (own != source) {
+          plan.copy_to.push_back(own);
+          plan.copy_from.push_back(source);
+        }
+      }
+  }
+  plan.entries.resize(canonical_items.size());
+  const auto count = static_cast<long long>(canonical_items.size());
+  // Static parts not yet in the cache are computed here, in parallel.
+#pragma omp parallel for schedule(dynamic, 16)
+  for (long long k = 0; k < count; ++k) {
+    const WorkItem& w = canonical_items[static_cast<std::size_t>(k)];
+    plan.entries[static_cast<std::size_t>(k)] = plan_entry(w, slot_of(w), options);
+  }
+  return plan;
+}
+
+InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens) {
+  geometry::Grid grid;
+  grid.cell_mm = plan.cell_mm;
+  grid.nx = plan.nx;
+  grid.ny = plan.ny;
+  if (greens.rho_max() < required_rho_max(grid)) {
+    throw std::invalid_argument("make_interaction_tables: the Green's table reaches " +
+                                std::to_string(greens.rho_max()) + " m, the grid needs " +
+                                std::to_string(required_rho_max(grid)) + " m");
+  }
+  InteractionTables t;
+  t.frequency_hz = greens.frequency();
+  t.cell_m = plan.cell_m;
+  t.nx = plan.nx;
+  t.ny = plan.ny;
+  t.edge_profiles = plan.edge_profiles;
+  t.start = plan.start;
+  t.values.assign(static_cast<std::size_t>(plan.size), cd(0.0));
+  const GreensTableView<cd> view = greens.view();
+  const auto count = static_cast<long long>(plan.entries.size());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (long long k = 0; k < count; ++k) {
+    const TablePlan::Entry& e = plan.entries[static_cast<std::size_t>(k)];
+    t.values[static_cast<std::size_t>(e.slot)] =
+        table_entry(view, plan.rule_start.data(), plan.rule_t.data(), plan.rule_w.data(), e,
+                    plan.cell_m);
+  }
+  for (std::size_t k = 0; k < plan.copy_to.size(); ++k)
+    t.values[static_cast<std::size_t>(plan.copy_to[k])] =
+        t.values[static_cast<std::size_t>(plan.copy_from[k])];
+  t.greens_evaluations = plan.lookups();
+  return t;
+}
+
+InteractionTables make_interaction_tables(const GreensTable& greens, const geometry::Mesh& mesh,
+                                          const AssemblyOptions& options) {
+  return evaluate_tables(make_table_plan(mesh, options), greens);
+}
+
+}  // namespace pmom::mom
