@@ -80,7 +80,8 @@ Mesh make_mesh(const Layout& layout, double cell_mm, bool cell_bubbles) {
     y1 = std::max(y1, r.y1);
   }
   const double nx = std::round((x1 - grid.x0) / cell_mm), ny = std::round((y1 - grid.y0) / cell_mm);
-  if (nx * ny > kMaxCells) {
+  // Each count on its own too: a span that overflows to inf times a count of 0 passes the product.
+  if (!(nx <= kMaxCells && ny <= kMaxCells && nx * ny <= kMaxCells)) {
     throw GeometryError("a " + num(cell_mm) + " mm cell gives " + num(nx) + " x " + num(ny) +
                         " cells, more than " + num(kMaxCells), Item::mesh);
   }
