@@ -132,11 +132,17 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
   const double edge_across = across0 + (mp.first + 0.5 * mp.count) * h;
   mp.edge_centre = x_feed ? Point{edge_along, edge_across} : Point{edge_across, edge_along};
 
-  const int steps = static_cast<int>(std::floor((port.feed_length_mm + kGridToleranceMm) / h));
-  if (steps < 2) {
+  const double feed_cells = std::floor((port.feed_length_mm + kGridToleranceMm) / h);
+  if (feed_cells < 2) {
     fail(name + " has a " + num(port.feed_length_mm) +
          " mm feed line, shorter than two cells (" + num(2 * h) + " mm)", "feed_length_mm");
   }
+  // Checked before the cell count becomes an int, which it might not fit.
+  if (feed_cells > along_n) {
+    fail(name + " has a " + num(port.feed_length_mm) + " mm feed line, longer than the layout (" +
+         num(along_n * h) + " mm along it)", "feed_length_mm");
+  }
+  const int steps = static_cast<int>(feed_cells);
   // The feed must be a straight strip of the port's width: its cells metal up to and
   // including the cell beyond the last sample edge, and bare beside it (else the line is not
   // uniform and the standing-wave fit is meaningless).
