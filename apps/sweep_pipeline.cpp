@@ -17,6 +17,7 @@
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/port_loads.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
+#include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sparsify/dense_check.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
@@ -65,6 +66,13 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       backend_(backend),
       rhs_(mom::port_excitations(mesh)),
       feeds_(band_feed_impedances(mesh, settings)) {
+  {
+    const auto start = clock::now();
+    plan_ = mom::make_table_plan(mesh_);
+    PMOM_LOG(info) << "offset tables: " << plan_.entries.size() << " entries, "
+                   << plan_.lookups() << " Green's lookups a frequency (plan "
+                   << seconds_since(start) << " s)";
+  }
   if (settings_.rule == "mpie") {
     const auto start = clock::now();
     const mom::MpieDensityChoice choice = mom::choose_mpie_sparsity(mesh_, settings_.density);
@@ -96,7 +104,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   Csr<cd> sparse;
   {
     // The tables live only while the matrices are built.
-    const mom::InteractionTables tables = mom::make_interaction_tables(greens, mesh_);
+    const mom::InteractionTables tables = mom::evaluate_tables(plan_, greens);
     if (mpie_) {
       sparse = mom::assemble_sparse_impedance(mesh_, tables, *mpie_);
       mom::add_port_loads(mesh_, loads, sparse);

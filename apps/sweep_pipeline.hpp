@@ -17,6 +17,7 @@
 #include "planarmom/io/sweep_record.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
+#include "planarmom/mom/table_plan.hpp"
 #include "sweep_config.hpp"
 
 namespace pmom::app {
@@ -38,6 +39,7 @@ class SweepPipeline {
   std::vector<std::complex<double>> rhs_;  // N×P delta gaps
   mom::FeedImpedances feeds_;
   std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
+  mom::TablePlan plan_;                   // the offset tables' plan, once
 };
 
 }  // namespace pmom::app

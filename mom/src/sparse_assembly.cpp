@@ -291,7 +291,7 @@ Csr<std::complex<double>> fill_pattern(const geometry::Mesh& mesh, const Interac
   }
   check_sparsity(sparsity);
   const TableView view = host_view(tables);
-  const double r2 = sparsity.charge_radius * sparsity.charge_radius * kMargin;
+  const double r2 = charge_reach2(sparsity);
 
   Csr<std::complex<double>> z;
   z.rows = z.cols = n;
@@ -313,6 +313,10 @@ Csr<std::complex<double>> fill_pattern(const geometry::Mesh& mesh, const Interac
 }
 
 }  // namespace
+
+double charge_reach2(const MpieSparsity& sparsity) {
+  return sparsity.charge_radius * sparsity.charge_radius * kMargin;
+}
 
 Csr<std::complex<double>> assemble_sparse_impedance(const geometry::Mesh& mesh,
                                                     const InteractionTables& tables,

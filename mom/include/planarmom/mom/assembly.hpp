@@ -161,17 +161,20 @@ struct RooftopCells {
 // uses it).
 std::vector<RooftopCells> rooftop_cells(const geometry::Mesh& mesh, bool edge_profiles);
 
-// Raw view of the tables for the per-entry kernel (host or device memory).
-struct TableView {
-  const std::complex<double>* values = nullptr;
+// Raw view of the tables for the per-entry kernel (host or device memory). C is
+// std::complex<double> on the host and cuda::std::complex<double> in the CUDA fill (the same
+// layout).
+template <class C> struct TableViewT {
+  const C* values = nullptr;
   const long long* start = nullptr;  // kTables entries
   int nx = 0, ny = 0;
-  std::complex<double> jw;  // jω
-  double inv_a2 = 0;        // 1/a²
+  C jw;               // jω
+  double inv_a2 = 0;  // 1/a²
 };
+using TableView = TableViewT<std::complex<double>>;
 
-PLANARMOM_HD inline std::complex<double> table_value(const TableView& t, int table, int di,
-                                                     int dj) {
+template <class C>
+PLANARMOM_HD inline C table_value(const TableViewT<C>& t, int table, int di, int dj) {
   return t.values[t.start[table] + offset_index(t.nx, t.ny, di, dj)];
 }
 
@@ -180,10 +183,10 @@ PLANARMOM_HD inline std::complex<double> table_value(const TableView& t, int tab
 // squared length <= charge_reach2 (the structure-preserving sparse assembly,
 // sparse_assembly.hpp); the default keeps all, and the sum's order is the same either way, so
 // a full reach gives the dense entry bit for bit.
-PLANARMOM_HD inline std::complex<double> impedance_entry(const TableView& t, RooftopCells m,
-                                                         RooftopCells n,
-                                                         double charge_reach2 = HUGE_VAL) {
-  std::complex<double> vector_part = 0.0;
+template <class C>
+PLANARMOM_HD inline C impedance_entry(const TableViewT<C>& t, RooftopCells m, RooftopCells n,
+                                      double charge_reach2 = HUGE_VAL) {
+  C vector_part(0.0);
   if (m.axis == n.axis) {
     vector_part = table_value(t, vector_table(m.axis, m.kind, n.kind), n.i - m.i, n.j - m.j);
   }
@@ -193,7 +196,7 @@ PLANARMOM_HD inline std::complex<double> impedance_entry(const TableView& t, Roo
     return double(di) * di + double(dj) * dj <= charge_reach2;
   };
   // s_c s_c': minus·minus and plus·plus +1, mixed −1.
-  std::complex<double> charge = 0.0;
+  C charge(0.0);
   if (near(n.i - m.i, n.j - m.j))
     charge += table_value(t, charge_table(m.minus_charge, n.minus_charge), n.i - m.i, n.j - m.j);
   if (near(n_pi - m.i, n_pj - m.j))
@@ -208,10 +211,10 @@ PLANARMOM_HD inline std::complex<double> impedance_entry(const TableView& t, Roo
 
 // Z_mn of two basis functions: impedance_entry of their rooftops, with a bubble's subtracted
 // rooftop taken away (four terms for two bubbles).
-PLANARMOM_HD inline std::complex<double> basis_entry(const TableView& t, RooftopCells m,
-                                                     RooftopCells n,
-                                                     double charge_reach2 = HUGE_VAL) {
-  std::complex<double> z = impedance_entry(t, m, n, charge_reach2);
+template <class C>
+PLANARMOM_HD inline C basis_entry(const TableViewT<C>& t, RooftopCells m, RooftopCells n,
+                                  double charge_reach2 = HUGE_VAL) {
+  C z = impedance_entry(t, m, n, charge_reach2);
   if (n.kind2 >= 0) z -= impedance_entry(t, m, n.subtracted(), charge_reach2);
   if (m.kind2 >= 0) {
     z -= impedance_entry(t, m.subtracted(), n, charge_reach2);

@@ -53,6 +53,9 @@ inline constexpr double kMpieAlongPerChargeRadius = 2.04;
 // R_P and A follow the density, which keeps them near the same lengths (2.33 and 2.41 mm).
 inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 
+// R_P² with the margin: what a pattern's values keep of the charge-piece pairs (impedance_entry's
+// charge_reach2).
+[[nodiscard]] double charge_reach2(const MpieSparsity& sparsity);
 // T in cells on the mesh's grid and substrate.
 [[nodiscard]] inline double mpie_across_cells(const geometry::Mesh& mesh) {
   return kMpieAcrossHeights * mesh.layout().substrate.height_mm / mesh.grid().cell_mm;

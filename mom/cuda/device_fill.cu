@@ -1,0 +1,243 @@
+// DeviceFill (device_fill.hpp): the plan, basis functions and pattern uploaded once; per
+// frequency the Green's table samples go up and three kernels run: table entries, their
+// symmetric copies, and Z on the pattern with the port loads.
+#include <cuda_runtime.h>
+
+#include <cuda/std/complex>
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/constants.hpp"
+#include "planarmom/mom/device_fill.hpp"
+
+namespace pmom::mom {
+namespace {
+
+using dc = cuda::std::complex<double>;
+static_assert(sizeof(dc) == sizeof(std::complex<double>));
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("device fill: ") + what + ": " +
+                             cudaGetErrorString(status));
+}
+
+// A device array of a host vector's elements.
+template <class T> struct DeviceArray {
+  T* data = nullptr;
+  std::size_t size = 0;
+  DeviceArray() = default;
+  explicit DeviceArray(std::size_t n) : size(n) {
+    check(cudaMalloc(&data, sizeof(T) * (n == 0 ? 1 : n)), "cudaMalloc");
+  }
+  template <class U> DeviceArray(const std::vector<U>& host, cudaStream_t stream)
+      : DeviceArray(host.size()) {
+    static_assert(sizeof(T) == sizeof(U));
+    upload(host.data(), host.size(), stream);
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  DeviceArray(DeviceArray&& o) noexcept : data(o.data), size(o.size) { o.data = nullptr; }
+  DeviceArray& operator=(DeviceArray&& o) noexcept {
+    std::swap(data, o.data);
+    std::swap(size, o.size);
+    return *this;
+  }
+  ~DeviceArray() { cudaFree(data); }
+  template <class U> void upload(const U* host, std::size_t n, cudaStream_t stream) {
+    if (n > size) *this = DeviceArray(n);
+    check(cudaMemcpyAsync(data, host, sizeof(T) * n, cudaMemcpyHostToDevice, stream),
+          "cudaMemcpyAsync");
+  }
+};
+
+__global__ void table_entries(GreensTableView<dc> greens, const int* rule_start,
+                              const double* rule_t, const double* rule_w,
+                              const TablePlan::Entry* entries, long long count, double a,
+                              dc* values) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k >= count) return;
+  const TablePlan::Entry e = entries[k];
+  values[e.slot] = table_entry(greens, rule_start, rule_t, rule_w, e, a);
+}
+
+__global__ void copy_slots(const long long* to, const long long* from, long long count,
+                           dc* values) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k < count) values[to[k]] = values[from[k]];
+}
+
+// One stored entry per thread; the upper triangle's evaluation for both halves, as the host
+// assembly does.
+__global__ void pattern_entries(TableViewT<dc> view, const RooftopCells* cells,
+                                const index_t* row_of, const index_t* col_idx, long long nnz,
+                                double charge_reach2, dc* z) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k >= nnz) return;
+  const index_t m = row_of[k], c = col_idx[k];
+  z[k] = c >= m ? basis_entry(view, cells[m], cells[c], charge_reach2)
+                : basis_entry(view, cells[c], cells[m], charge_reach2);
+}
+
+__global__ void add_loads(const long long* slot, const int* port, long long count,
+                          const dc* loads, double a, dc* z) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k < count) z[slot[k]] += loads[port[k]] * a * a;
+}
+
+constexpr int kBlock = 128;
+unsigned blocks(long long count) { return static_cast<unsigned>((count + kBlock - 1) / kBlock); }
+
+}  // namespace
+
+struct DeviceFill::Impl {
+  cudaStream_t stream = nullptr;
+  double cell_m = 0;
+  int nx = 0, ny = 0;
+  long long table_size = 0;
+  FillPattern pattern;
+  DeviceArray<int> rule_start;
+  DeviceArray<double> rule_t, rule_w;
+  DeviceArray<TablePlan::Entry> entries;
+  DeviceArray<long long> copy_to, copy_from, table_start;
+  DeviceArray<RooftopCells> cells;
+  DeviceArray<index_t> row_of, col_idx;
+  DeviceArray<long long> load_slot;
+  DeviceArray<int> load_port;
+  DeviceArray<dc> tables, remainder, quasi_static, loads;
+  std::size_t ports = 0;
+};
+
+DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& d = *impl_;
+  const auto n = static_cast<index_t>(mesh.basis().size());
+  if (pattern.n != n || pattern.row_ptr.size() != static_cast<std::size_t>(n) + 1 ||
+      pattern.col_idx.size() != static_cast<std::size_t>(pattern.row_ptr.back()))
+    throw std::invalid_argument("DeviceFill: the pattern is not an N x N CSR pattern for the "
+                                "mesh's " + std::to_string(n) + " basis functions");
+  if (plan.nx != mesh.grid().nx || plan.ny != mesh.grid().ny || plan.cell_mm != mesh.grid().cell_mm)
+    throw std::invalid_argument("DeviceFill: the table plan was made for another grid");
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    throw std::runtime_error("DeviceFill: no CUDA device");
+  }
+  check(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  d.cell_m = plan.cell_m;
+  d.nx = plan.nx;
+  d.ny = plan.ny;
+  d.table_size = plan.size;
+  d.rule_start = DeviceArray<int>(plan.rule_start, d.stream);
+  d.rule_t = DeviceArray<double>(plan.rule_t, d.stream);
+  d.rule_w = DeviceArray<double>(plan.rule_w, d.stream);
+  d.entries = DeviceArray<TablePlan::Entry>(plan.entries, d.stream);
+  d.copy_to = DeviceArray<long long>(plan.copy_to, d.stream);
+  d.copy_from = DeviceArray<long long>(plan.copy_from, d.stream);
+  d.table_start = DeviceArray<long long>(plan.start, d.stream);
+  d.cells = DeviceArray<RooftopCells>(rooftop_cells(mesh, plan.edge_profiles), d.stream);
+  std::vector<index_t> row_of(pattern.col_idx.size());
+  for (index_t m = 0; m < n; ++m)
+    for (index_t k = pattern.row_ptr[m]; k < pattern.row_ptr[m + 1]; ++k) row_of[k] = m;
+  d.row_of = DeviceArray<index_t>(row_of, d.stream);
+  d.col_idx = DeviceArray<index_t>(pattern.col_idx, d.stream);
+  // The gaps' pairs, where add_port_loads puts each port's load.
+  std::vector<long long> slots;
+  std::vector<int> ports;
+  for (std::size_t p = 0; p < mesh.ports().size(); ++p) {
+    const std::vector<int>& gap = mesh.ports()[p].delta_gap().basis;
+    for (const int m : gap)
+      for (const int c : gap) {
+        const auto first = pattern.col_idx.begin() + pattern.row_ptr[m];
+        const auto last = pattern.col_idx.begin() + pattern.row_ptr[m + 1];
+        const auto at = std::lower_bound(first, last, c);
+        if (at == last || *at != c)
+          throw std::invalid_argument("DeviceFill: the pattern lacks entry (" + std::to_string(m) +
+                                      ", " + std::to_string(c) + ") of port " +
+                                      std::to_string(p + 1) + "'s gap");
+        slots.push_back(at - pattern.col_idx.begin());
+        ports.push_back(static_cast<int>(p));
+      }
+  }
+  d.ports = mesh.ports().size();
+  d.load_slot = DeviceArray<long long>(slots, d.stream);
+  d.load_port = DeviceArray<int>(ports, d.stream);
+  d.tables = DeviceArray<dc>(static_cast<std::size_t>(plan.size));
+  d.loads = DeviceArray<dc>(std::max<std::size_t>(d.ports, 1));
+  d.pattern = std::move(pattern);
+  check(cudaStreamSynchronize(d.stream), "upload");
+}
+
+DeviceFill::~DeviceFill() {
+  if (impl_ && impl_->stream) {
+    cudaStreamSynchronize(impl_->stream);
+    cudaStreamDestroy(impl_->stream);
+  }
+}
+
+std::size_t DeviceFill::nnz() const { return impl_->pattern.col_idx.size(); }
+
+void DeviceFill::fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
+                      std::complex<double>* values) {
+  Impl& d = *impl_;
+  if (loads.size() != d.ports)
+    throw std::invalid_argument("DeviceFill: " + std::to_string(loads.size()) + " loads for " +
+                                std::to_string(d.ports) + " ports");
+  const GreensTableView<std::complex<double>> host = greens.view();
+  d.remainder.upload(host.remainder, 2 * static_cast<std::size_t>(host.remainder_count), d.stream);
+  d.quasi_static.upload(host.quasi_static, 2 * static_cast<std::size_t>(host.quasi_static_count),
+                        d.stream);
+  d.loads.upload(loads.data(), loads.size(), d.stream);
+  GreensTableView<dc> g;
+  g.remainder = d.remainder.data;
+  g.quasi_static = d.quasi_static.data;
+  g.remainder_count = host.remainder_count;
+  g.quasi_static_count = host.quasi_static_count;
+  g.scale_rho = host.scale_rho;
+  g.inv_length = host.inv_length;
+  g.step = host.step;
+  g.c_a = dc(host.c_a.real(), host.c_a.imag());
+  g.c_v = dc(host.c_v.real(), host.c_v.imag());
+
+  const auto entries = static_cast<long long>(d.entries.size);
+  if (entries > 0)
+    table_entries<<<blocks(entries), kBlock, 0, d.stream>>>(g, d.rule_start.data, d.rule_t.data,
+                                                           d.rule_w.data, d.entries.data, entries,
+                                                           d.cell_m, d.tables.data);
+  const auto copies = static_cast<long long>(d.copy_to.size);
+  if (copies > 0)
+    copy_slots<<<blocks(copies), kBlock, 0, d.stream>>>(d.copy_to.data, d.copy_from.data, copies,
+                                                       d.tables.data);
+  TableViewT<dc> view;
+  view.values = d.tables.data;
+  view.start = d.table_start.data;
+  view.nx = d.nx;
+  view.ny = d.ny;
+  const double omega = 2.0 * pi * greens.frequency();
+  view.jw = dc(0.0, omega);
+  view.inv_a2 = 1.0 / (d.cell_m * d.cell_m);
+  auto* z = reinterpret_cast<dc*>(values);
+  const auto nnz = static_cast<long long>(d.pattern.col_idx.size());
+  if (nnz > 0)
+    pattern_entries<<<blocks(nnz), kBlock, 0, d.stream>>>(view, d.cells.data, d.row_of.data,
+                                                         d.col_idx.data, nnz,
+                                                         d.pattern.charge_reach2, z);
+  const auto load_count = static_cast<long long>(d.load_slot.size);
+  if (load_count > 0)
+    add_loads<<<blocks(load_count), kBlock, 0, d.stream>>>(d.load_slot.data, d.load_port.data,
+                                                          load_count, d.loads.data, d.cell_m, z);
+  check(cudaGetLastError(), "kernel launch");
+  check(cudaStreamSynchronize(d.stream), "fill");
+}
+
+std::vector<std::complex<double>> DeviceFill::tables() const {
+  std::vector<std::complex<double>> host(static_cast<std::size_t>(impl_->table_size));
+  check(cudaMemcpy(host.data(), impl_->tables.data, sizeof(dc) * host.size(),
+                   cudaMemcpyDeviceToHost),
+        "cudaMemcpy");
+  return host;
+}
+
+}  // namespace pmom::mom

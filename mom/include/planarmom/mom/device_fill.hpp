@@ -1,0 +1,53 @@
+// The per-frequency fill on a CUDA device: the offset tables of a TablePlan (table_entry per
+// entry) and Z on a fixed sparse pattern (basis_entry per stored entry, port loads added), by
+// kernels writing into device memory, so that a GPU sweep's Z never passes through the host.
+// The host path (evaluate_tables, assemble_sparse_impedance, add_port_loads) is the reference
+// it is tested against. In a build without CUDA, constructing one throws.
+#pragma once
+
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "planarmom/geometry/mesh.hpp"
+#include "planarmom/gpusolver/scalar.hpp"
+#include "planarmom/mom/table_plan.hpp"
+
+namespace pmom::mom {
+
+// A sparse pattern (CSR without values, sorted columns, the mesh's basis order) and the
+// charge-piece reach its scalar part keeps (sparse_assembly.hpp; HUGE_VAL keeps all).
+struct FillPattern {
+  index_t n = 0;
+  std::vector<index_t> row_ptr{0}, col_idx;
+  double charge_reach2 = HUGE_VAL;
+};
+
+class DeviceFill {
+ public:
+  // Uploads what does not change with frequency: the plan, the mesh's basis functions, the
+  // pattern and the places of the port gaps' entries in it. Throws std::invalid_argument when
+  // the plan or pattern does not fit the mesh or a gap pair is missing from the pattern,
+  // std::runtime_error when there is no CUDA device (or no CUDA in this build).
+  DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern);
+  ~DeviceFill();
+  DeviceFill(const DeviceFill&) = delete;
+  DeviceFill& operator=(const DeviceFill&) = delete;
+
+  // Z at the Green's table's frequency, the port loads (Ω, one per port) added on the gaps,
+  // into `values`: device memory for nnz() values in the pattern's order. Returns when done.
+  void fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
+            std::complex<double>* values);
+
+  [[nodiscard]] std::size_t nnz() const;
+  // The tables of the last fill, copied to the host (InteractionTables::values' layout).
+  [[nodiscard]] std::vector<std::complex<double>> tables() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pmom::mom

@@ -1,0 +1,21 @@
+// DeviceFill in a build without CUDA (PLANARMOM_WITH_CUDA=OFF): constructing one says so.
+#include <stdexcept>
+
+#include "planarmom/mom/device_fill.hpp"
+
+namespace pmom::mom {
+
+struct DeviceFill::Impl {};
+
+DeviceFill::DeviceFill(const geometry::Mesh&, const TablePlan&, FillPattern) {
+  throw std::runtime_error(
+      "DeviceFill: this build has no CUDA (configured with PLANARMOM_WITH_CUDA=OFF)");
+}
+DeviceFill::~DeviceFill() = default;
+
+void DeviceFill::fill(const GreensTable&, std::span<const std::complex<double>>,
+                      std::complex<double>*) {}
+std::size_t DeviceFill::nnz() const { return 0; }
+std::vector<std::complex<double>> DeviceFill::tables() const { return {}; }
+
+}  // namespace pmom::mom
