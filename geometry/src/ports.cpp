@@ -1,5 +1,6 @@
 // Ports on the mesh: the port edge, the straight feed strip behind it, its current samples
 // and its delta-gap edges.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -137,12 +138,9 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
     fail(name + " has a " + num(port.feed_length_mm) +
          " mm feed line, shorter than two cells (" + num(2 * h) + " mm)", "feed_length_mm");
   }
-  // Checked before the cell count becomes an int, which it might not fit.
-  if (feed_cells > along_n) {
-    fail(name + " has a " + num(port.feed_length_mm) + " mm feed line, longer than the layout (" +
-         num(along_n * h) + " mm along it)", "feed_length_mm");
-  }
-  const int steps = static_cast<int>(feed_cells);
+  // Capped one cell beyond the grid, where the check below finds the feed off the metal anyway,
+  // so that the count fits an int whatever the feed length.
+  const int steps = static_cast<int>(std::min(feed_cells, along_n + 1.0));
   // The feed must be a straight strip of the port's width: its cells metal up to and
   // including the cell beyond the last sample edge, and bare beside it (else the line is not
   // uniform and the standing-wave fit is meaningless).
