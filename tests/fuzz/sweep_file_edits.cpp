@@ -235,10 +235,11 @@ void edit_attribute(hid_t file, FuzzBytes& in) {
 }  // namespace
 
 int edit_sweep_file(const std::filesystem::path& file, FuzzBytes& in) {
+  const int edits = static_cast<int>(in.below(kMaxEdits + 1));
+  if (edits == 0) return 0;
   const h5::File handle(H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
   if (!handle.is_open()) return 0;
   const hid_t id = handle.get();
-  const int edits = static_cast<int>(in.below(kMaxEdits + 1));
   // To see what a reproducer does: PLANARMOM_FUZZ_TRACE=1 fuzz_replay_sweep_file FILE.
   static const bool trace = std::getenv("PLANARMOM_FUZZ_TRACE") != nullptr;
   for (int e = 0; e < edits; ++e) {
