@@ -152,14 +152,7 @@ Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options,
                   std::shared_ptr<const Operator<T>> built)
     : backend_(backend), options_(options), traits_(analyse(a)),
       method_(resolve(options.method, traits_)), n_(a.rows), a_(std::move(built)) {
-  if (a.rows != a.cols)
-    throw std::invalid_argument("solver: matrix is " + std::to_string(a.rows) + " x " +
-                                std::to_string(a.cols) + ", a square matrix is needed");
-  if (options_.tolerance <= 0 || options_.max_iterations < 0 || options_.check_every < 0 ||
-      !(options_.time_limit.seconds >= 0))
-    throw std::invalid_argument("solver: tolerance must be > 0, max_iterations >= 0, "
-                                "check_every >= 0 and time_limit.seconds >= 0");
-  if (options_.check_every == 0) options_.check_every = backend_.default_check_interval();
+  check_options(a.rows, a.cols);
   if (method_ == Method::cocg && !traits_.complex_symmetric)
     BOOST_LOG_TRIVIAL(warning) << "COCG forced on a matrix that is not complex symmetric "
                                   "(A^T != A): it will not converge to the right solution";
@@ -203,6 +196,42 @@ Solver<T>::Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options,
   }
   inv_diag_ = backend_.template allocate<T>(n_, 1);
   backend_.template upload<T>(inv, inv_diag_);
+}
+
+template <class T>
+Solver<T>::Solver(Backend<T>& backend, std::shared_ptr<const Operator<T>> a,
+                  SolverOptions options, const MatrixTraits& traits)
+    : backend_(backend), options_(options), traits_(traits),
+      method_(resolve(options.method, traits_)), n_(a ? a->rows() : 0), a_(std::move(a)) {
+  if (!a_) throw std::invalid_argument("solver: no operator given");
+  check_options(a_->rows(), a_->cols());
+  check_relaxation_options(method_, options_);
+  if (method_ == Method::jacobi || needs_sweeps(method_, options_))
+    throw std::invalid_argument("solver: a matrix that lives on the backend only serves the "
+                                "Krylov methods without sweeps, not " + to_string(method_) +
+                                (options_.preconditioner == Preconditioner::ssor ? " with SSOR"
+                                                                                  : ""));
+  inv_diag_ = backend_.template allocate<T>(n_, 1);
+  if (options_.preconditioner != Preconditioner::jacobi)
+    backend_.template upload<T>(std::vector<T>(static_cast<std::size_t>(n_), T(1)), inv_diag_);
+  refresh();
+}
+
+template <class T> void Solver<T>::refresh() {
+  if (sweeps_ || method_ == Method::jacobi)
+    throw std::logic_error("solver: refresh() serves the Krylov methods without sweeps");
+  if (options_.preconditioner == Preconditioner::jacobi) backend_.inverse_diagonal(*a_, inv_diag_);
+}
+
+template <class T> void Solver<T>::check_options(index_t rows, index_t cols) {
+  if (rows != cols)
+    throw std::invalid_argument("solver: matrix is " + std::to_string(rows) + " x " +
+                                std::to_string(cols) + ", a square matrix is needed");
+  if (options_.tolerance <= 0 || options_.max_iterations < 0 || options_.check_every < 0 ||
+      !(options_.time_limit.seconds >= 0))
+    throw std::invalid_argument("solver: tolerance must be > 0, max_iterations >= 0, "
+                                "check_every >= 0 and time_limit.seconds >= 0");
+  if (options_.check_every == 0) options_.check_every = backend_.default_check_interval();
 }
 
 template <class T> Solver<T>::~Solver() = default;

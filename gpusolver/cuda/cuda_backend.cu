@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <type_traits>
 #include <stdexcept>
 
 #include "cuda_backend.hpp"
@@ -153,6 +154,18 @@ template <class T> class CudaBackend final : public Backend<T> {
     return op;
   }
 
+  T* csr_values(Operator<T>& a) override {
+    return reinterpret_cast<T*>(csr_operator(a, "csr_values").a.val.data());
+  }
+  void inverse_diagonal(const Operator<T>& a, Block<T>& out) override {
+    const CudaOperator<T>& o = csr_operator(a, "inverse_diagonal");
+    if (out.rows() != o.rows() || out.cols() != 1)
+      throw std::invalid_argument("CUDA inverse_diagonal: out is " + std::to_string(out.rows()) +
+                                  " x " + std::to_string(out.cols()) + " for " +
+                                  std::to_string(o.rows()) + " rows");
+    launch_inverse_diagonal(o.a, out.data(), stream_);
+  }
+
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
     const auto* o = dynamic_cast<const CudaOperator<T>*>(&a);
@@ -225,6 +238,17 @@ template <class T> class CudaBackend final : public Backend<T> {
   }
 
  private:
+  // The operator as this backend made it, in CSR without a stored adjoint (csr_values).
+  template <class Op> static auto& csr_operator(Op& a, const char* what) {
+    using Cuda = std::conditional_t<std::is_const_v<Op>, const CudaOperator<T>, CudaOperator<T>>;
+    auto* o = dynamic_cast<Cuda*>(&a);
+    if (!o) throw std::invalid_argument("CUDA backend: operator made by another backend");
+    if (o->a.format != Format::csr || o->adjoint)
+      throw std::logic_error(std::string("CUDA ") + what +
+                             ": the operator is not in CSR format without a stored adjoint");
+    return *o;
+  }
+
   DeviceMatrix<T> device_matrix(const Csr<T>& a, const OperatorOptions& options) {
     DeviceMatrix<T> m;
     m.format = options.format;

@@ -220,6 +220,19 @@ template <class T> using D = device_t<T>;
 
 }  // namespace
 
+// out_i = 1/a_ii (1 where a_ii is 0 or not stored); one thread per row, sorted or not.
+template <class D>
+__global__ void csr_inverse_diagonal_kernel(index_t rows, const index_t* __restrict__ row_ptr,
+                                            const index_t* __restrict__ col,
+                                            const D* __restrict__ val, D* __restrict__ out) {
+  const index_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  D d = zero<D>();
+  for (index_t k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
+    if (col[k] == i) d = val[k];
+  out[i] = d == zero<D>() ? from_real<D>(1) : from_real<D>(1) / d;
+}
+
 template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream) {
   const DeviceMatrix<T>& m = *args.m;
   if (m.format != Format::csr && m.format != Format::hyb) return launch_format_spmv(args, stream);
@@ -307,8 +320,20 @@ template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStre
   }
 }
 
+template <class T>
+void launch_inverse_diagonal(const DeviceMatrix<T>& m, T* out, cudaStream_t stream) {
+  using D = device_t<T>;
+  if (m.rows == 0) return;
+  constexpr int block = 256;
+  csr_inverse_diagonal_kernel<D><<<(m.rows + block - 1) / block, block, 0, stream>>>(
+      m.rows, m.row_ptr.data(), m.col.data(), reinterpret_cast<const D*>(m.val.data()),
+      reinterpret_cast<D*>(out));
+  PMOM_CUDA(cudaGetLastError());
+}
+
 #define PMOM_INSTANTIATE(T) template void launch_spmv(const SpmvArgs<T>&, cudaStream_t); \
- template void launch_spmv_transposed(const SpmvArgs<T>&, cudaStream_t);
+ template void launch_spmv_transposed(const SpmvArgs<T>&, cudaStream_t); \
+ template void launch_inverse_diagonal(const DeviceMatrix<T>&, T*, cudaStream_t);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
 

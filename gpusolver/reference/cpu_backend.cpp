@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <type_traits>
 
 #include "cpu_kernels.hpp"
 #include "cpu_operator.hpp"
@@ -47,11 +48,17 @@ template <class T> class CpuBackend final : public Backend<T> {
     return std::make_unique<cpu::CpuOperator<T>>(a, options);
   }
 
+  T* csr_values(Operator<T>& a) override { return cpu_operator(a).csr_values(); }
+  void inverse_diagonal(const Operator<T>& a, Block<T>& out) override {
+    if (out.rows() != a.rows() || out.cols() != 1)
+      throw std::invalid_argument("inverse_diagonal: out is " + dims(out.rows(), out.cols()) +
+                                  " for " + std::to_string(a.rows()) + " rows");
+    cpu_operator(a).inverse_diagonal(out.data());
+  }
+
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
-    const auto* cpu_op = dynamic_cast<const cpu::CpuOperator<T>*>(&a);
-    if (cpu_op == nullptr)
-      throw std::invalid_argument("spmv: the operator was not made by the CPU backend");
+    const cpu::CpuOperator<T>* cpu_op = &cpu_operator(a);
     const bool adjoint = op == Transpose::conj_trans;
     const index_t in = adjoint ? a.rows() : a.cols();
     const index_t out = adjoint ? a.cols() : a.rows();
@@ -99,6 +106,14 @@ template <class T> class CpuBackend final : public Backend<T> {
  private:
   static std::string dims(index_t rows, index_t cols) {
     return std::to_string(rows) + " x " + std::to_string(cols);
+  }
+  // The operator as this backend made it (const as given).
+  template <class Op> static auto& cpu_operator(Op& a) {
+    using Cpu = std::conditional_t<std::is_const_v<Op>, const cpu::CpuOperator<T>,
+                                   cpu::CpuOperator<T>>;
+    auto* op = dynamic_cast<Cpu*>(&a);
+    if (op == nullptr) throw std::invalid_argument("the operator was not made by the CPU backend");
+    return *op;
   }
 };
 

@@ -183,6 +183,28 @@ CpuOperator<T>::CpuOperator(const Csr<T>& a, const OperatorOptions& options)
     adjoint_ = stored(conj_transpose(a), options);
 }
 
+template <class T> T* CpuOperator<T>::csr_values() {
+  auto* csr = std::get_if<CsrRows<T>>(&a_);
+  if (csr == nullptr || adjoint_)
+    throw std::logic_error("csr_values: the operator is not in CSR format without a stored "
+                           "adjoint");
+  return csr->m.values.data();
+}
+
+template <class T> void CpuOperator<T>::inverse_diagonal(T* out) const {
+  const auto* csr = std::get_if<CsrRows<T>>(&a_);
+  if (csr == nullptr || adjoint_)
+    throw std::logic_error("inverse_diagonal: the operator is not in CSR format without a "
+                           "stored adjoint");
+  const Csr<T>& m = csr->m;
+  for (index_t i = 0; i < m.rows; ++i) {
+    T d(0);
+    for (index_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; ++k)
+      if (m.col_idx[k] == i) d = m.values[k];
+    out[i] = d == T(0) ? T(1) : T(1) / d;
+  }
+}
+
 template <class T>
 void CpuOperator<T>::apply(Transpose op, const T* x, T* y, index_t ncols, T alpha, T beta) const {
   const bool adjoint = op == Transpose::conj_trans;

@@ -157,6 +157,10 @@ template <class T> class CpuOperator final : public Operator<T> {
   // scratch kept in the operator, so one operator must not run two Aᴴ products at once.
   void apply(Transpose op, const T* x, T* y, index_t ncols, T alpha, T beta) const;
 
+  // Backend::csr_values and inverse_diagonal for this operator.
+  T* csr_values();
+  void inverse_diagonal(T* out) const;
+
  private:
   using Matrix = StoredMatrix<T>;
 

@@ -21,6 +21,7 @@
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/load_matrix.hpp"
 #include "support/gpu.hpp"
+#include "support/in_place_values.hpp"
 #include "support/independent_residual.hpp"
 #include "support/random_matrix.hpp"
 #include "support/suitesparse.hpp"
@@ -579,6 +580,12 @@ TEST(CudaPrecision, SingleAndMixedSolvesEqualCpu) {
     }
     EXPECT_LE(std::sqrt(diff / norm), p == Precision::mixed ? 1e-10 : 1e-4) << to_string(p);
   }
+}
+
+TEST(CudaSolvers, ValuesRewrittenOnTheDeviceSolveAsTheHostMatrix) {
+  PMOM_REQUIRE_GPU();
+  auto gpu = make_cuda_backend<cplx>();
+  test::expect_in_place_values_solve_alike(*gpu);
 }
 
 TEST(CudaBackendErrors, ReportsMissingDeviceOrBuild) {

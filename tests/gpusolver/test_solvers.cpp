@@ -7,6 +7,7 @@
 
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/solver.hpp"
+#include "support/in_place_values.hpp"
 #include "support/systems.hpp"
 
 namespace pmom {
@@ -365,6 +366,11 @@ TEST(SolverResidual, InfinityNormMatchesADenseResidual) {
   const double scale = test::to_dense(a).cwiseAbs().maxCoeff() * to_eigen(x).cwiseAbs().maxCoeff();
   EXPECT_GT(want, 1e-10);
   EXPECT_NEAR(r.rhs[0].true_residual_inf, want, 1e-13 * 200 * scale);
+}
+
+TEST(SolverInPlace, ValuesRewrittenOnTheBackendSolveAsTheHostMatrix) {
+  auto backend = make_cpu_backend<cplx>();
+  test::expect_in_place_values_solve_alike(*backend);
 }
 
 }  // namespace

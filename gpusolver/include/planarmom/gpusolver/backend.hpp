@@ -180,6 +180,14 @@ template <class T> class Backend {
   // ---- sparse products -----------------------------------------------------------------
   virtual std::unique_ptr<Operator<T>> make_operator(const Csr<T>& a,
                                                      const OperatorOptions& options) = 0;
+  // The values of an operator built in Format::csr without a stored adjoint, in backend
+  // memory, in the order of the matrix it was built from: a producer on the backend (the GPU
+  // fill) rewrites them in place between solves, keeping the pattern. Throws std::logic_error
+  // for any other operator.
+  virtual T* csr_values(Operator<T>& a) = 0;
+  // out (n x 1) = 1/a_ii of the CSR operator's current values, 1 where a_ii is 0 or not stored
+  // (the Jacobi preconditioner of a matrix that lives on the backend). Throws as csr_values.
+  virtual void inverse_diagonal(const Operator<T>& a, Block<T>& out) = 0;
   // y = alpha op(A) x + beta y, column by column of the blocks.
   virtual void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y,
                     T alpha = T(1), T beta = T(0)) = 0;

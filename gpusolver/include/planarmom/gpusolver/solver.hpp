@@ -157,6 +157,13 @@ template <class T> class Solver {
   // one; not for the sweeping runs (Gauss-Seidel, SSOR), whose operator is A reordered.
   Solver(Backend<T>& backend, const Csr<T>& a, SolverOptions options,
          std::shared_ptr<const Operator<T>> built);
+  // A matrix that lives on the backend only, written there in place by its producer
+  // (Backend::csr_values; the GPU fill): `a` is its operator (CSR, no stored adjoint; BiCG
+  // needs it built with AdjointMode::transposed_kernel), `traits` the caller's word on its
+  // symmetry. Krylov methods without sweeps only. The Jacobi diagonal is read from the operator:
+  // call refresh() after rewriting the values.
+  Solver(Backend<T>& backend, std::shared_ptr<const Operator<T>> a, SolverOptions options,
+         const MatrixTraits& traits);
   ~Solver();
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
@@ -172,6 +179,9 @@ template <class T> class Solver {
   [[nodiscard]] SweepOrder ordering() const;
   [[nodiscard]] index_t colours() const;
   void set_progress(ProgressCallback cb) { progress_ = std::move(cb); }
+  // Re-reads the Jacobi diagonal from the operator after its values were rewritten in place.
+  // Throws std::logic_error for the sweeping methods and the Jacobi iteration.
+  void refresh();
 
  private:
   struct Workspace;
@@ -185,6 +195,8 @@ template <class T> class Solver {
   void iterate(Workspace& w, Step&& step, Restart&& restart,
                PrepareCheck&& prepare_check = [] {});
   std::vector<double> true_relative_residuals(Workspace& w);
+  // Square A and sane tolerance, limits and check interval (0: the backend's).
+  void check_options(index_t rows, index_t cols);
 
   Backend<T>& backend_;
   SolverOptions options_;
