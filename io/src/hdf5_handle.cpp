@@ -1,8 +1,12 @@
 // HDF5 error reporting: the innermost entry of the error stack is the one that says what went
 // wrong (a missing file, a lock held by another process), the outer ones only repeat the call.
+// Where that is a failed system call (the file driver's "..., errno = 28, ..."), the operating
+// system's own words are what the user needs ("No space left on device").
 #include "hdf5_handle.hpp"
 
+#include <cstdlib>
 #include <string>
+#include <system_error>
 
 namespace pmom::io::h5 {
 
@@ -30,11 +34,23 @@ template <class Query> std::string name_of(Query query, hid_t location) {
   return name;
 }
 
+// The errno text of a file-driver message, or "" when it names no errno.
+std::string os_reason(const std::string& detail) {
+  constexpr std::string_view kErrno = "errno = ";
+  const std::size_t at = detail.find(kErrno);
+  if (at == std::string::npos) return {};
+  const int code = std::atoi(detail.c_str() + at + kErrno.size());
+  return code > 0 ? std::generic_category().message(code) : std::string();
+}
+
 [[noreturn]] void throw_error(std::string file, std::string_view what, const std::string& detail) {
   std::string message = std::move(file);
   message += ": ";
   message += what;
-  if (!detail.empty()) {
+  if (const std::string reason = os_reason(detail); !reason.empty()) {
+    message += ": ";
+    message += reason;
+  } else if (!detail.empty()) {
     message += " (HDF5: ";
     message += detail;
     message += ')';

@@ -254,6 +254,27 @@ unsigned link_count(hid_t object) {
   return info.rc;
 }
 
+namespace {
+
+// The bytes that elements of the dataset's type take in a block of the given extents.
+hsize_t block_bytes(hid_t dataset, const std::vector<hsize_t>& extents) {
+  const Type type(check(H5Dget_type(dataset), dataset, "cannot read a dataset type"));
+  hsize_t bytes = H5Tget_size(type.get());
+  for (const hsize_t extent : extents) bytes *= extent;
+  return bytes;
+}
+
+}  // namespace
+
+hsize_t chunk_bytes(hid_t dataset) {
+  const PropertyList layout(
+      check(H5Dget_create_plist(dataset), dataset, "cannot read a dataset's layout"));
+  std::vector<hsize_t> chunk(dataset_shape(dataset).size());
+  check(H5Pget_chunk(layout.get(), static_cast<int>(chunk.size()), chunk.data()), dataset,
+        "cannot read a dataset's chunk shape");
+  return block_bytes(dataset, chunk);
+}
+
 void set_row_count(hid_t dataset, hsize_t rows) {
   std::vector<hsize_t> dims = dataset_shape(dataset);
   dims[0] = rows;
@@ -266,6 +287,15 @@ void write_row(hid_t dataset, hsize_t row, hid_t memory_type, const void* data) 
   const Space memory_space = select_rows(file_space.get(), row, 1);
   check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
         dataset, "cannot write a row");
+}
+
+void write_zero_row(hid_t dataset) {
+  std::vector<hsize_t> row = dataset_shape(dataset);
+  const hsize_t rows = row.at(0);
+  row[0] = 1;
+  const std::vector<unsigned char> zeros(block_bytes(dataset, row), 0);
+  const Type type(check(H5Dget_type(dataset), dataset, "cannot read a dataset type"));
+  write_row(dataset, rows, type.get(), zeros.data());
 }
 
 void read_rows(hid_t dataset, hsize_t rows, hid_t memory_type, void* data) {

@@ -4,6 +4,7 @@
 
 #include <hdf5.h>
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -15,6 +16,7 @@ namespace pmom::io::h5 {
 template <class T> hid_t memory_type() {
   if constexpr (std::is_same_v<T, double>) return H5T_NATIVE_DOUBLE;
   else if constexpr (std::is_same_v<T, int>) return H5T_NATIVE_INT;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return H5T_NATIVE_UINT64;
   else {
     static_assert(std::is_same_v<T, long long>);
     return H5T_NATIVE_LLONG;
@@ -25,6 +27,7 @@ template <class T> hid_t memory_type() {
 template <class T> hid_t file_type() {
   if constexpr (std::is_same_v<T, double>) return H5T_IEEE_F64LE;
   else if constexpr (std::is_same_v<T, int>) return H5T_STD_I32LE;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return H5T_STD_U64LE;
   else {
     static_assert(std::is_same_v<T, long long>);
     return H5T_STD_I64LE;
@@ -65,10 +68,14 @@ hsize_t row_count(hid_t dataset);
 hsize_t length(hid_t dataset);
 // How many names (hard links) the object has in its file: 1 unless two paths lead to it.
 unsigned link_count(hid_t object);
+// The bytes one chunk of a chunked dataset takes in the file.
+hsize_t chunk_bytes(hid_t dataset);
 void set_row_count(hid_t dataset, hsize_t rows);
 // Writes row `row`, growing or shrinking the dataset to row + 1 rows: a retried write after a
 // failed one lands in the same place.
 void write_row(hid_t dataset, hsize_t row, hid_t memory_type, const void* data);
+// Writes a row of zero bytes after the last row.
+void write_zero_row(hid_t dataset);
 // Reads the first `rows` rows into `data`, which holds rows times the row size.
 void read_rows(hid_t dataset, hsize_t rows, hid_t memory_type, void* data);
 // Reads row `row` alone into `data`, which holds one row.

@@ -1,10 +1,20 @@
-// SweepFile: the crash-safe writing protocol. Each record goes into every per-frequency dataset
-// (/s, /currents, the solver and timing columns), the frequency last, then the file is flushed;
-// so a killed run leaves at worst some datasets one row longer than /frequency, which resuming
-// cuts back. Only a finished sweep gets the final name.
+// SweepFile: the crash-safe writing protocol (docs/RELIABILITY.md, "Fault injection").
+// - A new file is written under a staging name and renamed to the partial file once its header
+//   is on disk.
+// - Each record first reserves its disk space, then goes into every per-frequency dataset (its
+//   checksum first, the frequency last), then the file is flushed. A full disk stops the sweep
+//   before a record, not inside HDF5's flush.
+// - A kill leaves some datasets one row longer than others, or (inside HDF5's flush, whose
+//   writes are not ordered for crashes) the last record's rows without all their data: resuming
+//   keeps the records every dataset holds whose checksums hold, drops a failing last one, and
+//   refuses a file damaged in any other way, saying so.
+// Only a finished sweep gets the final name.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <type_traits>
 
@@ -12,26 +22,13 @@
 #include "message_text.hpp"
 #include "planarmom/io/logging.hpp"
 #include "planarmom/io/sweep_file.hpp"
+#include "sweep_file_space.hpp"
 #include "sweep_layout.hpp"
 
 namespace pmom::io {
 
 namespace fs = std::filesystem;
 using namespace sweep_layout;
-
-struct SweepFile::Impl {
-  fs::path target;
-  fs::path partial;
-  std::size_t ports = 0;
-  std::size_t unknowns = 0;
-  h5::File file;
-  std::vector<double> frequencies;
-
-  ~Impl() {
-    const h5::QuietErrors quiet;  // a failed close here has nobody to report to
-    file = h5::File();
-  }
-};
 
 namespace {
 
@@ -48,9 +45,34 @@ void check_info(const SweepInfo& info) {
 
 void flush(hid_t file) { h5::check(H5Fflush(file, H5F_SCOPE_LOCAL), file, "cannot flush"); }
 
-h5::File create(const fs::path& partial, const SweepInfo& info) {
-  h5::File file(h5::check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                          partial, "cannot create the sweep file"));
+// How the sweep file is opened. No raw-data chunk cache: each row reaches the file in the call
+// that writes it, so a failed write is reported by that call (a cached chunk would fail later,
+// when its dataset closes, where HDF5 tells nobody) and a flush has only metadata left to write.
+h5::PropertyList file_access() {
+  h5::PropertyList access(h5::check(H5Pcreate(H5P_FILE_ACCESS), H5P_DEFAULT,
+                                    "cannot create properties"));
+  h5::check(H5Pset_cache(access.get(), 0, 521, 0, 1.0), access.get(), "cannot create properties");
+  return access;
+}
+
+h5::File open_file(const fs::path& file, std::string_view what) {
+  const h5::PropertyList access = file_access();
+  return h5::File(
+      h5::check(H5Fopen(file.c_str(), H5F_ACC_RDWR, access.get()), file, what));
+}
+
+// A new file is made under this name and renamed to the partial file once its header is on
+// disk: a run killed while creating it leaves no partial file that is not one.
+fs::path staging_path(const fs::path& partial) {
+  fs::path staging = partial;
+  staging += ".new";
+  return staging;
+}
+
+void write_header(const fs::path& staging, const SweepInfo& info) {
+  const h5::PropertyList access = file_access();
+  h5::File file(h5::check(H5Fcreate(staging.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
+                          staging, "cannot create the sweep file"));
   const hid_t id = file.get();
   const hsize_t ports = info.ports();
   h5::write_attribute(id, kVersionAttribute, info.program_version);
@@ -63,6 +85,7 @@ h5::File create(const fs::path& partial, const SweepInfo& info) {
                   info.reference_impedance_ohm.data());
   h5::write_array(id, kPlanes, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, ports,
                   info.reference_plane_mm.data());
+  h5::create_rows(id, kChecksum, h5::file_type<std::uint64_t>(), {});
   const h5::Type complex = h5::complex_type(H5T_IEEE_F64LE);
   h5::create_rows(id, kS, complex.get(), {ports, ports});
   h5::create_rows(id, kCurrents, complex.get(), {ports, info.unknowns});
@@ -70,8 +93,51 @@ h5::File create(const fs::path& partial, const SweepInfo& info) {
     using Value = std::remove_cvref_t<decltype(FrequencyRecord{}.*member)>;
     h5::create_rows(id, path, h5::file_type<Value>(), {});
   });
-  flush(id);
-  return file;
+  // Each dataset's chunk index is made now, by a row written and taken back. Made by the first
+  // record, its root node would go to disk in that record's flush after the dataset header that
+  // points to it, and a kill in between would leave the header pointing at nothing.
+  for_each_row_dataset([&](const char* path) {
+    const h5::Dataset dataset = h5::open_dataset(id, path);
+    h5::write_zero_row(dataset.get());
+    h5::set_row_count(dataset.get(), 0);
+  });
+  if (file.close() < 0) h5::fail(staging, "cannot write the sweep file");
+}
+
+h5::File create(const fs::path& partial, const SweepInfo& info) {
+  const fs::path staging = staging_path(partial);
+  try {
+    write_header(staging, info);
+  } catch (const SweepFileError&) {
+    std::error_code ignored;  // the error being reported is the one that matters
+    fs::remove(staging, ignored);
+    throw;
+  }
+  std::error_code error;
+  fs::rename(staging, partial, error);
+  if (error)
+    throw SweepFileError(cat("cannot rename ", staging.string(), " to ", partial.string(), ": ",
+                             error.message()));
+  return open_file(partial, "cannot open the new sweep file");
+}
+
+// Disk space to reserve before each record: a new chunk for every dataset with a row per
+// frequency (at most one per record: a row never spans two), and HDF5's own metadata for the
+// record, a few KiB (a chunk-index node per dataset, 2 KiB allocation blocks), for which the
+// margin leaves ample room.
+off_t record_bytes(hid_t file) {
+  constexpr off_t kMetadataMargin = 256 * 1024;
+  off_t bytes = kMetadataMargin;
+  for_each_row_dataset([&](const char* path) {
+    bytes += static_cast<off_t>(h5::chunk_bytes(h5::open_dataset(file, path).get()));
+  });
+  return bytes;
+}
+
+std::string gigahertz(double hz) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g GHz", hz * 1e-9);
+  return text;
 }
 
 // The fields in which a partial file's run differs from this one; a file can describe only one
@@ -94,23 +160,93 @@ std::string differences(const SweepInfo& stored, const SweepInfo& wanted) {
   return list;
 }
 
-// Opens a killed run's partial file, cut back to its complete records.
+// What is wrong with record `row` of `partial`, or "" when it reads back as it was written.
+std::string record_problem(hid_t file, hsize_t row, const SweepInfo& info,
+                           const fs::path& partial) {
+  try {
+    std::uint64_t stored = 0;
+    h5::read_row(h5::open_dataset(file, kChecksum).get(), row,
+                 h5::memory_type<std::uint64_t>(), &stored);
+    if (record_checksum(read_record(file, row, info)) != stored) return "fails its checksum";
+    return {};
+  } catch (const SweepFileError& error) {
+    std::string_view what = error.what();  // "FILE: dataset ...": the file is named already
+    if (const std::string prefix = partial.string() + ": "; what.starts_with(prefix))
+      what.remove_prefix(prefix.size());
+    return cat("cannot be read: ", what);
+  }
+}
+
+// The records of a partial file that can be trusted. Every record but the last must read back
+// as written, or the file was damaged after it was written. The last one may be the record a
+// kill interrupted inside HDF5's flush (its rows present, their data or index not all on disk):
+// it is dropped, and computed again.
+hsize_t trusted_rows(hid_t file, hsize_t rows, const SweepInfo& info, const fs::path& partial) {
+  for (hsize_t row = 0; row < rows; ++row) {
+    const std::string problem = record_problem(file, row, info, partial);
+    if (problem.empty()) continue;
+    const std::string which = cat("record ", row + 1, " of ", rows);
+    if (row + 1 < rows)
+      throw SweepFileError(cat(partial.string(), ": cannot resume: ", which, " ", problem,
+                               ": the file is damaged"));
+    PMOM_LOG(warning) << partial.string() << ": " << which << " " << problem
+                      << ", as when a run stops while writing it: it is computed again";
+    return row;
+  }
+  return rows;
+}
+
+// HDF5 writes the file's end (the superblock's EOA) last in a flush. A run killed before that
+// can leave the index of a dataset pointing at the chunk of its last record past the recorded
+// end, and HDF5 refuses to touch that address: to free it (cutting the record back) or to write
+// there. Moving the end past all that the record could have allocated makes it addressable
+// again; only a file whose data runs past its recorded end, the sign of such a kill, needs it.
+void cover_the_last_record(hid_t file) {
+  haddr_t end = 0;
+  hsize_t size = 0;
+  h5::check(H5Fget_eoa(file, &end), file, "cannot read the file's end");
+  h5::check(H5Fget_filesize(file, &size), file, "cannot read the file's size");
+  if (size > end)
+    h5::check(H5Fincrement_filesize(file, static_cast<hsize_t>(record_bytes(file))), file,
+              "cannot extend the file's end");
+}
+
+// How many records of a stopped run's partial file can be resumed from. Read-only, so that a
+// file refused is left as it was (HDF5 opening an empty file for writing would make it a new one).
+hsize_t resumable_rows(const fs::path& partial, const SweepInfo& info) {
+  const h5::File file(h5::check(H5Fopen(partial.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), partial,
+                                "cannot reopen the partial sweep file to resume it"));
+  const hid_t id = file.get();
+  if (const std::string differ = differences(read_info(id), info); !differ.empty())
+    throw SweepFileError(cat(partial.string(), ": cannot resume: this run differs from the ",
+                             "one that wrote the file in its ", differ));
+  if (!has_checksums(id))
+    throw SweepFileError(cat(partial.string(), ": cannot resume: it has no record checksums ",
+                             "(an older planarmom wrote it), so its records cannot be checked"));
+  check_row_datasets(id, info);
+  const RowCounts counts = row_counts(id);
+  if (counts.longest > counts.shortest + 1)
+    throw SweepFileError(cat(partial.string(), ": cannot resume: its datasets hold from ",
+                             counts.shortest, " to ", counts.longest,
+                             " rows, where a stopped run leaves them at most one apart: the "
+                             "file is damaged"));
+  const hsize_t rows = trusted_rows(id, counts.shortest, info, partial);
+  check_frequencies(id, h5::read_column<double>(id, kFrequency, rows));
+  return rows;
+}
+
+// Opens a stopped run's partial file, cut back to the records it can be trusted with.
 h5::File reopen(const fs::path& partial, const SweepInfo& info, std::vector<double>& frequencies) {
   try {
-    h5::File file(h5::check(H5Fopen(partial.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), partial,
-                            "cannot reopen the partial sweep file to resume it"));
+    const hsize_t rows = resumable_rows(partial, info);
+    h5::File file = open_file(partial, "cannot reopen the partial sweep file to resume it");
     const hid_t id = file.get();
-    if (const std::string differ = differences(read_info(id), info); !differ.empty())
-      throw SweepFileError(cat(partial.string(), ": cannot resume: this run differs from the ",
-                               "one that wrote the file in its ", differ));
-    check_row_datasets(id, info);
-    const hsize_t rows = complete_rows(id);
+    cover_the_last_record(id);
     for_each_row_dataset([&](const char* path) {
       const h5::Dataset dataset = h5::open_dataset(id, path);
       if (h5::row_count(dataset.get()) > rows) h5::set_row_count(dataset.get(), rows);
     });
     frequencies = h5::read_column<double>(id, kFrequency, rows);
-    check_frequencies(id, frequencies);
     h5::write_attribute(id, kCompleteAttribute, 0);
     flush(id);
     return file;
@@ -121,7 +257,35 @@ h5::File reopen(const fs::path& partial, const SweepInfo& info, std::vector<doub
   }
 }
 
+// Whether `target`, a finished sweep file, holds this very run. A run killed after finishing it
+// (while writing the Touchstone file or the plot) resumes from it instead of starting over.
+bool finished_by_this_run(const fs::path& target, const SweepInfo& info) {
+  try {
+    const h5::File file(h5::check(H5Fopen(target.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), target,
+                                  "cannot open"));
+    return differences(read_info(file.get()), info).empty();
+  } catch (const SweepFileError&) {
+    return false;  // not a file of this run: a fresh run replaces it in the end
+  }
+}
+
 }  // namespace
+
+struct SweepFile::Impl {
+  fs::path target;
+  fs::path partial;
+  std::size_t ports = 0;
+  std::size_t unknowns = 0;
+  h5::File file;
+  SpaceReservation space;
+  off_t record_bytes = 0;  // reserved before each record
+  std::vector<double> frequencies;
+
+  ~Impl() {
+    const h5::QuietErrors quiet;  // a failed close here has nobody to report to
+    file = h5::File();
+  }
+};
 
 SweepFile::SweepFile(const fs::path& target, const SweepInfo& info, Mode mode)
     : impl_(std::make_unique<Impl>()) {
@@ -131,20 +295,37 @@ SweepFile::SweepFile(const fs::path& target, const SweepInfo& info, Mode mode)
   impl_->partial = partial_path(target);
   impl_->ports = info.ports();
   impl_->unknowns = info.unknowns;
-  const bool partial_exists = fs::exists(impl_->partial);
+  bool partial_exists = fs::exists(impl_->partial);
+  if (mode == Mode::resume && !partial_exists && fs::exists(target) &&
+      finished_by_this_run(target, info)) {
+    std::error_code error;
+    fs::rename(target, impl_->partial, error);
+    if (error)
+      throw SweepFileError(cat("cannot rename ", target.string(), " to ",
+                               impl_->partial.string(), " to resume it: ", error.message()));
+    PMOM_LOG(info) << target.string() << " holds this run, finished: resuming from it";
+    partial_exists = true;
+  }
   if (mode == Mode::resume && partial_exists) {
     impl_->file = reopen(impl_->partial, info, impl_->frequencies);
     PMOM_LOG(info) << "resuming " << impl_->partial.string() << ": "
                    << impl_->frequencies.size() << " frequencies already done";
-    return;
+  } else {
+    if (partial_exists)
+      PMOM_LOG(warning) << "discarding " << impl_->partial.string()
+                        << ", left by an unfinished run (--resume would continue it)";
+    else if (mode == Mode::resume)
+      PMOM_LOG(info) << "nothing to resume (no " << impl_->partial.string()
+                     << "): starting the sweep afresh";
+    impl_->file = create(impl_->partial, info);
   }
-  if (partial_exists)
-    PMOM_LOG(warning) << "discarding " << impl_->partial.string()
-                      << ", left by an unfinished run (--resume would continue it)";
-  else if (mode == Mode::resume)
-    PMOM_LOG(info) << "nothing to resume (no " << impl_->partial.string()
-                   << "): starting the sweep afresh";
-  impl_->file = create(impl_->partial, info);
+  try {
+    impl_->space = SpaceReservation(impl_->partial);
+  } catch (const std::system_error& error) {
+    throw SweepFileError(cat(impl_->partial.string(), ": cannot open it to reserve space: ",
+                             error.code().message()));
+  }
+  impl_->record_bytes = record_bytes(impl_->file.get());
 }
 
 SweepFile::~SweepFile() = default;
@@ -203,16 +384,28 @@ void SweepFile::append(const FrequencyRecord& record) {
   const h5::QuietErrors quiet;
   const hid_t id = impl_->file.get();
   const hsize_t row = impl_->frequencies.size();
-  const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
-  h5::write_row(h5::open_dataset(id, kS).get(), row, complex.get(), record.s.data());
-  h5::write_row(h5::open_dataset(id, kCurrents).get(), row, complex.get(),
-                record.currents.data());
-  for_each_column([&](const char* path, auto member) {
-    const auto& value = record.*member;
-    using Value = std::remove_cvref_t<decltype(value)>;
-    h5::write_row(h5::open_dataset(id, path).get(), row, h5::memory_type<Value>(), &value);
-  });
-  flush(id);
+  try {
+    if (const int error = impl_->space.reserve(impl_->record_bytes); error != 0)
+      throw SweepFileError(cat(impl_->partial.string(), ": no room for the record at ",
+                               gigahertz(record.frequency_hz), ": ",
+                               std::generic_category().message(error)));
+    const std::uint64_t checksum = record_checksum(record);
+    h5::write_row(h5::open_dataset(id, kChecksum).get(), row, h5::memory_type<std::uint64_t>(),
+                  &checksum);
+    const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
+    h5::write_row(h5::open_dataset(id, kS).get(), row, complex.get(), record.s.data());
+    h5::write_row(h5::open_dataset(id, kCurrents).get(), row, complex.get(),
+                  record.currents.data());
+    for_each_column([&](const char* path, auto member) {
+      const auto& value = record.*member;
+      using Value = std::remove_cvref_t<decltype(value)>;
+      h5::write_row(h5::open_dataset(id, path).get(), row, h5::memory_type<Value>(), &value);
+    });
+    flush(id);
+  } catch (const SweepFileError& error) {
+    throw SweepFileError(cat(error.what(), "; the ", row, " records before it are kept: once ",
+                             "that is put right, run again with --resume"));
+  }
   impl_->frequencies.push_back(record.frequency_hz);
 }
 
@@ -221,8 +414,8 @@ void SweepFile::finish() {
     throw std::logic_error("SweepFile::finish: the sweep file is already finished");
   const h5::QuietErrors quiet;
   h5::write_attribute(impl_->file.get(), kCompleteAttribute, 1);
-  if (impl_->file.close() < 0)
-    h5::fail(impl_->partial, "cannot close the sweep file (is the disk full?)");
+  if (impl_->file.close() < 0) h5::fail(impl_->partial, "cannot close the sweep file");
+  impl_->space.release(impl_->record_bytes);
   std::error_code error;
   fs::rename(impl_->partial, impl_->target, error);
   if (error)

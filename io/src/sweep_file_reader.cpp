@@ -1,6 +1,8 @@
 // Reading sweep files back, finished or left partial by a killed run.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -52,6 +54,8 @@ void check_row_dataset(hid_t file, const char* path, const std::vector<hsize_t>&
 
 }  // namespace
 
+bool has_checksums(hid_t file) { return H5Lexists(file, kChecksum, H5P_DEFAULT) > 0; }
+
 SweepInfo read_info(hid_t file) {
   SweepInfo info;
   info.port_names = h5::read_strings(file, kPortNames);
@@ -73,6 +77,8 @@ SweepInfo read_info(hid_t file) {
 
 void check_row_datasets(hid_t file, const SweepInfo& info) {
   const hsize_t ports = info.ports();
+  if (has_checksums(file))
+    check_row_dataset(file, kChecksum, {}, h5::file_type<std::uint64_t>(), "checksums (uint64)");
   const h5::Type complex = h5::complex_type(H5T_IEEE_F64LE);
   constexpr std::string_view kComplex = "complex numbers (float64 pairs r, i)";
   check_row_dataset(file, kS, {ports, ports}, complex.get(), kComplex);
@@ -84,12 +90,14 @@ void check_row_datasets(hid_t file, const SweepInfo& info) {
   });
 }
 
-hsize_t complete_rows(hid_t file) {
-  hsize_t rows = 0;
+RowCounts row_counts(hid_t file) {
+  RowCounts rows;
   bool first = true;
   for_each_row_dataset([&](const char* path) {
+    if (std::string_view(path) == kChecksum && !has_checksums(file)) return;
     const hsize_t count = h5::row_count(h5::open_dataset(file, path).get());
-    rows = first ? count : std::min(rows, count);
+    rows.shortest = first ? count : std::min(rows.shortest, count);
+    rows.longest = first ? count : std::max(rows.longest, count);
     first = false;
   });
   return rows;
@@ -146,6 +154,50 @@ std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepI
   return records;
 }
 
+FrequencyRecord read_record(hid_t file, hsize_t row, const SweepInfo& info) {
+  FrequencyRecord record;
+  const std::size_t ports = info.ports();
+  record.s.resize(ports * ports);
+  const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
+  h5::read_row(h5::open_dataset(file, kS).get(), row, complex.get(), record.s.data());
+  for_each_column([&](const char* path, auto member) {
+    auto& value = record.*member;
+    using Value = std::remove_cvref_t<decltype(value)>;
+    h5::read_row(h5::open_dataset(file, path).get(), row, h5::memory_type<Value>(), &value);
+  });
+  record.currents = read_currents(file, row, ports, info.unknowns);
+  return record;
+}
+
+namespace {
+
+class Fnv1a {
+ public:
+  void add(const void* data, std::size_t size) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    for (std::size_t k = 0; k < size; ++k) hash_ = (hash_ ^ bytes[k]) * 1099511628211ULL;
+  }
+  [[nodiscard]] std::uint64_t value() const { return hash_; }
+
+ private:
+  std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+}  // namespace
+
+std::uint64_t record_checksum(const FrequencyRecord& record) {
+  static_assert(std::endian::native == std::endian::little,
+                "record_checksum hashes the file's little-endian bytes as they are in memory");
+  Fnv1a hash;
+  for_each_column([&](const char*, auto member) {
+    const auto& value = record.*member;
+    hash.add(&value, sizeof value);
+  });
+  hash.add(record.s.data(), record.s.size() * sizeof(std::complex<double>));
+  hash.add(record.currents.data(), record.currents.size() * sizeof(std::complex<double>));
+  return hash.value();
+}
+
 }  // namespace sweep_layout
 
 SweepData read_sweep_file(const std::filesystem::path& file, bool with_currents) {
@@ -157,8 +209,8 @@ SweepData read_sweep_file(const std::filesystem::path& file, bool with_currents)
   data.info = sweep_layout::read_info(id);
   sweep_layout::check_row_datasets(id, data.info);
   data.complete = h5::read_int_attribute(id, sweep_layout::kCompleteAttribute) != 0;
-  data.records =
-      sweep_layout::read_records(id, sweep_layout::complete_rows(id), data.info, with_currents);
+  const hsize_t rows = sweep_layout::row_counts(id).shortest;
+  data.records = sweep_layout::read_records(id, rows, data.info, with_currents);
   return data;
 }
 

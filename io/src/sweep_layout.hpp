@@ -6,6 +6,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "planarmom/io/sweep_record.hpp"
@@ -15,6 +16,7 @@ namespace pmom::io::sweep_layout {
 inline constexpr const char* kFrequency = "frequency";  // [F] Hz
 inline constexpr const char* kS = "s";                  // [F, P, P] complex
 inline constexpr const char* kCurrents = "currents";    // [F, P, N] complex: port solutions
+inline constexpr const char* kChecksum = "checksum";    // [F] uint64: record_checksum()
 inline constexpr const char* kPortNames = "ports/name";
 inline constexpr const char* kImpedances = "ports/reference_impedance_ohm";
 inline constexpr const char* kPlanes = "ports/reference_plane_mm";
@@ -47,8 +49,9 @@ template <class Visit> void for_each_column(Visit&& visit) {
 }
 
 // Calls visit(path) for every dataset with one row per frequency, in the order the writer
-// fills them: /s, /currents, then the columns (/frequency last).
+// fills them: /checksum, /s, /currents, then the columns (/frequency last).
 template <class Visit> void for_each_row_dataset(Visit&& visit) {
+  visit(kChecksum);
   visit(kS);
   visit(kCurrents);
   for_each_column([&](const char* path, auto) { visit(path); });
@@ -62,13 +65,27 @@ SweepInfo read_info(hid_t file);
 // overrun the record's buffers), the writer's element types (others would be converted, not
 // kept bit for bit) and one path to each (two would make rows overwrite each other).
 void check_row_datasets(hid_t file, const SweepInfo& info);
-// Records whose every dataset row is there: the shortest dataset's length, as a kill between
-// two dataset writes leaves the earlier datasets one row longer. Needs check_row_datasets first.
-hsize_t complete_rows(hid_t file);
+// Whether the file has /checksum. Files written before there were checksums lack it: they read
+// as before (the datasets below skip it), but cannot be resumed.
+bool has_checksums(hid_t file);
+// The shortest and the longest of the datasets with a row per frequency. A stopped run leaves
+// them at most one apart (the record it was writing); records are complete up to the shortest.
+// Needs check_row_datasets first.
+struct RowCounts {
+  hsize_t shortest = 0;
+  hsize_t longest = 0;
+};
+RowCounts row_counts(hid_t file);
 // The first `rows` records; their currents too when `currents` (N = unknowns). Needs
 // check_row_datasets first.
 std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepInfo& info,
                                           bool currents);
+// Record `row` with its currents. Needs check_row_datasets first.
+FrequencyRecord read_record(hid_t file, hsize_t row, const SweepInfo& info);
+// FNV-1a (64 bits) of everything a record holds: its columns in for_each_column's order, S and
+// the currents, as the little-endian numbers the file stores. Stored in /checksum, so that a
+// resumed run can tell a record that reads back as written from a damaged one.
+std::uint64_t record_checksum(const FrequencyRecord& record);
 // Throws SweepFileError unless the frequencies read from the file are finite, positive and
 // distinct, as SweepFile::append writes them: anything else is a damaged file.
 void check_frequencies(hid_t file, const std::vector<double>& frequencies);

@@ -1,18 +1,26 @@
 // HDF5 sweep files: exact round trips, the layout h5py relies on (checked with the raw HDF5 C
 // API), and the crash-safe protocol: partial file, rename on finish, resume after a real
-// SIGKILL or a kill between two dataset writes, refusal to resume a different run, and the
-// stored currents a resumed sweep starts its next solve from.
+// SIGKILL or a kill between two dataset writes, refusal to resume a different run or a damaged
+// file (overwritten, truncated, datasets further apart than a kill leaves them), a write that
+// finds no space, and the stored currents a resumed sweep starts its next solve from.
+// (test_sweep_file_kills.cpp kills the writer at each of its writes.)
 // Tolerance throughout: none. HDF5 stores float64 and int64 bit for bit, so everything read
 // back must equal what was written (NaN where NaN was written).
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/sweep_example.hpp"
@@ -398,6 +406,23 @@ TEST(SweepFile, FreshRunDiscardsAPartialFile) {
   expect_same(data.records[0], example_record(4, kPorts));
 }
 
+// A run killed after its file was finished (writing the Touchstone file, say) resumes from that
+// file with nothing left to compute; a finished file of another run is not touched until the
+// fresh run replaces it.
+TEST(SweepFile, ResumeFromTheFinishedFileOfTheSameRun) {
+  const TempDir dir("sweep_finished");
+  const fs::path target = dir.path() / "sweep.h5";
+  const SweepData reference = uninterrupted_sweep(target);
+  expect_same(resume_and_finish(target, kPoints), reference);
+
+  SweepInfo other = example_sweep_info(kPorts);
+  other.config_text += "# another run\n";
+  SweepFile file(target, other, SweepFile::Mode::resume);
+  EXPECT_TRUE(file.frequencies().empty());
+  EXPECT_TRUE(fs::exists(target));
+  expect_same(read_sweep_file(target), reference);
+}
+
 TEST(SweepFile, ResumeWithoutAPartialFileStartsAfresh) {
   const TempDir dir("sweep_nothing");
   const SweepData reference = uninterrupted_sweep(dir.path() / "reference.h5");
@@ -462,6 +487,150 @@ TEST(SweepFile, ErrorsNameTheFileAndTheProblem) {
   const fs::path other = dir.path() / "other.h5";
   H5Fclose(H5Fcreate(other.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
   expect_error([&] { read_sweep_file(other); }, other, "no dataset '/ports/name'");
+}
+
+// ---------------------------------------------------------------------------------------
+// Damaged partial files: resuming refuses them, naming the file and what to do, and leaves them
+// as they were; only a damaged last record, which a kill inside HDF5's flush can leave, is
+// dropped and computed again.
+
+// Expects the resume of `target` to be refused with a message naming the partial file, holding
+// `problem` and saying what to do, and the partial file to be left byte for byte as it was.
+void expect_refused(const fs::path& target, const std::string& problem) {
+  const fs::path partial = SweepFile::partial_path(target);
+  const std::string before = test::read_text(partial);
+  try {
+    SweepFile file(target, example_sweep_info(kPorts), SweepFile::Mode::resume);
+    ADD_FAILURE() << "resumed a damaged file (" << problem << ")";
+  } catch (const SweepFileError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind(partial.string() + ": ", 0), 0U) << what;
+    EXPECT_NE(what.find(problem), std::string::npos) << what;
+    EXPECT_NE(what.find("Delete " + partial.string() +
+                        " to start the sweep afresh, or run without --resume."),
+              std::string::npos)
+        << what;
+  }
+  EXPECT_EQ(test::read_text(partial), before) << "the refused file was changed";
+  EXPECT_FALSE(fs::exists(target));
+}
+
+// Overwrites the 8 bytes of `value` where the file stores it (they must occur once).
+void overwrite_double(const fs::path& file, double value) {
+  std::string bytes = test::read_text(file);
+  char pattern[sizeof value];
+  std::memcpy(pattern, &value, sizeof value);
+  const std::string_view needle(pattern, sizeof pattern);
+  const std::size_t at = bytes.find(needle);
+  ASSERT_NE(at, std::string::npos) << value << " is not in " << file;
+  ASSERT_EQ(bytes.find(needle, at + 1), std::string::npos) << value << " is there twice";
+  std::fstream out(file, std::ios::in | std::ios::out | std::ios::binary);
+  out.seekp(static_cast<std::streamoff>(at));
+  const double other = -value;
+  out.write(reinterpret_cast<const char*>(&other), sizeof other);
+}
+
+TEST(SweepFileDamage, OverwrittenRecordIsRefused) {
+  const TempDir dir("sweep_overwritten");
+  const fs::path target = dir.path() / "sweep.h5";
+  write_stopped_run(target, 3);
+  // The imaginary part of record 2's S12: data only the checksum can vouch for.
+  overwrite_double(SweepFile::partial_path(target), example_record(1, kPorts).s[1].imag());
+  expect_refused(target, "record 2 of 3 fails its checksum: the file is damaged");
+}
+
+TEST(SweepFileDamage, OverwrittenSignatureIsRefused) {
+  const TempDir dir("sweep_signature");
+  const fs::path target = dir.path() / "sweep.h5";
+  write_stopped_run(target, 3);
+  {
+    std::fstream out(SweepFile::partial_path(target),
+                     std::ios::in | std::ios::out | std::ios::binary);
+    out.write("\0\0\0\0\0\0\0\0", 8);
+  }
+  expect_refused(target, "cannot reopen the partial sweep file to resume it");
+}
+
+// HDF5 records the file's length in its superblock and checks it on opening: any truncation is
+// refused, even one that leaves whole records readable (a file shorter than HDF5 made it is
+// not one a stopped run leaves).
+TEST(SweepFileDamage, TruncatedFileIsRefused) {
+  const TempDir dir("sweep_truncated");
+  const fs::path reference = dir.path() / "reference.h5";
+  write_stopped_run(reference, 3);
+  const auto size = fs::file_size(SweepFile::partial_path(reference));
+  for (const std::uintmax_t length : {std::uintmax_t{0}, std::uintmax_t{100}, size / 2, size - 1}) {
+    const fs::path target = dir.path() / ("sweep_" + std::to_string(length) + ".h5");
+    fs::copy_file(SweepFile::partial_path(reference), SweepFile::partial_path(target));
+    fs::resize_file(SweepFile::partial_path(target), length);
+    expect_refused(target, "cannot reopen the partial sweep file to resume it");
+  }
+}
+
+// A kill leaves the datasets at most one row apart (the record being written); anything more
+// is damage, not a half-written record to cut back.
+TEST(SweepFileDamage, DatasetsFurtherApartThanAKillLeavesAreRefused) {
+  const TempDir dir("sweep_apart");
+  const fs::path target = dir.path() / "sweep.h5";
+  write_stopped_run(target, 3);
+  {
+    const Raw h5(H5Fopen(SweepFile::partial_path(target).c_str(), H5F_ACC_RDWR, H5P_DEFAULT),
+                 H5Fclose);
+    const Raw dataset(H5Dopen2(*h5, "/currents", H5P_DEFAULT), H5Dclose);
+    std::vector<hsize_t> dims = shape(*dataset);
+    dims[0] = 1;
+    ASSERT_GE(H5Dset_extent(*dataset, dims.data()), 0);
+  }
+  expect_refused(target, "its datasets hold from 1 to 3 rows");
+}
+
+TEST(SweepFileDamage, DamagedLastRecordIsComputedAgain) {
+  const TempDir dir("sweep_last");
+  const SweepData reference = uninterrupted_sweep(dir.path() / "reference.h5");
+  const fs::path target = dir.path() / "sweep.h5";
+  write_stopped_run(target, 3);
+  overwrite_double(SweepFile::partial_path(target), example_record(2, kPorts).s[1].imag());
+  expect_same(resume_and_finish(target, 2), reference);
+}
+
+// A write that fails inside HDF5 (here past the file-size limit, which fallocate() does not see,
+// so the space reservation passes) reports the file's name and the system's reason, and leaves
+// the records before it to resume from. (tests/apps/fault_test.sh fills a disk for real.)
+TEST(SweepFileDamage, FailedWriteIsReportedAndLeavesTheFileResumable) {
+  const TempDir dir("sweep_no_space");
+  const SweepData reference = uninterrupted_sweep(dir.path() / "reference.h5");
+  const fs::path target = dir.path() / "sweep.h5";
+  const fs::path partial = SweepFile::partial_path(target);
+  const pid_t child = fork();
+  ASSERT_NE(child, -1);
+  if (child == 0) {
+    int status = 3;
+    try {  // an exception must not carry the child back into the test runner
+      SweepFile file(target, example_sweep_info(kPorts), SweepFile::Mode::fresh);
+      for (std::size_t f = 0; f < 2; ++f) file.append(example_record(f, kPorts));
+      signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
+      const rlimit size{4096, 4096};  // below the rows' chunks
+      setrlimit(RLIMIT_FSIZE, &size);
+      file.append(example_record(2, kPorts));
+    } catch (const SweepFileError& e) {
+      const std::string what = e.what();
+      const bool named = what.rfind(partial.string() + ": ", 0) == 0;
+      const bool reason = what.find("File too large") != std::string::npos;
+      const bool advice =
+          what.find("the 2 records before it are kept") != std::string::npos &&
+          what.find("--resume") != std::string::npos;
+      status = named && reason && advice ? 0 : 4;
+      if (status != 0) fprintf(stderr, "%s\n", what.c_str());
+    } catch (...) {
+    }
+    _exit(status);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "child status " << status;
+  ASSERT_EQ(WEXITSTATUS(status), 0) << "3: no error; 4: an error without the file, the reason "
+                                       "or the advice (printed above)";
+  expect_same(resume_and_finish(target, 2), reference);
 }
 
 }  // namespace

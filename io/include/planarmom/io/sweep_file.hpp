@@ -1,6 +1,7 @@
 // The HDF5 sweep file (layout in DESIGN.md §7, readable with h5py): written one frequency at a
 // time into `<output>.partial`, renamed to `<output>` when the sweep finishes, and resumable
-// after a kill from the frequencies already in the partial file.
+// after a kill, a full disk or a failed write from the frequencies already in the partial file
+// (docs/RELIABILITY.md, "Fault injection").
 #pragma once
 
 #include <complex>
@@ -14,7 +15,8 @@
 
 namespace pmom::io {
 
-// what() names the file and says what to do; HDF5's own explanation, when there is one, follows.
+// what() names the file and says what to do; the system's reason ("No space left on device") or
+// HDF5's own explanation, when there is one, follows.
 class SweepFileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -24,13 +26,17 @@ class SweepFile {
  public:
   enum class Mode {
     fresh,   // start a new partial file, discarding one a killed run left behind
-    resume,  // continue the partial file a killed run left; start a new one when there is none
+    resume,  // continue the partial file a killed run left, or the finished file of this same
+             // run (killed after finishing it); start a new one when there is neither
   };
 
   // Opens `partial_path(target)` for writing. Throws std::invalid_argument when the port
   // vectors of `info` differ in length or are empty or info.unknowns is 0, and SweepFileError
-  // when the file cannot be created, or (resume) cannot be read or belongs to a different run:
-  // other ports, unknowns, config text, program version or backend.
+  // when the file cannot be created, or (resume) cannot be read, belongs to a different run
+  // (other ports, unknowns, config text, program version or backend) or is damaged: a record
+  // before the last that does not read back as written (its checksum), datasets more than one
+  // row apart. A last record that does not is dropped with a warning: a run stopped inside the
+  // flush of its last record can leave it so. A refused file is left as it was.
   SweepFile(const std::filesystem::path& target, const SweepInfo& info, Mode mode);
   ~SweepFile();  // closes without finishing: the partial file stays, ready to resume
   SweepFile(SweepFile&&) noexcept;
@@ -50,9 +56,11 @@ class SweepFile {
   [[nodiscard]] std::vector<std::complex<double>> currents(double frequency_hz) const;
 
   // Appends one record and flushes it to disk, so that a kill loses at most the record being
-  // written. Throws std::invalid_argument when record.s is not P x P, record.currents is not
-  // N x P or the frequency is not finite and positive or already in the file,
-  // std::logic_error after finish(), SweepFileError on a write failure.
+  // written; the disk space it needs is reserved first, so that a full disk stops the sweep
+  // before the record, with the file intact. Throws std::invalid_argument when record.s is not
+  // P x P, record.currents is not N x P or the frequency is not finite and positive or already
+  // in the file, std::logic_error after finish(), SweepFileError on a write failure (the file
+  // then holds the records before this one, to resume from).
   void append(const FrequencyRecord& record);
 
   // Marks the file complete, closes it and renames it to the target (replacing an older one).
