@@ -2,6 +2,7 @@
 // HDF5 as it goes (resumable), then Touchstone, a layout picture and a plot of |S| in dB.
 #include <yaml-cpp/yaml.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <iostream>
 #include <string>
 #include <sstream>
+#include <system_error>
 
 #include <unistd.h>
 
@@ -55,6 +57,32 @@ double cell_size(const geometry::GeometryConfig& g, double max_frequency_hz) {
   return geometry::largest_dividing_cell(g.layout.rects, lambda_mm / *g.mesh.cells_per_wavelength);
 }
 
+// Throws "cannot WHAT: REASON".
+[[noreturn]] void cannot(std::string what, const std::error_code& reason) {
+  what.insert(0, "cannot ");
+  what += ": ";
+  what += reason.message();
+  throw std::runtime_error(what);
+}
+
+void create_output_folder(const fs::path& folder) {
+  std::error_code error;
+  fs::create_directories(folder, error);
+  if (error) cannot(std::string("create the output folder ") + folder.string(), error);
+}
+
+// Each output's folder must take new files. Checked before any is written, so that one that
+// does not costs one line and leaves nothing behind (no picture written, then no partial file).
+void check_output_folders(const SweepSettings& s) {
+  for (const std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout}) {
+    const fs::path folder = fs::path(*path).parent_path();
+    const fs::path checked = folder.empty() ? fs::path(".") : folder;
+    if (::access(checked.c_str(), W_OK | X_OK) != 0)
+      cannot(std::string("write ") + *path + " into " + checked.string(),
+             std::error_code(errno, std::generic_category()));
+  }
+}
+
 std::string choose_backend(const std::string& wanted) {
   if (wanted != "auto") return wanted;
   const CudaDeviceStatus status = cuda_device_status();
@@ -91,7 +119,8 @@ int run(const SweepFlags& f) {
                  << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
   // The config is read and meshed without error: only now may output appear.
-  if (!f.out_dir.empty()) fs::create_directories(f.out_dir);
+  if (!f.out_dir.empty()) create_output_folder(f.out_dir);
+  check_output_folders(settings);
   geometry::write_svg(mesh, settings.layout);
 
   const std::string backend_name = choose_backend(settings.backend);

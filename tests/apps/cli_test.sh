@@ -10,7 +10,7 @@ work=$2
 check=${3:?usage: cli_test.sh PLANARMOM WORK_DIR SWEEP_CHECK}
 rm -rf "$work"
 mkdir -p "$work"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$(dirname "$0")/lib.sh"
 
 for sub in "" bench solve line sweep heat device-info; do
   $exe $sub --help >"$work/help.txt" || fail "planarmom $sub --help exited non-zero"
