@@ -12,6 +12,7 @@
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
@@ -32,16 +33,19 @@ double seconds_since(clock::time_point start) {
   return std::chrono::duration<double>(clock::now() - start).count();
 }
 
-SolverOptions solver_options(const SweepSettings& s, const Csr<cd>& a) {
+SolverOptions solver_options(const SweepSettings& s, Format format) {
   SolverOptions o;
   o.method = s.method == "auto" ? Method::automatic : parse_method(s.method);
   o.tolerance = s.tolerance;
   o.max_iterations = s.max_iterations;
   o.record_history = false;
-  o.format = s.format == "hyb"   ? Format::hyb
-             : s.format == "csr" ? Format::csr
-                                 : sparsify::suggest_format(a);
+  o.format = format;
   return o;
+}
+
+Format format_for(const SweepSettings& s, const Csr<cd>& a) {
+  return s.format == "hyb" ? Format::hyb : s.format == "csr" ? Format::csr
+                                                             : sparsify::suggest_format(a);
 }
 
 // The feed lines' Z0 across the sweep's band, and their matched loads when the ports are
@@ -82,6 +86,83 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
                    << choice.sparsity.across << " cells: density " << choice.density << " for "
                    << settings_.density << " (pattern " << seconds_since(start) << " s)";
   }
+  if (mpie_ && !settings_.check_dense && settings_.format != "hyb") make_in_place();
+}
+
+void SweepPipeline::make_in_place() {
+  const mom::MpiePattern& pattern = *mpie_;
+  Csr<cd> zeros;
+  zeros.rows = zeros.cols = pattern.n;
+  zeros.row_ptr = pattern.row_ptr;
+  zeros.col_idx = pattern.col_idx;
+  zeros.values.assign(zeros.col_idx.size(), cd(0.0));
+  SolverOptions o = solver_options(settings_, Format::csr);
+  // The values are rewritten in place, so Aᴴ (BiCG) must come from A, not a stored copy.
+  o.adjoint = AdjointMode::transposed_kernel;
+  const bool bicg = o.method == Method::bicg;
+  InPlace& p = in_place_.emplace();
+  p.op = backend_.make_operator(zeros, operator_options(o, bicg));
+  // Z is complex symmetric by construction: the pattern and the loads are, and the lower
+  // triangle's entries are the upper triangle's evaluations.
+  p.solver = std::make_unique<Solver<cd>>(backend_, p.op, o, MatrixTraits{true, false, false});
+  if (backend_.name().rfind("cuda", 0) == 0) {
+    const auto start = clock::now();
+    p.device = std::make_unique<mom::DeviceFill>(
+        mesh_, plan_,
+        mom::FillPattern{pattern.n, pattern.row_ptr, pattern.col_idx,
+                         mom::charge_reach2(pattern.sparsity)});
+    PMOM_LOG(info) << "fill on the GPU: tables and Z written into the solver's CSR on the "
+                      "device (set-up "
+                   << seconds_since(start) << " s)";
+  }
+  backend_.synchronize();  // the operator's upload is done before any fill writes its values
+}
+
+// Z of one frequency into the in-place operator's values, on the device or from the host.
+void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<const cd> loads) {
+  InPlace& p = *in_place_;
+  cd* values = backend_.csr_values(*p.op);
+  if (p.device) {
+    p.device->fill(greens, loads, values);
+  } else {
+    Csr<cd> z = mom::assemble_sparse_impedance(mesh_, mom::evaluate_tables(plan_, greens), *mpie_);
+    mom::add_port_loads(mesh_, loads, z);
+    backend_.copy_bytes(values, z.values.data(), z.values.size() * sizeof(cd),
+                        CopyKind::to_backend);
+  }
+  p.solver->refresh();
+}
+
+// A new sparse Z of one frequency: rule mpie on its pattern, or the dense Z thresholded to the
+// density (rule magnitude); the dense Z kept in `z` for the dense check.
+Csr<cd> SweepPipeline::sparse_z(const mom::GreensTable& greens, std::span<const cd> loads,
+                                io::FrequencyRecord& r, std::optional<mom::ImpedanceMatrix>& z) {
+  auto start = clock::now();
+  Csr<cd> sparse;
+  {
+    // The tables live only while the matrices are built.
+    const mom::InteractionTables tables = mom::evaluate_tables(plan_, greens);
+    if (settings_.check_dense || !mpie_) {
+      z = mom::assemble_impedance(mesh_, tables);
+      mom::add_port_loads(mesh_, loads, *z);
+    }
+    if (mpie_) {
+      sparse = mom::assemble_sparse_impedance(mesh_, tables, *mpie_);
+      mom::add_port_loads(mesh_, loads, sparse);
+    }
+  }
+  r.seconds_fill = seconds_since(start);
+  r.seconds_sparsify = 0;
+  if (!mpie_) {
+    start = clock::now();
+    sparse = sparsify::sparsify(z->values, static_cast<index_t>(mesh_.basis().size()),
+                                sparsify::ThresholdPolicy::target_density(settings_.density))
+                 .matrix;
+    r.seconds_sparsify = seconds_since(start);
+    // Without the check the dense Z is not needed any more: free it before the solve.
+    if (!settings_.check_dense) z.reset();
+  }
+  return sparse;
 }
 
 io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& guess) {
@@ -99,43 +180,27 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
                                 frequency_hz, mom::required_rho_max(mesh_.grid()));
   r.seconds_greens = seconds_since(start);
   start = clock::now();
-  // The dense Z: the magnitude rule thresholds it; the mpie rule needs it only for the check.
-  std::optional<mom::ImpedanceMatrix> z;
+  std::optional<mom::ImpedanceMatrix> z;  // the dense Z, for the dense check
   Csr<cd> sparse;
-  {
-    // The tables live only while the matrices are built.
-    const mom::InteractionTables tables = mom::evaluate_tables(plan_, greens);
-    if (mpie_) {
-      sparse = mom::assemble_sparse_impedance(mesh_, tables, *mpie_);
-      mom::add_port_loads(mesh_, loads, sparse);
-      r.seconds_fill = seconds_since(start);
-      r.seconds_sparsify = 0;
-      if (settings_.check_dense) {
-        z = mom::assemble_impedance(mesh_, tables);
-        mom::add_port_loads(mesh_, loads, *z);
-      }
-    } else {
-      z = mom::assemble_impedance(mesh_, tables);
-      mom::add_port_loads(mesh_, loads, *z);
-      r.seconds_fill = seconds_since(start);
-    }
-  }
-  if (!mpie_) {
+  std::optional<Solver<cd>> own_solver;  // a new matrix every frequency: its own solver
+  Solver<cd>* solver = nullptr;
+  if (in_place_) {
+    fill_in_place(greens, loads);
+    r.seconds_fill = seconds_since(start);
+    r.seconds_sparsify = 0;
+    r.nnz = static_cast<long long>(mpie_->nnz());
+    solver = in_place_->solver.get();
     start = clock::now();
-    sparse = sparsify::sparsify(z->values, n,
-                                sparsify::ThresholdPolicy::target_density(settings_.density))
-                 .matrix;
-    r.seconds_sparsify = seconds_since(start);
-    // Without the check the dense Z is not needed any more: free it before the solve.
-    if (!settings_.check_dense) z.reset();
+  } else {
+    sparse = sparse_z(greens, loads, r, z);
+    r.nnz = sparse.nnz();
+    start = clock::now();
+    solver = &own_solver.emplace(backend_, sparse,
+                                 solver_options(settings_, format_for(settings_, sparse)));
   }
-  r.nnz = sparse.nnz();
-  r.density = static_cast<double>(sparse.nnz()) / (static_cast<double>(n) * n);
-
-  start = clock::now();
-  Solver<cd> solver(backend_, sparse, solver_options(settings_, sparse));
+  r.density = static_cast<double>(r.nnz) / (static_cast<double>(n) * n);
   if (guess.size() != rhs_.size()) guess.assign(rhs_.size(), cd(0.0));
-  const SolveResult solved = solver.solve(rhs_, guess, p);
+  const SolveResult solved = solver->solve(rhs_, guess, p);
   r.seconds_solve = seconds_since(start);
   r.iterations = solved.iterations;
   r.residual = 0;

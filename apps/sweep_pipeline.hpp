@@ -10,11 +10,14 @@
 #include <complex>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/sweep_record.hpp"
+#include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/mom/table_plan.hpp"
@@ -33,6 +36,21 @@ class SweepPipeline {
   io::FrequencyRecord run(double frequency_hz, std::vector<std::complex<double>>& guess);
 
  private:
+  // The fixed-pattern path (rule mpie without the dense check): one operator and one solver for
+  // the whole sweep, Z rewritten in their CSR values every frequency (by the GPU fill on a CUDA
+  // backend, so that Z never passes through the host there).
+  struct InPlace {
+    std::shared_ptr<Operator<std::complex<double>>> op;
+    std::unique_ptr<Solver<std::complex<double>>> solver;
+    std::unique_ptr<mom::DeviceFill> device;  // CUDA backends only
+  };
+  void make_in_place();
+  Csr<std::complex<double>> sparse_z(const mom::GreensTable& greens,
+                                     std::span<const std::complex<double>> loads,
+                                     io::FrequencyRecord& r,
+                                     std::optional<mom::ImpedanceMatrix>& z);
+  void fill_in_place(const mom::GreensTable& greens, std::span<const std::complex<double>> loads);
+
   const geometry::Mesh& mesh_;
   SweepSettings settings_;
   Backend<std::complex<double>>& backend_;
@@ -40,6 +58,7 @@ class SweepPipeline {
   mom::FeedImpedances feeds_;
   std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
   mom::TablePlan plan_;                   // the offset tables' plan, once
+  std::optional<InPlace> in_place_;
 };
 
 }  // namespace pmom::app
