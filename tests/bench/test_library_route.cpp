@@ -150,9 +150,7 @@ TEST(LibraryRouteBicgstab, EqualsMergedOnSharedAndSyntheticMatrices) {
     EXPECT_EQ(r.merged.outcome, Outcome::converged) << to_string(r.merged.outcome);
     EXPECT_LE(relative_difference(r.x_library, r.x_merged), 1e-5);
   }
-  if (!std::filesystem::is_directory(test::shared_matrices))
-    GTEST_SKIP() << "shared matrices not present at " << test::shared_matrices
-                 << "; the synthetic MoM matrix passed";
+  PMOM_GPU_SHARED_MATRICES();
   std::set<std::string> compared;
   for (const auto& e : std::filesystem::directory_iterator(test::shared_matrices)) {
     if (e.path().extension() != ".mtx") continue;

@@ -288,8 +288,7 @@ TYPED_TEST(CudaKernels, BicgstabKernelsEqualCpu) {
 // ‖b − Ax‖/‖b‖ recomputed by Eigen from the file's entries within 10x of the tolerance.
 TEST(CudaSolvers, EqualCpuOnSharedComplexMatrices) {
   PMOM_REQUIRE_GPU();
-  if (!std::filesystem::is_directory(test::shared_matrices))
-    GTEST_SKIP() << "shared matrices not present at " << test::shared_matrices;
+  PMOM_GPU_SHARED_MATRICES();
   auto cpu = make_cpu_backend<cplx>();
   auto gpu = make_cuda_backend<cplx>();
   std::set<std::string> compared, pinned;

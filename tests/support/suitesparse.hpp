@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "planarmom/gpusolver/solver.hpp"
+#include "support/gpu.hpp"
 
 namespace pmom::test {
 
@@ -60,3 +61,15 @@ inline const std::set<std::string> cpu_converging_pairs = {
 };
 
 }  // namespace pmom::test
+
+// For the GPU tests that read the shared matrices: skips where they are absent (a user's clone),
+// but fails under PLANARMOM_REQUIRE_GPU=1, where every GPU test must run.
+#define PMOM_GPU_SHARED_MATRICES()                                                          \
+  do {                                                                                     \
+    if (!std::filesystem::is_directory(::pmom::test::shared_matrices)) {                   \
+      if (::pmom::test::gpu_required())                                                    \
+        FAIL() << "PLANARMOM_REQUIRE_GPU is set, but the shared matrices are not at "      \
+               << ::pmom::test::shared_matrices;                                           \
+      GTEST_SKIP() << "shared matrices not present at " << ::pmom::test::shared_matrices;  \
+    }                                                                                      \
+  } while (0)
