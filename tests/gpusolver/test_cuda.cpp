@@ -279,19 +279,19 @@ TYPED_TEST(CudaKernels, BicgstabKernelsEqualCpu) {
     }
 }
 
-// Same algorithm, same data, different summation order, b = A·1 (Eigen). Every pinned pair
-// (support/suitesparse.hpp: the CPU converges on it) must converge on both backends; wherever
-// the CPU converges the GPU must too, to the same solution (1e-5 relative: κ·tol for these
-// matrices) and with an iteration count within rounding-driven drift: 10% + 2 for the BiCG
-// family, 25% + 2 for BiCGSTAB, whose trajectory is far more sensitive to rounding. Where the
-// CPU does not converge, the GPU may end otherwise, but a "converged" must be a true one:
-// ‖b − Ax‖/‖b‖ recomputed by Eigen from the file's entries within 10x of the tolerance.
-TEST(CudaSolvers, EqualCpuOnSharedComplexMatrices) {
+// Same algorithm, same data, different summation order, b = A·1 (Eigen). Where the CPU
+// converges the GPU must too, and every pinned pair (support/suitesparse.hpp) must converge on
+// both; a "converged" on either side must be a true one: ‖b − Ax‖/‖b‖ recomputed by Eigen from
+// the file's entries within 10x of the tolerance. Iteration counts and solutions are not
+// compared: on these ill-conditioned matrices rounding alone moved the GPU's count by up to 24%
+// (qc324 BiCGSTAB 1818 → 2256 on the H100) and two solutions that both meet the tolerance
+// differ by up to κ·2·tol (5.8e-5 on dwg961a); the kernels' equality is CudaKernels' 1e-12 test.
+TEST(CudaSolvers, ConvergeWhereTheCpuDoesOnSharedComplexMatrices) {
   PMOM_REQUIRE_GPU();
   PMOM_GPU_SHARED_MATRICES();
   auto cpu = make_cpu_backend<cplx>();
   auto gpu = make_cuda_backend<cplx>();
-  std::set<std::string> compared, pinned;
+  std::set<std::string> cpu_converged, pinned;
   for (const auto& e : std::filesystem::directory_iterator(test::shared_matrices)) {
     if (e.path().extension() != ".mtx") continue;
     const auto m = io::read_matrix_market(e.path());
@@ -310,25 +310,24 @@ TEST(CudaSolvers, EqualCpuOnSharedComplexMatrices) {
       const std::string name = e.path().stem().string() + " " + to_string(method);
       if (test::cpu_converging_pairs.contains(name)) pinned.insert(name);
       SCOPED_TRACE(name);
-      const double residual = test::relative_residual<cplx>(reference, b, xg);
+      const double res_c = test::relative_residual<cplx>(reference, b, xc);
+      const double res_g = test::relative_residual<cplx>(reference, b, xg);
       std::cout << name << ": cpu " << to_string(rc.rhs[0].outcome) << " "
-                << rc.rhs[0].iterations << " it; cuda " << to_string(rg.rhs[0].outcome) << " "
-                << rg.rhs[0].iterations << " it, |b - Ax|/|b| " << residual << '\n';
+                << rc.rhs[0].iterations << " it, |b - Ax|/|b| " << res_c << "; cuda "
+                << to_string(rg.rhs[0].outcome) << " " << rg.rhs[0].iterations
+                << " it, |b - Ax|/|b| " << res_g << '\n';
       if (rg.rhs[0].outcome == Outcome::converged) {
-        EXPECT_LE(residual, 10 * o.tolerance);
+        EXPECT_LE(res_g, 10 * o.tolerance);
       }
       if (rc.rhs[0].outcome != Outcome::converged) continue;
-      compared.insert(name);
-      EXPECT_EQ(rg.rhs[0].outcome, Outcome::converged);
-      const double drift = method == Method::bicgstab ? 0.25 : 0.1;
-      EXPECT_NEAR(rg.rhs[0].iterations, rc.rhs[0].iterations, drift * rc.rhs[0].iterations + 2);
-      using Map = Eigen::Map<const test::DenseVector<cplx>>;
-      EXPECT_LE(test::relative_error<cplx>(Map(xg.data(), a.rows), Map(xc.data(), a.rows)), 1e-5);
+      cpu_converged.insert(name);
+      EXPECT_LE(res_c, 10 * o.tolerance);
+      EXPECT_EQ(rg.rhs[0].outcome, Outcome::converged) << "the CPU converged, the GPU did not";
     }
   }
   EXPECT_FALSE(pinned.empty()) << "no pinned complex pair among the shared matrices";
   for (const std::string& name : pinned)
-    EXPECT_TRUE(compared.contains(name)) << name << ": the CPU no longer converges";
+    EXPECT_TRUE(cpu_converged.contains(name)) << name << ": the CPU no longer converges";
 }
 
 // The periodic 2D Laplacian plus a shift (5 diagonals when folded, 9 plain): every format,
