@@ -14,11 +14,143 @@
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/line_fit.hpp"
+#include "planarmom/mom/table_plan.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
 
 namespace pmom::mom {
 
 namespace {
+
+using cd = std::complex<double>;
+using clock = std::chrono::steady_clock;
+using RowMajor = Eigen::Matrix<cd, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+double seconds_between(clock::time_point a, clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// The mesh's mirror image about the vertical line through its middle, x ↦ L − x: basis
+// function n maps to image[n] with M f_n = sign[n] f_image[n], −1 for x-rooftops (their
+// direction reverses) and +1 for y-rooftops. Empty when the mesh is not mirror-symmetric or
+// has cell bubbles.
+struct Mirror {
+  std::vector<int> image, sign;
+};
+
+Mirror line_mirror(const geometry::Mesh& mesh) {
+  if (mesh.bubble_count() > 0) return {};
+  const int nx = mesh.grid().nx;
+  Mirror m;
+  for (const geometry::Rooftop& r : mesh.basis()) {
+    const bool x = r.axis == geometry::Axis::x;
+    const int image = x ? mesh.x_edge_basis(nx - (r.minus.i + 1), r.minus.j)
+                        : mesh.y_edge_basis(nx - 1 - r.minus.i, r.minus.j + 1);
+    if (image < 0) return {};
+    m.image.push_back(image);
+    m.sign.push_back(x ? -1 : 1);
+  }
+  return m;
+}
+
+// Z(m, n) as the dense assembly computes it (the upper triangle's evaluation for both halves).
+cd z_entry(const TableView& view, const std::vector<RooftopCells>& cells, int m, int n) {
+  return m <= n ? basis_entry(view, cells[static_cast<std::size_t>(m)],
+                              cells[static_cast<std::size_t>(n)])
+                : basis_entry(view, cells[static_cast<std::size_t>(n)],
+                              cells[static_cast<std::size_t>(m)]);
+}
+
+LineSolution solve_full(const LineSystem& s, const TableView& view,
+                        const std::vector<RooftopCells>& cells, clock::time_point start) {
+  const int n = static_cast<int>(cells.size());
+  RowMajor z(n, n);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int m = 0; m < n; ++m)
+    for (int c = 0; c < n; ++c) z(m, c) = z_entry(view, cells, m, c);
+  const auto assembled = clock::now();
+  const Eigen::MatrixXcd x =
+      z.partialPivLu().solve(Eigen::Map<const Eigen::MatrixXcd>(s.rhs.data(), n, s.columns));
+  return {std::vector<cd>(x.data(), x.data() + x.size()), seconds_between(start, assembled),
+          seconds_between(assembled, clock::now())};
+}
+
+}  // namespace
+
+LineSolution solve_line_by_lu(const LineSystem& s) {
+  const auto start = clock::now();
+  const InteractionTables tables = evaluate_tables(s.plan, s.greens);
+  const TableView view = host_view(tables);
+  const std::vector<RooftopCells> cells = rooftop_cells(s.mesh, s.plan.edge_profiles);
+  const int n = static_cast<int>(cells.size());
+  const Mirror mirror = line_mirror(s.mesh);
+  if (mirror.image.empty()) return solve_full(s, view, cells, start);
+
+  // Representatives: one of each mirror pair and the self-images; Z's rows there, all columns.
+  std::vector<int> reps;
+  for (int c = 0; c < n; ++c)
+    if (mirror.image[static_cast<std::size_t>(c)] >= c) reps.push_back(c);
+  const auto r_count = static_cast<int>(reps.size());
+  RowMajor rows(r_count, n);
+#pragma omp parallel for schedule(dynamic, 16)
+  for (int r = 0; r < r_count; ++r)
+    for (int c = 0; c < n; ++c)
+      rows(r, c) = z_entry(view, cells, reps[static_cast<std::size_t>(r)], c);
+  LineSolution out;
+  out.x.assign(static_cast<std::size_t>(n) * s.columns, cd(0.0));
+  double assembly = seconds_between(start, clock::now()), solve = 0;
+
+  // Z commutes with the mirror S, (S x)_m = sign_m x_image(m), so each parity σ = ±1 of the
+  // right-hand sides, b_σ = (b + σ S b)/2, has its solution in the same parity: x_image(c) =
+  // σ sign_c x_c, and a self-image c only where σ sign_c = 1. On the representatives that is
+  // Z_σ(r, c) = Z(r, c) + σ sign_c Z(r, image(c)) for c of a pair, Z(r, c) for a self-image.
+  const auto image = [&](int c) { return mirror.image[static_cast<std::size_t>(c)]; };
+  const auto sign = [&](int c) { return mirror.sign[static_cast<std::size_t>(c)]; };
+  for (const int sigma : {1, -1}) {
+    const auto t0 = clock::now();
+    std::vector<int> kept;  // positions in reps
+    for (int r = 0; r < r_count; ++r) {
+      const int c = reps[static_cast<std::size_t>(r)];
+      if (image(c) != c || sigma * sign(c) == 1) kept.push_back(r);
+    }
+    const auto k = static_cast<int>(kept.size());
+    Eigen::MatrixXcd b(k, s.columns);
+    for (int q = 0; q < k; ++q) {
+      const int m = reps[static_cast<std::size_t>(kept[static_cast<std::size_t>(q)])];
+      for (int col = 0; col < s.columns; ++col) {
+        const std::size_t base = static_cast<std::size_t>(col) * n;
+        b(q, col) = 0.5 * (s.rhs[base + m] + double(sigma * sign(m)) * s.rhs[base + image(m)]);
+      }
+    }
+    if (b.isZero(0.0)) continue;
+    RowMajor z(k, k);
+#pragma omp parallel for schedule(static)
+    for (int q = 0; q < k; ++q)
+      for (int p = 0; p < k; ++p) {
+        const int r = kept[static_cast<std::size_t>(q)];
+        const int c = reps[static_cast<std::size_t>(kept[static_cast<std::size_t>(p)])];
+        z(q, p) = image(c) == c ? rows(r, c)
+                                : rows(r, c) + double(sigma * sign(c)) * rows(r, image(c));
+      }
+    const auto t1 = clock::now();
+    const Eigen::MatrixXcd x = z.partialPivLu().solve(b);
+    for (int p = 0; p < k; ++p) {
+      const int c = reps[static_cast<std::size_t>(kept[static_cast<std::size_t>(p)])];
+      for (int col = 0; col < s.columns; ++col) {
+        const std::size_t base = static_cast<std::size_t>(col) * n;
+        out.x[base + c] += x(p, col);
+        if (image(c) != c) out.x[base + image(c)] += double(sigma * sign(c)) * x(p, col);
+      }
+    }
+    assembly += seconds_between(t0, t1);
+    solve += seconds_between(t1, clock::now());
+  }
+  out.seconds_assembly = assembly;
+  out.seconds_solve = solve;
+  return out;
+}
+
+namespace {
+
 double guided_wavelength_mm(const LineSpec& spec, double frequency_hz) {
   const double u = spec.width_mm / spec.height_mm;
   const double eps_eff =
@@ -42,8 +174,8 @@ double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
   return half_length_mm(spec, frequency_hz, suggested_half_wavelengths(spec, frequency_hz));
 }
 
-LineResult characterise_line(const LineSpec& spec, double frequency_hz) {
-  using clock = std::chrono::steady_clock;
+LineResult characterise_line(const LineSpec& spec, double frequency_hz,
+                             const LineSolver& solve) {
   const double cell_mm = spec.width_mm / spec.cells_across;
   const int half = static_cast<int>(std::lround(spec.half_length_mm / cell_mm));
   if (spec.cells_across < 2 || half < 20)
@@ -66,25 +198,24 @@ LineResult characterise_line(const LineSpec& spec, double frequency_hz) {
   options.edge_profiles = spec.edge_profiles;
   const GreensTable greens(Slab{spec.eps_r, 0.0, spec.height_mm * 1e-3}, frequency_hz,
                            required_rho_max(mesh.grid()), {});
-  const ImpedanceMatrix z = assemble_impedance(mesh, make_interaction_tables(greens, mesh, options));
-  const auto t1 = clock::now();
+  const TablePlan plan = make_table_plan(mesh, options);
+  const double set_up = seconds_between(t0, clock::now());
 
   // The gap: every x-rooftop on the middle grid line, so the source is uniform across.
   std::vector<int> gap;
   for (int j = 0; j < spec.cells_across; ++j) gap.push_back(mesh.x_edge_basis(half, j));
   const std::vector<std::complex<double>> v = delta_gap_excitation(n, gap, 1.0, a);
-  using RowMajor = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Eigen::VectorXcd current = Eigen::Map<const RowMajor>(z.values.data(), n, n)
-                                       .partialPivLu()
-                                       .solve(Eigen::Map<const Eigen::VectorXcd>(v.data(), n));
-  r.seconds_assembly = std::chrono::duration<double>(t1 - t0).count();
-  r.seconds_solve = std::chrono::duration<double>(clock::now() - t1).count();
+  const LineSolution solved = solve(LineSystem{mesh, plan, greens, v, 1});
+  const std::vector<cd>& current = solved.x;
+  r.seconds_assembly = set_up + solved.seconds_assembly;
+  r.seconds_solve = solved.seconds_solve;
 
   // Total current through grid line half + k (k cells right of the gap): a·Σ amplitudes.
   std::vector<std::complex<double>> total(static_cast<std::size_t>(half));
   for (int k = 0; k < half; ++k)
     for (int j = 0; j < spec.cells_across; ++j)
-      total[static_cast<std::size_t>(k)] += a * current[mesh.x_edge_basis(half + k, j)];
+      total[static_cast<std::size_t>(k)] +=
+          a * current[static_cast<std::size_t>(mesh.x_edge_basis(half + k, j))];
   // Fit away from the gap's and the open end's near fields (a fifth of the half at each end).
   const int first = half / 5, last = half - half / 5;
   const StandingWave w = fit_standing_wave(
@@ -105,8 +236,7 @@ LineResult characterise_line(const LineSpec& spec, double frequency_hz) {
 }
 
 std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
-                                      std::complex<double> gamma) {
-  using cd = std::complex<double>;
+                                      std::complex<double> gamma, const LineSolver& solve) {
   const double cell_mm = spec.width_mm / spec.cells_across;
   const int half = static_cast<int>(std::lround(spec.half_length_mm / cell_mm));
   if (spec.cells_across < 2 || half < 20)
@@ -128,17 +258,15 @@ std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
                            required_rho_max(mesh.grid()), {});
   AssemblyOptions options;
   options.edge_profiles = spec.edge_profiles;
-  const ImpedanceMatrix z = assemble_impedance(mesh, make_interaction_tables(greens, mesh, options));
+  const TablePlan plan = make_table_plan(mesh, options);
   // Column 0: port 1's 1 V gap; column 1: g, the indicator of port 2's gap rooftops, whose
   // solution u = Z⁻¹ g carries the load's rank-one update.
   const geometry::MeshPort& loaded = mesh.ports()[1];
-  Eigen::MatrixXcd rhs = Eigen::MatrixXcd::Zero(n, 2);
-  const std::vector<cd> drive = delta_gap_excitation(n, mesh.ports()[0].delta_gap().basis, 1.0, a);
-  for (int m = 0; m < n; ++m) rhs(m, 0) = drive[static_cast<std::size_t>(m)];
-  for (const int m : loaded.delta_gap().basis) rhs(m, 1) = 1.0;
-  using RowMajor = Eigen::Matrix<cd, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  const Eigen::MatrixXcd x =
-      Eigen::Map<const RowMajor>(z.values.data(), n, n).partialPivLu().solve(rhs);
+  std::vector<cd> rhs = delta_gap_excitation(n, mesh.ports()[0].delta_gap().basis, 1.0, a);
+  rhs.resize(2 * static_cast<std::size_t>(n));
+  for (const int m : loaded.delta_gap().basis) rhs[static_cast<std::size_t>(n + m)] = 1.0;
+  const LineSolution solved = solve(LineSystem{mesh, plan, greens, rhs, 2});
+  const Eigen::Map<const Eigen::MatrixXcd> x(solved.x.data(), n, 2);
 
   // On port 2's feed, k cells from its gap: I_k = L e^{−γ k a} + A e^{γ k a}, L leaving the gap
   // (the reflection), A arriving; least squares over the samples clear of both near fields

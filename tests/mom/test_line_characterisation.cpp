@@ -2,8 +2,12 @@
 // (εeff): Green's functions, assembly, dense solve, standing-wave fit.
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
+#include <complex>
 #include <cstdio>
+#include <vector>
 
+#include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
 
@@ -63,6 +67,37 @@ TEST(LineCharacterisation, AirLinePropagatesAtTheSpeedOfLightOnEveryMesh) {
   EXPECT_NEAR(four.eps_eff, 1.0, 0.01);
   EXPECT_NEAR(five.eps_eff, 1.0, 0.01);
   EXPECT_NEAR(four.eps_eff, five.eps_eff, 0.001);
+}
+
+// The mirror split of solve_line_by_lu against one full LU of the assembled Z: the centre-fed
+// line (odd part only) and the matched load's two-port line (both parts), FR-4, 4 cells
+// across. The split solves the same equations; what differs is rounding and the ~1e-8
+// mirror asymmetry of the edge-shaped tables (Assembly.ZIsSymmetricOnAnLShape), so 1e-7
+// relative on Z0, γ and the load.
+TEST(LineCharacterisation, MirrorSplitEqualsOneFullLu) {
+  const LineSolver full_lu = [](const LineSystem& s) {
+    const ImpedanceMatrix z = assemble_impedance(s.mesh, evaluate_tables(s.plan, s.greens));
+    using RowMajor = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic,
+                                   Eigen::RowMajor>;
+    const auto n = static_cast<Eigen::Index>(z.n);
+    const Eigen::MatrixXcd x = Eigen::Map<const RowMajor>(z.values.data(), n, n)
+                                   .partialPivLu()
+                                   .solve(Eigen::Map<const Eigen::MatrixXcd>(s.rhs.data(), n,
+                                                                             s.columns));
+    return LineSolution{std::vector<std::complex<double>>(x.data(), x.data() + x.size()), 0, 0};
+  };
+  LineSpec spec{4.4, 1.6, 3.0621, 4};
+  spec.half_length_mm = suggested_half_length_mm(spec, 3e9);
+  const LineResult split = characterise_line(spec, 3e9);
+  const LineResult full = characterise_line(spec, 3e9, full_lu);
+  const std::complex<double> load_split = matched_gap_load(spec, 3e9, full.gamma);
+  const std::complex<double> load_full = matched_gap_load(spec, 3e9, full.gamma, full_lu);
+  std::printf("[line] mirror split: Z0 %.9f vs %.9f, load %.6f%+.6fj vs %.6f%+.6fj ohm\n",
+              split.z0.real(), full.z0.real(), load_split.real(), load_split.imag(),
+              load_full.real(), load_full.imag());
+  EXPECT_LT(std::abs(split.z0 - full.z0), 1e-7 * std::abs(full.z0));
+  EXPECT_LT(std::abs(split.gamma - full.gamma), 1e-7 * std::abs(full.gamma));
+  EXPECT_LT(std::abs(load_split - load_full), 1e-7 * std::abs(load_full));
 }
 
 TEST(LineCharacterisation, RejectsUnusableSpecs) {

@@ -1,11 +1,19 @@
 // Characterisation of a straight microstrip line by the full MoM: a centre-fed line (delta gap
-// across its middle, open ends), the dense Galerkin system solved by LU, and the current
+// across its middle, open ends), its dense Galerkin system solved (by LU on the host, split by
+// the line's mirror symmetry, unless the caller solves it another way), and the current
 // standing wave on one half fitted (matrix pencil) for the propagation constant, hence εeff,
 // and the characteristic impedance. The reference path for validating the physics against
 // Hammerstad-Jensen and Kirschning-Jansen.
 #pragma once
 
 #include <complex>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "planarmom/geometry/mesh.hpp"
+#include "planarmom/mom/greens_table.hpp"
+#include "planarmom/mom/table_plan.hpp"
 
 namespace pmom::mom {
 
@@ -40,9 +48,34 @@ double suggested_half_length_mm(const LineSpec& spec, double frequency_hz);
 int suggested_half_wavelengths(const LineSpec& spec, double frequency_hz);
 double half_length_mm(const LineSpec& spec, double frequency_hz, int half_wavelengths);
 
+// A line check's dense Galerkin system: Z of `mesh` (a straight line, lossless) at the Green's
+// table's frequency, with `plan` its offset tables' plan, and `columns` right-hand sides
+// (N x columns, column-major).
+struct LineSystem {
+  const geometry::Mesh& mesh;
+  const TablePlan& plan;
+  const GreensTable& greens;
+  std::span<const std::complex<double>> rhs;
+  int columns = 1;
+};
+struct LineSolution {
+  std::vector<std::complex<double>> x;  // N x columns, column-major
+  double seconds_assembly = 0, seconds_solve = 0;
+};
+// How a line check solves its system; a caller with a faster way (the sweep's GPU) passes its
+// own. Expected to solve to far better than the 1e-6 the feeds' Z0 needs.
+using LineSolver = std::function<LineSolution(const LineSystem&)>;
+
+// Dense LU on the host, the reference. A line mirror-symmetric about its middle (both line
+// checks' lines) is split into the even and odd parts of the right-hand sides, each solved on
+// half the unknowns (Z commutes with the mirror): a quarter of the work of one full LU, an
+// eighth where only one part is driven (the centre feed). Other meshes: one full LU.
+LineSolution solve_line_by_lu(const LineSystem& system);
+
 // Throws std::invalid_argument for unusable specs (fewer than 2 cells across, a line shorter
 // than 20 cells per half).
-LineResult characterise_line(const LineSpec& spec, double frequency_hz);
+LineResult characterise_line(const LineSpec& spec, double frequency_hz,
+                             const LineSolver& solve = solve_line_by_lu);
 
 // The load that terminates a port's feed: the impedance Z_L in a port's delta gap (one cell
 // from the open end, as geometry::MeshPort places it; port_loads.hpp) for which a wave
@@ -55,6 +88,7 @@ LineResult characterise_line(const LineSpec& spec, double frequency_hz);
 // |Γ| 0.95: the gap's near field is not a series element). ≈ 50 + 700j Ω for 50 Ω on εr 3.38
 // at 3 GHz. Throws as characterise_line, std::runtime_error when no finite load matches.
 std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
-                                      std::complex<double> gamma);
+                                      std::complex<double> gamma,
+                                      const LineSolver& solve = solve_line_by_lu);
 
 }  // namespace pmom::mom
