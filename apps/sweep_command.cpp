@@ -37,6 +37,7 @@ using cd = std::complex<double>;
 struct SweepFlags {
   std::string config;
   bool resume = false;
+  bool no_line_cache = false;
   std::string backend;  // overrides solver.backend
   std::string out_dir;  // puts the output files there, under their own names
 };
@@ -109,6 +110,7 @@ int run(const SweepFlags& f) {
   SweepSettings settings =
       read_sweep_settings(root, f.config, static_cast<int>(g.layout.ports.size()));
   if (!f.backend.empty()) settings.backend = f.backend;
+  settings.line_cache = !f.no_line_cache;
   if (!f.out_dir.empty()) {
     for (std::string* path : {&settings.hdf5, &settings.touchstone, &settings.plot, &settings.layout})
       *path = (fs::path(f.out_dir) / fs::path(*path).filename()).string();
@@ -206,6 +208,9 @@ Command add_sweep_command(CLI::App& parent) {
                   "Write the output files into this folder (under the names the config gives)");
   app->add_option("--backend", flags->backend, "Override solver.backend: auto, cpu or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+  app->add_flag("--no-line-cache", flags->no_line_cache,
+                "Solve the feed line checks even where the line cache ($PLANARMOM_CACHE_DIR, "
+                "else ~/.cache/planarmom/lines) holds them, and store nothing there");
   return {app, [flags] { return run(*flags); }};
 }
 

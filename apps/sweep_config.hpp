@@ -39,6 +39,8 @@ struct SweepSettings {
   // Output paths; relative ones are relative to the config file's folder; defaults: the config
   // file's stem with .h5, .sNp (N = ports), .png and .svg beside it.
   std::string hdf5, touchstone, plot, layout;
+  // Not in the file: `sweep --no-line-cache` turns it off (sweep/line_cache.hpp).
+  bool line_cache = true;
 };
 
 // The YAML frequency section, shared with `planarmom line`: {start_hz, stop_hz, points} (points

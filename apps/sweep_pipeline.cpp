@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "planarmom/gpusolver/convert.hpp"
@@ -20,6 +21,7 @@
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sparsify/dense_check.hpp"
+#include "planarmom/sweep/line_checks.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
 
@@ -49,15 +51,27 @@ Format format_for(const SweepSettings& s, const Csr<cd>& a) {
 }
 
 // The feed lines' Z0 across the sweep's band, and their matched loads when the ports are
-// terminated by them (a few line checks, logged with their time).
-mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const SweepSettings& s) {
+// terminated by them: a few line checks, cached on disk, solved on the sweep's backend and
+// logged one by one.
+mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const SweepSettings& s,
+                                         Backend<cd>& backend) {
   const auto start = clock::now();
   const auto [lo, hi] = std::minmax_element(s.frequencies_hz.begin(), s.frequencies_hz.end());
   const bool matched = s.termination == "matched";
-  mom::FeedImpedances feeds(mesh, *lo, *hi, 6, matched);
-  PMOM_LOG(info) << "feed lines' Z0" << (matched ? " and matched loads" : "") << " from "
-                 << feeds.nodes_hz().size() << " line checks across the band: "
-                 << seconds_since(start) << " s";
+  constexpr int kNodes = 6;
+  std::set<int> widths;
+  for (const geometry::MeshPort& port : mesh.ports()) widths.insert(port.count);
+  const int nodes = *lo == *hi ? 1 : kNodes;
+  const int total = static_cast<int>(widths.size()) * nodes * (matched ? 2 : 1);
+  std::optional<sweep::LineCache> cache;
+  if (s.line_cache) cache.emplace(sweep::LineCache::default_folder());
+  PMOM_LOG(info) << total << " line checks for the feeds' Z0" << (matched ? " and loads" : "")
+                 << (cache ? ", cached in " + cache->folder().string()
+                           : std::string(", cache bypassed (--no-line-cache)"));
+  sweep::SweepLineChecks checks(&backend, std::move(cache), total);
+  mom::FeedImpedances feeds(mesh, *lo, *hi, kNodes, matched, checks.checks());
+  PMOM_LOG(info) << "line checks: " << seconds_since(start) << " s, " << checks.solved()
+                 << " solved, " << checks.from_cache() << " from the cache";
   return feeds;
 }
 
@@ -69,7 +83,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       settings_(settings),
       backend_(backend),
       rhs_(mom::port_excitations(mesh)),
-      feeds_(band_feed_impedances(mesh, settings)) {
+      feeds_(band_feed_impedances(mesh, settings, backend)) {
   {
     const auto start = clock::now();
     plan_ = mom::make_table_plan(mesh_);

@@ -12,7 +12,7 @@
 namespace pmom::mom {
 
 FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz,
-                               int nodes, bool matched_loads)
+                               int nodes, bool matched_loads, const LineChecks& checks)
     : f_min_(f_min_hz), f_max_(f_max_hz) {
   if (nodes < 1) throw std::invalid_argument("FeedImpedances: at least one node is needed");
   if (!(f_min_hz > 0) || !(f_max_hz >= f_min_hz)) {
@@ -40,11 +40,11 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     std::vector<std::complex<double>> loads;
     for (const double f : nodes_) {
       spec.half_length_mm = half_length_mm(spec, f, half_wavelengths);
-      const LineResult line = characterise_line(spec, f);
+      const LineResult line = checks.characterise(spec, f);
       z0.push_back(line.z0.real());
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.
-      if (matched_loads) loads.push_back(f * matched_gap_load(spec, f, line.gamma));
+      if (matched_loads) loads.push_back(f * checks.matched_load(spec, f, line.gamma));
     }
     z0_.push_back(std::move(z0));
     loads_.push_back(std::move(loads));

@@ -1,0 +1,52 @@
+// The line checks of a sweep (mom::FeedImpedances: each feed's Z0 and matched load at a few
+// nodes of the band): read from the on-disk cache where they were computed before, else solved
+// on the sweep's backend (a dense Krylov solve on a CUDA device, the mirror-split LU on the
+// host) and stored; each logged with its progress, time and whether the cache served it.
+#pragma once
+
+#include <complex>
+#include <optional>
+
+#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/mom/feed_impedance.hpp"
+#include "planarmom/mom/line_characterisation.hpp"
+#include "planarmom/sweep/line_cache.hpp"
+
+namespace pmom::sweep {
+
+// The line's dense system solved on `backend`: Z filled there (by the GPU fill on a CUDA
+// device) into a CSR holding every entry, COCG with Jacobi to `tolerance` (Z is complex
+// symmetric). Falls back to the host LU, with a warning, when the solve does not converge.
+mom::LineSolution solve_line_on_backend(const mom::LineSystem& system,
+                                        Backend<std::complex<double>>& backend,
+                                        double tolerance = 1e-12);
+
+class SweepLineChecks {
+ public:
+  // backend: where the lines are solved (nullptr or a host backend: the host LU); cache:
+  // nothing to bypass it; total: the number of checks the caller will ask for (for progress).
+  SweepLineChecks(Backend<std::complex<double>>* backend, std::optional<LineCache> cache,
+                  int total);
+
+  // The functions for mom::FeedImpedances; they refer to this object.
+  [[nodiscard]] mom::LineChecks checks();
+
+  [[nodiscard]] int from_cache() const { return from_cache_; }
+  [[nodiscard]] int solved() const { return solved_; }
+
+ private:
+  mom::LineResult characterise(const mom::LineSpec& spec, double frequency_hz);
+  std::complex<double> matched_load(const mom::LineSpec& spec, double frequency_hz,
+                                    std::complex<double> gamma);
+  [[nodiscard]] mom::LineSolver solver();
+  [[nodiscard]] std::string key(const char* what, const mom::LineSpec& spec,
+                                double frequency_hz) const;
+  void report(const char* what, const mom::LineSpec& spec, double frequency_hz,
+              const std::string& how);
+
+  Backend<std::complex<double>>* backend_;
+  std::optional<LineCache> cache_;
+  int total_ = 0, done_ = 0, from_cache_ = 0, solved_ = 0;
+};
+
+}  // namespace pmom::sweep

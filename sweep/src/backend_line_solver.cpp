@@ -1,0 +1,65 @@
+// solve_line_on_backend (line_checks.hpp): the line's dense Z as a CSR holding every entry,
+// filled where the backend is, solved by COCG there.
+#include <chrono>
+#include <cmath>
+
+#include "planarmom/gpusolver/solver.hpp"
+#include "planarmom/io/logging.hpp"
+#include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/device_fill.hpp"
+#include "planarmom/sweep/line_checks.hpp"
+
+namespace pmom::sweep {
+
+mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::complex<double>>& backend,
+                                        double tolerance) {
+  using cd = std::complex<double>;
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const auto n = static_cast<index_t>(s.mesh.basis().size());
+  Csr<cd> dense;
+  dense.rows = dense.cols = n;
+  dense.row_ptr.resize(static_cast<std::size_t>(n) + 1);
+  dense.col_idx.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  for (index_t i = 0; i <= n; ++i) dense.row_ptr[static_cast<std::size_t>(i)] = i * n;
+  for (std::size_t k = 0; k < dense.col_idx.size(); ++k)
+    dense.col_idx[k] = static_cast<index_t>(k % static_cast<std::size_t>(n));
+  dense.values.assign(dense.col_idx.size(), cd(0.0));
+
+  SolverOptions o;
+  o.method = Method::cocg;
+  o.tolerance = tolerance;
+  o.max_iterations = 20000;
+  o.format = Format::csr;
+  o.record_history = false;
+  std::shared_ptr<Operator<cd>> op = backend.make_operator(dense, operator_options(o, false));
+  backend.synchronize();  // the upload is done before the fill writes the values
+  if (backend.name().rfind("cuda", 0) == 0) {
+    mom::DeviceFill fill(s.mesh, s.plan, mom::FillPattern{n, std::move(dense.row_ptr),
+                                                          std::move(dense.col_idx), HUGE_VAL});
+    const std::vector<cd> no_loads(s.mesh.ports().size(), cd(0.0));
+    fill.fill(s.greens, no_loads, backend.csr_values(*op));
+  } else {
+    const mom::ImpedanceMatrix z =
+        mom::assemble_impedance(s.mesh, mom::evaluate_tables(s.plan, s.greens));
+    backend.copy_bytes(backend.csr_values(*op), z.values.data(), z.values.size() * sizeof(cd),
+                       CopyKind::to_backend);
+  }
+  // Z is complex symmetric by construction (the dense assembly mirrors its upper triangle).
+  Solver<cd> solver(backend, op, o, MatrixTraits{true, false, false});
+  const auto assembled = clock::now();
+  std::vector<cd> x;
+  const SolveResult result = solver.solve(s.rhs, x, s.columns);
+  if (!result.all_converged()) {
+    PMOM_LOG(warning) << "line check: COCG on " << backend.name() << " ended without converging ("
+                      << result.iterations << " iterations); solving by LU on the host instead";
+    return mom::solve_line_by_lu(s);
+  }
+  PMOM_LOG(debug) << "line check on " << backend.name() << ": " << n << " unknowns, "
+                  << result.iterations << " COCG iterations";
+  const auto done = clock::now();
+  return {std::move(x), std::chrono::duration<double>(assembled - start).count(),
+          std::chrono::duration<double>(done - assembled).count()};
+}
+
+}  // namespace pmom::sweep

@@ -1,0 +1,104 @@
+// The sweep's line checks: the on-disk cache (exact round trip, misses for another key or a
+// damaged file, no failure where it cannot write), SweepLineChecks serving a second run from
+// it with the very same numbers, and the Krylov solve on a backend against the host LU (CPU
+// here; the CUDA device in the GPU test, skipped without one).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <fstream>
+#include <random>
+
+#include "io/temp_dir.hpp"
+#include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/sweep/line_checks.hpp"
+#include "support/gpu.hpp"
+
+namespace pmom::sweep {
+namespace {
+
+using cd = std::complex<double>;
+
+TEST(LineCache, RoundTripsExactlyAndMissesWhatItDoesNotHold) {
+  const test::TempDir dir("line_cache");
+  const LineCache cache(dir.path() / "lines");
+  EXPECT_FALSE(cache.get("a").has_value());
+  std::mt19937_64 rng(5);
+  std::vector<double> values;
+  for (int k = 0; k < 50; ++k)
+    values.push_back(std::ldexp(std::uniform_real_distribution<double>(-1, 1)(rng), k - 25));
+  cache.put("a", values);
+  ASSERT_TRUE(cache.get("a").has_value());
+  EXPECT_EQ(*cache.get("a"), values);  // bit for bit
+  EXPECT_FALSE(cache.get("b").has_value());
+  // A damaged file is a miss.
+  for (const auto& entry : std::filesystem::directory_iterator(cache.folder()))
+    std::ofstream(entry.path()) << "{\"key\": \"a\", \"values\": [1, ";
+  EXPECT_FALSE(cache.get("a").has_value());
+}
+
+TEST(LineCache, AFolderThatCannotBeWrittenIsNoFailure) {
+  const test::TempDir dir("line_cache");
+  std::ofstream(dir.path() / "file") << "not a folder";
+  const LineCache cache(dir.path() / "file" / "lines");
+  EXPECT_NO_THROW(cache.put("a", {1.0}));
+  EXPECT_FALSE(cache.get("a").has_value());
+}
+
+const mom::LineSpec kSpec{3.38, 0.508, 1.2, 3, 30};
+
+TEST(SweepLineChecks, ASecondRunReadsTheCacheAndGetsTheSameNumbers) {
+  const test::TempDir dir("line_cache");
+  const auto run = [&](int& from_cache) {
+    SweepLineChecks checks(nullptr, LineCache(dir.path()), 2);
+    const mom::LineChecks c = checks.checks();
+    const mom::LineResult line = c.characterise(kSpec, 3e9);
+    const cd load = c.matched_load(kSpec, 3e9, line.gamma);
+    from_cache = checks.from_cache();
+    return std::pair{line, load};
+  };
+  int first_hits = -1, second_hits = -1;
+  const auto [line1, load1] = run(first_hits);
+  const auto [line2, load2] = run(second_hits);
+  EXPECT_EQ(first_hits, 0);
+  EXPECT_EQ(second_hits, 2);
+  EXPECT_EQ(line1.gamma, line2.gamma);
+  EXPECT_EQ(line1.z0, line2.z0);
+  EXPECT_EQ(line1.eps_eff, line2.eps_eff);
+  EXPECT_EQ(load1, load2);
+  // The same numbers as the uncached host path.
+  const mom::LineResult direct = mom::characterise_line(kSpec, 3e9);
+  EXPECT_EQ(direct.z0, line1.z0);
+}
+
+// COCG on the dense Z to 1e-12 against the LU: Z0, γ and the load to 1e-8 (κ of a line's Z
+// times the tolerance, with margin).
+void expect_backend_equals_lu(Backend<cd>& backend) {
+  const mom::LineSolver on_backend = [&](const mom::LineSystem& s) {
+    return solve_line_on_backend(s, backend);
+  };
+  const mom::LineResult lu = mom::characterise_line(kSpec, 3e9);
+  const mom::LineResult krylov = mom::characterise_line(kSpec, 3e9, on_backend);
+  const cd load_lu = mom::matched_gap_load(kSpec, 3e9, lu.gamma);
+  const cd load_krylov = mom::matched_gap_load(kSpec, 3e9, lu.gamma, on_backend);
+  std::printf("[line_checks] %s: Z0 %.10f vs LU %.10f, load %.8f%+.8fj vs %.8f%+.8fj\n",
+              backend.name().c_str(), krylov.z0.real(), lu.z0.real(), load_krylov.real(),
+              load_krylov.imag(), load_lu.real(), load_lu.imag());
+  EXPECT_LT(std::abs(krylov.z0 - lu.z0), 1e-8 * std::abs(lu.z0));
+  EXPECT_LT(std::abs(krylov.gamma - lu.gamma), 1e-8 * std::abs(lu.gamma));
+  EXPECT_LT(std::abs(load_krylov - load_lu), 1e-8 * std::abs(load_lu));
+}
+
+TEST(SolveLineOnBackend, EqualsTheLuOnTheCpu) {
+  auto backend = make_cpu_backend<cd>();
+  expect_backend_equals_lu(*backend);
+}
+
+TEST(SolveLineOnBackend, EqualsTheLuOnTheGpu) {
+  PMOM_REQUIRE_GPU();
+  auto backend = make_cuda_backend<cd>();
+  expect_backend_equals_lu(*backend);
+}
+
+}  // namespace
+}  // namespace pmom::sweep
