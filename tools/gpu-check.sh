@@ -7,7 +7,8 @@
 # same with the dense check at every frequency), twocouplers
 # (examples/two_couplers.yaml and its cascade check), twofull (the pair at three frequencies with
 # every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells as the example runs it),
-# refine_full (the same at 11 frequencies with every entry of Z kept: the mesh alone),
+# refine_full (the same at 11 frequencies with every entry of Z kept: the mesh alone), speed
+# (whole-sweep timings of the coupler with a cold and a warm line cache and of the two couplers),
 # density and density_mpie (errors and S against the dense solve at 1-20% density, the
 # magnitude rule or the mpie rule), cpu101 (sweep101 on the
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
@@ -51,6 +52,14 @@ bench_run() {  # stage, name, then bench arguments: raw/STAGE_NAME.{json,txt,log
     >"$out/raw/$tag.txt" 2>"$out/raw/$tag.log"
   echo "$tag: exit $?" | tee -a "$out/summary.txt"
   tail -3 "$out/raw/$tag.log" | tee -a "$out/summary.txt"
+}
+timed_sweep() {  # name [backend]: run_sweep with the process's wall time and its line checks
+  local t0 t1
+  t0=$(date +%s.%N)
+  run_sweep "$@"
+  t1=$(date +%s.%N)
+  echo "$1: wall $(awk "BEGIN { print $t1 - $t0 }") s (process, report included); $(grep -E 'line checks:' \
+    "$out/raw/$1.log" | sed 's/.*\] //')" | tee -a "$out/summary.txt"
 }
 run_sweep() {  # name [backend]: sweeps raw/NAME.yaml (on the GPU by default), reports it
   "$build/apps/planarmom" sweep "$out/raw/$1.yaml" --backend "${2:-cuda}" >"$out/raw/$1.log" 2>&1
@@ -155,6 +164,26 @@ PY
         -e 's/^sparsify:.*/sparsify: {density: 1.0}/' \
         "$root/examples/two_couplers.yaml" >"$out/raw/two_full.yaml"
     run_sweep two_full
+    ;;
+  speed)
+    # The whole sweep as a user runs it, every stage (docs/PERFORMANCE.md): the coupler example
+    # with a cold and then a warm line cache, and the two couplers as shipped (cold).
+    log "whole-sweep timings: coupler 101 points (cold, warm line cache), two couplers"
+    export PLANARMOM_CACHE_DIR=$out/raw/line_cache
+    rm -rf "$PLANARMOM_CACHE_DIR"
+    coupler_variant speed101 's/^output:.*//'
+    timed_sweep speed101
+    mv "$out/raw/speed101.log" "$out/raw/speed101_cold.log"
+    timed_sweep speed101
+    cp "$root/examples/two_couplers.yaml" "$out/raw/two_speed.yaml"
+    timed_sweep two_speed
+    $py - "$out/raw/speed101.h5" "$out/raw/speed101_s.npy" <<'PY'
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    np.save(sys.argv[2], np.stack([f["frequency"][()], *[f["s"][()][:, i, j]
+            for i in range(4) for j in range(4)]]))
+PY
+    unset PLANARMOM_CACHE_DIR
     ;;
   twocouplers)
     log "two couplers joined by a 360-degree line, against the cascade of the single coupler"
