@@ -164,7 +164,12 @@ int run(const SweepFlags& f) {
                       << frequencies[i - 1] * 1e-9 << " GHz";
       guess_is_previous = true;
     }
-    io::FrequencyRecord r = pipeline.run(hz, guess);
+    // The next frequency to compute, whose Green's table and offset tables the pipeline
+    // prepares while this one solves.
+    std::optional<double> next;
+    for (std::size_t j = i + 1; j < frequencies.size() && !next; ++j)
+      if (!file.contains(frequencies[j])) next = frequencies[j];
+    io::FrequencyRecord r = pipeline.run(hz, guess, next);
     r.currents = guess;  // run() leaves the solutions in guess
     file.append(r);
     ++done;

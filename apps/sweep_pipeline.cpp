@@ -21,9 +21,9 @@
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sparsify/dense_check.hpp"
-#include "planarmom/sweep/line_checks.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
+#include "planarmom/sweep/line_checks.hpp"
 
 namespace pmom::app {
 namespace {
@@ -132,12 +132,19 @@ void SweepPipeline::make_in_place() {
   backend_.synchronize();  // the operator's upload is done before any fill writes its values
 }
 
+mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {
+  const geometry::Substrate& sub = mesh_.layout().substrate;
+  return {mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3}, frequency_hz,
+          mom::required_rho_max(mesh_.grid())};
+}
+
 // Z of one frequency into the in-place operator's values, on the device or from the host.
 void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<const cd> loads) {
   InPlace& p = *in_place_;
   cd* values = backend_.csr_values(*p.op);
   if (p.device) {
-    p.device->fill(greens, loads, values);
+    if (tables_started_hz_ != greens.frequency()) p.device->start_tables(greens);
+    p.device->assemble(loads, values);
   } else {
     Csr<cd> z = mom::assemble_sparse_impedance(mesh_, mom::evaluate_tables(plan_, greens), *mpie_);
     mom::add_port_loads(mesh_, loads, z);
@@ -179,10 +186,10 @@ Csr<cd> SweepPipeline::sparse_z(const mom::GreensTable& greens, std::span<const 
   return sparse;
 }
 
-io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& guess) {
+io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& guess,
+                                       std::optional<double> next) {
   io::FrequencyRecord r;
   r.frequency_hz = frequency_hz;
-  const geometry::Substrate& sub = mesh_.layout().substrate;
   const auto n = static_cast<index_t>(mesh_.basis().size());
   const auto p = static_cast<index_t>(mesh_.ports().size());
 
@@ -190,8 +197,13 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   const std::vector<cd> loads = settings_.termination == "matched"
                                     ? feeds_.matched_loads(frequency_hz)
                                     : std::vector<cd>(mesh_.ports().size(), cd(0.0));
-  const mom::GreensTable greens(mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3},
-                                frequency_hz, mom::required_rho_max(mesh_.grid()));
+  // The table built in the background during the last frequency's solve, where there is one
+  // (the time recorded is then only the wait for it).
+  if (next_greens_.valid()) prepared_.emplace(next_greens_.get());
+  const mom::GreensTable greens = prepared_ && prepared_->frequency() == frequency_hz
+                                      ? std::move(*prepared_)
+                                      : greens_table(frequency_hz);
+  prepared_.reset();
   r.seconds_greens = seconds_since(start);
   start = clock::now();
   std::optional<mom::ImpedanceMatrix> z;  // the dense Z, for the dense check
@@ -214,8 +226,20 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   }
   r.density = static_cast<double>(r.nnz) / (static_cast<double>(n) * n);
   if (guess.size() != rhs_.size()) guess.assign(rhs_.size(), cd(0.0));
+  // On the device fill's path the host is free while the device solves: the next frequency's
+  // Green's table is built meanwhile (on the host's cores, which a CPU solve would need).
+  const bool overlap = next && in_place_ && in_place_->device;
+  if (overlap)
+    next_greens_ = std::async(std::launch::async, [this, f = *next] { return greens_table(f); });
   const SolveResult solved = solver->solve(rhs_, guess, p);
   r.seconds_solve = seconds_since(start);
+  if (overlap) {
+    // Its offset tables start on the device's fill stream while this frequency is de-embedded
+    // and written.
+    prepared_.emplace(next_greens_.get());
+    in_place_->device->start_tables(*prepared_);
+    tables_started_hz_ = prepared_->frequency();
+  }
   r.iterations = solved.iterations;
   r.residual = 0;
   for (std::size_t k = 0; k < solved.rhs.size(); ++k) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <complex>
+#include <future>
 #include <memory>
 #include <optional>
 #include <span>
@@ -33,7 +34,11 @@ class SweepPipeline {
   // Computes one frequency. `guess` (N×P column-major, or empty) is the initial guess and
   // returns the solutions, for the next frequency. Solver outcomes other than convergence are
   // logged as warnings and the record is still returned (its residual says how far it got).
-  io::FrequencyRecord run(double frequency_hz, std::vector<std::complex<double>>& guess);
+  // `next`: the frequency the caller will ask for next; on a CUDA backend its Green's table
+  // is built on the host while this frequency solves on the device, and its offset tables are
+  // computed on the device while this one is de-embedded and written.
+  io::FrequencyRecord run(double frequency_hz, std::vector<std::complex<double>>& guess,
+                          std::optional<double> next = std::nullopt);
 
  private:
   // The fixed-pattern path (rule mpie without the dense check): one operator and one solver for
@@ -45,6 +50,7 @@ class SweepPipeline {
     std::unique_ptr<mom::DeviceFill> device;  // CUDA backends only
   };
   void make_in_place();
+  [[nodiscard]] mom::GreensTable greens_table(double frequency_hz) const;
   Csr<std::complex<double>> sparse_z(const mom::GreensTable& greens,
                                      std::span<const std::complex<double>> loads,
                                      io::FrequencyRecord& r,
@@ -59,6 +65,11 @@ class SweepPipeline {
   std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
   mom::TablePlan plan_;                   // the offset tables' plan, once
   std::optional<InPlace> in_place_;
+  // The next frequency's Green's table: being built, then built; the frequency whose offset
+  // tables the device fill holds or is computing (0: none).
+  std::future<mom::GreensTable> next_greens_;
+  std::optional<mom::GreensTable> prepared_;
+  double tables_started_hz_ = 0;
 };
 
 }  // namespace pmom::app

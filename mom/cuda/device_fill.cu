@@ -95,6 +95,7 @@ unsigned blocks(long long count) { return static_cast<unsigned>((count + kBlock 
 struct DeviceFill::Impl {
   cudaStream_t stream = nullptr;
   double cell_m = 0;
+  double frequency_hz = 0;  // of the tables started last
   int nx = 0, ny = 0;
   long long table_size = 0;
   FillPattern pattern;
@@ -165,6 +166,7 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   d.load_slot = DeviceArray<long long>(slots, d.stream);
   d.load_port = DeviceArray<int>(ports, d.stream);
   d.tables = DeviceArray<dc>(static_cast<std::size_t>(plan.size));
+  check(cudaMemsetAsync(d.tables.data, 0, sizeof(dc) * d.tables.size, d.stream), "cudaMemset");
   d.loads = DeviceArray<dc>(std::max<std::size_t>(d.ports, 1));
   d.pattern = std::move(pattern);
   check(cudaStreamSynchronize(d.stream), "upload");
@@ -181,15 +183,17 @@ std::size_t DeviceFill::nnz() const { return impl_->pattern.col_idx.size(); }
 
 void DeviceFill::fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
                       std::complex<double>* values) {
+  start_tables(greens);
+  assemble(loads, values);
+}
+
+void DeviceFill::start_tables(const GreensTable& greens) {
   Impl& d = *impl_;
-  if (loads.size() != d.ports)
-    throw std::invalid_argument("DeviceFill: " + std::to_string(loads.size()) + " loads for " +
-                                std::to_string(d.ports) + " ports");
   const GreensTableView<std::complex<double>> host = greens.view();
-  d.remainder.upload(host.remainder, 2 * static_cast<std::size_t>(host.remainder_count), d.stream);
+  d.remainder.upload(host.remainder, 2 * static_cast<std::size_t>(host.remainder_count),
+                     d.stream);
   d.quasi_static.upload(host.quasi_static, 2 * static_cast<std::size_t>(host.quasi_static_count),
                         d.stream);
-  d.loads.upload(loads.data(), loads.size(), d.stream);
   GreensTableView<dc> g;
   g.remainder = d.remainder.data;
   g.quasi_static = d.quasi_static.data;
@@ -210,13 +214,25 @@ void DeviceFill::fill(const GreensTable& greens, std::span<const std::complex<do
   if (copies > 0)
     copy_slots<<<blocks(copies), kBlock, 0, d.stream>>>(d.copy_to.data, d.copy_from.data, copies,
                                                        d.tables.data);
+  check(cudaGetLastError(), "kernel launch");
+  d.frequency_hz = greens.frequency();
+}
+
+void DeviceFill::assemble(std::span<const std::complex<double>> loads,
+                          std::complex<double>* values) {
+  Impl& d = *impl_;
+  if (loads.size() != d.ports)
+    throw std::invalid_argument("DeviceFill: " + std::to_string(loads.size()) + " loads for " +
+                                std::to_string(d.ports) + " ports");
+  if (!(d.frequency_hz > 0))
+    throw std::logic_error("DeviceFill: assemble() before start_tables()");
+  d.loads.upload(loads.data(), loads.size(), d.stream);
   TableViewT<dc> view;
   view.values = d.tables.data;
   view.start = d.table_start.data;
   view.nx = d.nx;
   view.ny = d.ny;
-  const double omega = 2.0 * pi * greens.frequency();
-  view.jw = dc(0.0, omega);
+  view.jw = dc(0.0, 2.0 * pi * d.frequency_hz);
   view.inv_a2 = 1.0 / (d.cell_m * d.cell_m);
   auto* z = reinterpret_cast<dc*>(values);
   const auto nnz = static_cast<long long>(d.pattern.col_idx.size());

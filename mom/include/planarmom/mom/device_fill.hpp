@@ -40,6 +40,12 @@ class DeviceFill {
   // into `values`: device memory for nnz() values in the pattern's order. Returns when done.
   void fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
             std::complex<double>* values);
+  // fill() in two steps, so that the tables of the next frequency are computed while the
+  // solver works on this one (the tables do not touch Z): start_tables queues the tables'
+  // kernels on the fill's own stream and returns at once; assemble then writes Z from them
+  // (waiting for them first) and returns when done.
+  void start_tables(const GreensTable& greens);
+  void assemble(std::span<const std::complex<double>> loads, std::complex<double>* values);
 
   [[nodiscard]] std::size_t nnz() const;
   // The tables of the last fill, copied to the host (InteractionTables::values' layout).
