@@ -217,6 +217,7 @@ hsize_t resumable_rows(const fs::path& partial, const SweepInfo& info) {
   const h5::File file(h5::check(H5Fopen(partial.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), partial,
                                 "cannot reopen the partial sweep file to resume it"));
   const hid_t id = file.get();
+  cover_the_last_record(id);
   if (const std::string differ = differences(read_info(id), info); !differ.empty())
     throw SweepFileError(cat(partial.string(), ": cannot resume: this run differs from the ",
                              "one that wrote the file in its ", differ));

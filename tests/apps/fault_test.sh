@@ -190,7 +190,8 @@ case_disk_full() {
   # hand while it waits, at a point that does not hang on how HDF5 lays out its file. (It may
   # write a record or two more into space it reserved before.)
   start_sweep "$work/full.log" --out-dir "$out"
-  wait_for_log "$work/full.log" '\[3/6\]' || fail "disk_full: no third record: $(cat "$work/full.log")"
+  wait_for_log "$work/full.log" '\[3/6\]' ||
+    fail "disk_full: no third record: $(cat "$work/full.log")"
   kill -STOP -- "-$sweep_pid"
   dd if=/dev/zero of="$disk/filler" bs=64k 2>/dev/null || true
   [ "$(df --output=avail "$disk" | tail -1)" -eq 0 ] || fail "disk_full: $disk is not full"

@@ -1,21 +1,23 @@
 // A sweep file killed at every one of its writes: the child process writing a sweep dies by
-// SIGKILL at its n-th pwrite(2), for every n, either before that write or halfway through it (a
-// write torn at a page, as a kill can leave one), and resuming what it left must give the
-// uninterrupted run's file, record for record. This reaches the places a kill at a random time
-// almost never does: inside HDF5's flush, between the datasets of one record, during creation
-// and during finish(). Two shapes: small rows (every dataset's chunk holds many records) and
-// large ones (a new /currents chunk for every record). PLANARMOM_KILL_RECORDS sets the records of
-// the large one (default 4; 70 take it past a split of its chunk index, in minutes).
+// SIGKILL at its n-th pwrite(2) or ftruncate(2), for every n, either before that call or
+// halfway through the write (torn at a page, as a kill can leave one), and resuming what it
+// left must give the uninterrupted run's file, record for record. This reaches the places a
+// kill at a random time almost never does: inside HDF5's flush, between the datasets of one
+// record, during creation and during finish(). Two shapes: small rows (every dataset's chunk
+// holds many records) and large ones (a new /currents chunk for every record), and with
+// PLANARMOM_KILL_RECORDS set (70: past a split of the chunk index, in tens of minutes), many
+// large ones.
 //
-// The kill comes from this binary's own pwrite(), which HDF5's calls reach before libc's (the
-// executable is first in the dynamic symbol lookup, and the linker exports the definition
-// because libhdf5 refers to it); it is a pass-through until a child arms it.
+// The kill comes from this binary's own pwrite() and ftruncate(), which HDF5's calls reach
+// before libc's (the executable is first in the dynamic symbol lookup, and the linker exports
+// the definitions because libhdf5 refers to them); they pass through until a child arms them.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -39,6 +41,12 @@ extern "C" ssize_t pwrite(int fd, const void* data, size_t size, off_t offset) {
     kill(getpid(), SIGKILL);
   }
   return syscall(SYS_pwrite64, fd, data, size, offset);
+}
+
+// HDF5 sets the file's length after a flush's writes: a kill just before counts as one too.
+extern "C" int ftruncate(int fd, off_t length) {
+  if (++g_writes == g_kill_at) kill(getpid(), SIGKILL);
+  return static_cast<int>(syscall(SYS_ftruncate, fd, length));
 }
 
 namespace pmom::io {
@@ -116,7 +124,10 @@ int killed_run(const fs::path& target, const Shape& shape, long kill_at, bool te
   return status;
 }
 
-void kill_at_every_write(const Shape& shape) {
+// Kills the run at each of its writes and resumes it. Every resumed file must be the
+// uninterrupted run's, or (where `refusals_allowed`) the resume refused as a damaged file: never
+// a different sweep. Returns the refusals, each printed.
+long kill_at_every_write(const Shape& shape, bool refusals_allowed) {
   LogOptions quiet;  // a resume line per kill would bury the failures
   quiet.verbosity = Verbosity::quiet;
   init_logging(quiet);
@@ -126,34 +137,53 @@ void kill_at_every_write(const Shape& shape) {
   run_to_the_end(reference_file, shape);
   const long writes = g_writes;
   const SweepData reference = read_sweep_file(reference_file);
-  ASSERT_GT(writes, 20) << "pwrite() was not interposed: HDF5's writes did not come here";
+  EXPECT_GT(writes, 20) << "pwrite() was not interposed: HDF5's writes did not come here";
+  std::printf("%zu records, %ld writes: each killed before it and halfway through it\n",
+              shape.records, writes);
+  long refusals = 0;
   for (const bool tear : {false, true}) {
     for (long n = 1; n <= writes; ++n) {
+      const std::string where = "killed at write " + std::to_string(n) + " of " +
+                                std::to_string(writes) + (tear ? ", torn" : "");
       const fs::path target = dir.path() / ("run_" + std::to_string(n) + ".h5");
       const int status = killed_run(target, shape, n, tear);
-      ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-          << "write " << n << ": the run was not killed (status " << status << ")";
+      EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+          << where << ": the run was not killed (status " << status << ")";
       std::string problem;
       try {
         run_to_the_end(target, shape);
         problem = difference(read_sweep_file(target), reference);
-      } catch (const std::exception& e) {
+      } catch (const SweepFileError& e) {
         problem = e.what();
+        if (refusals_allowed && problem.find("the file is damaged") != std::string::npos) {
+          std::printf("refused, %s: %s\n", where.c_str(), e.what());
+          ++refusals;
+          problem.clear();
+        }
       }
-      EXPECT_EQ(problem, "") << "killed at write " << n << " of " << writes
-                             << (tear ? ", torn" : "");
+      EXPECT_EQ(problem, "") << where;
       fs::remove(target);
     }
   }
+  return refusals;
 }
 
 TEST(SweepFileKills, SmallRowsKilledAtEveryWriteResumeToTheUninterruptedFile) {
-  kill_at_every_write({test::kExampleUnknowns, 4});
+  kill_at_every_write({test::kExampleUnknowns, 4}, false);
 }
 
 TEST(SweepFileKills, LargeRowsKilledAtEveryWriteResumeToTheUninterruptedFile) {
+  kill_at_every_write({600, 4}, false);
+}
+
+// Past 64 records a large-row /currents splits its chunk index, a step HDF5 does not write in an
+// order safe for kills: the writes there can leave a file that is refused as damaged
+// (docs/RELIABILITY.md, "What it does not cover"), never one that resumes to a different sweep.
+TEST(SweepFileKills, ManyLargeRowsKilledAtEveryWriteNeverResumeToAnotherSweep) {
   const char* records = std::getenv("PLANARMOM_KILL_RECORDS");
-  kill_at_every_write({600, records != nullptr ? std::strtoul(records, nullptr, 10) : 4});
+  if (records == nullptr) GTEST_SKIP() << "PLANARMOM_KILL_RECORDS=70 runs it (tens of minutes)";
+  const long refusals = kill_at_every_write({600, std::strtoul(records, nullptr, 10)}, true);
+  std::printf("%ld kills left a file refused as damaged\n", refusals);
 }
 
 }  // namespace
