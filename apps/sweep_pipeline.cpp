@@ -62,7 +62,7 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   std::set<int> widths;
   for (const geometry::MeshPort& port : mesh.ports()) widths.insert(port.count);
   const int nodes = *lo == *hi ? 1 : kNodes;
-  const int total = static_cast<int>(widths.size()) * nodes * (matched ? 2 : 1);
+  const int total = static_cast<int>(widths.size()) * nodes;
   std::optional<sweep::LineCache> cache;
   if (s.line_cache) cache.emplace(sweep::LineCache::default_folder());
   PMOM_LOG(info) << total << " line checks for the feeds' Z0" << (matched ? " and loads" : "")

@@ -40,11 +40,11 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     std::vector<std::complex<double>> loads;
     for (const double f : nodes_) {
       spec.half_length_mm = half_length_mm(spec, f, half_wavelengths);
-      const LineResult line = checks.characterise(spec, f);
-      z0.push_back(line.z0.real());
+      const LineCheck check = checks(spec, f, matched_loads);
+      z0.push_back(check.line.z0.real());
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.
-      if (matched_loads) loads.push_back(f * checks.matched_load(spec, f, line.gamma));
+      if (matched_loads) loads.push_back(f * check.load);
     }
     z0_.push_back(std::move(z0));
     loads_.push_back(std::move(loads));

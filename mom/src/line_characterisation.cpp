@@ -174,48 +174,82 @@ double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
   return half_length_mm(spec, frequency_hz, suggested_half_wavelengths(spec, frequency_hz));
 }
 
-LineResult characterise_line(const LineSpec& spec, double frequency_hz,
-                             const LineSolver& solve) {
+namespace {
+
+// The line both checks use: 2·half cells long, ports at its ends (for the load: their feeds
+// are the halves), the centre gap on grid line `half`; its Green's table and tables' plan.
+struct LineProblem {
+  int half = 0;
+  double a = 0;  // cell, m
+  geometry::Mesh mesh;
+  GreensTable greens;
+  TablePlan plan;
+  double seconds_set_up = 0;
+};
+
+geometry::Mesh line_mesh(const LineSpec& spec, int half) {
+  const double cell_mm = spec.width_mm / spec.cells_across;
+  geometry::Layout layout;
+  layout.substrate = {spec.eps_r, spec.height_mm, 0.0};
+  const double length = 2 * half * cell_mm, centre = spec.width_mm / 2;
+  layout.rects = {{0, 0, length, spec.width_mm}};
+  const double feed = half * cell_mm;
+  layout.ports = {{"driven", 0, centre, geometry::Direction::pos_x, feed, 0, 50},
+                  {"loaded", length, centre, geometry::Direction::neg_x, feed, 0, 50}};
+  return geometry::make_mesh(layout, cell_mm);
+}
+
+LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* what) {
+  const auto t0 = clock::now();
   const double cell_mm = spec.width_mm / spec.cells_across;
   const int half = static_cast<int>(std::lround(spec.half_length_mm / cell_mm));
   if (spec.cells_across < 2 || half < 20)
-    throw std::invalid_argument("line characterisation: need at least 2 cells across and 20 "
+    throw std::invalid_argument(std::string(what) + ": need at least 2 cells across and 20 "
                                 "cells per half line, got " +
                                 std::to_string(spec.cells_across) + " and " +
                                 std::to_string(half));
-  geometry::Layout layout;
-  layout.substrate = {spec.eps_r, spec.height_mm, 0.0};
-  layout.rects = {{0, 0, 2 * half * cell_mm, spec.width_mm}};
-  const geometry::Mesh mesh = geometry::make_mesh(layout, cell_mm);
-  const int n = static_cast<int>(mesh.basis().size());
-  const double a = cell_mm * 1e-3;
-
-  LineResult r;
-  r.frequency_hz = frequency_hz;
-  r.unknowns = n;
-  const auto t0 = clock::now();
+  geometry::Mesh mesh = line_mesh(spec, half);
+  GreensTable greens(Slab{spec.eps_r, 0.0, spec.height_mm * 1e-3}, frequency_hz,
+                     required_rho_max(mesh.grid()), {});
   AssemblyOptions options;
   options.edge_profiles = spec.edge_profiles;
-  const GreensTable greens(Slab{spec.eps_r, 0.0, spec.height_mm * 1e-3}, frequency_hz,
-                           required_rho_max(mesh.grid()), {});
-  const TablePlan plan = make_table_plan(mesh, options);
-  const double set_up = seconds_between(t0, clock::now());
+  TablePlan plan = make_table_plan(mesh, options);
+  return {half, cell_mm * 1e-3, std::move(mesh), std::move(greens), std::move(plan),
+          seconds_between(t0, clock::now())};
+}
 
-  // The gap: every x-rooftop on the middle grid line, so the source is uniform across.
+// The centre gap's 1 V drive: every x-rooftop on the middle grid line, so the source is
+// uniform across.
+std::vector<cd> centre_drive(const LineProblem& p, int cells_across) {
   std::vector<int> gap;
-  for (int j = 0; j < spec.cells_across; ++j) gap.push_back(mesh.x_edge_basis(half, j));
-  const std::vector<std::complex<double>> v = delta_gap_excitation(n, gap, 1.0, a);
-  const LineSolution solved = solve(LineSystem{mesh, plan, greens, v, 1});
-  const std::vector<cd>& current = solved.x;
-  r.seconds_assembly = set_up + solved.seconds_assembly;
-  r.seconds_solve = solved.seconds_solve;
+  for (int j = 0; j < cells_across; ++j) gap.push_back(p.mesh.x_edge_basis(p.half, j));
+  return delta_gap_excitation(static_cast<int>(p.mesh.basis().size()), gap, 1.0, p.a);
+}
 
+// Port 1's 1 V gap, and g, the indicator of port 2's gap rooftops, whose solution u = Z⁻¹ g
+// carries the load's rank-one update: two columns.
+std::vector<cd> load_columns(const LineProblem& p) {
+  const auto n = static_cast<int>(p.mesh.basis().size());
+  std::vector<cd> rhs = delta_gap_excitation(n, p.mesh.ports()[0].delta_gap().basis, 1.0, p.a);
+  rhs.resize(2 * static_cast<std::size_t>(n));
+  for (const int m : p.mesh.ports()[1].delta_gap().basis) rhs[static_cast<std::size_t>(n + m)] = 1.0;
+  return rhs;
+}
+
+// εeff, γ and Z0 from the centre-fed solution.
+LineResult line_from(const LineProblem& p, std::span<const cd> current, int cells_across,
+                     double frequency_hz) {
+  const double a = p.a;
+  const int half = p.half;
+  LineResult r;
+  r.frequency_hz = frequency_hz;
+  r.unknowns = static_cast<int>(p.mesh.basis().size());
   // Total current through grid line half + k (k cells right of the gap): a·Σ amplitudes.
   std::vector<std::complex<double>> total(static_cast<std::size_t>(half));
   for (int k = 0; k < half; ++k)
-    for (int j = 0; j < spec.cells_across; ++j)
+    for (int j = 0; j < cells_across; ++j)
       total[static_cast<std::size_t>(k)] +=
-          a * current[static_cast<std::size_t>(mesh.x_edge_basis(half + k, j))];
+          a * current[static_cast<std::size_t>(p.mesh.x_edge_basis(half + k, j))];
   // Fit away from the gap's and the open end's near fields (a fifth of the half at each end).
   const int first = half / 5, last = half - half / 5;
   const StandingWave w = fit_standing_wave(
@@ -235,39 +269,13 @@ LineResult characterise_line(const LineSpec& spec, double frequency_hz,
   return r;
 }
 
-std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
-                                      std::complex<double> gamma, const LineSolver& solve) {
+// The matched load from the two load columns' solutions (x0: port 1 driven, u: port 2's gap
+// indicator), with the line's γ.
+cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u,
+             const LineSpec& spec, double frequency_hz, cd gamma) {
+  const double a = p.a;
+  const geometry::MeshPort& loaded = p.mesh.ports()[1];
   const double cell_mm = spec.width_mm / spec.cells_across;
-  const int half = static_cast<int>(std::lround(spec.half_length_mm / cell_mm));
-  if (spec.cells_across < 2 || half < 20)
-    throw std::invalid_argument("matched gap load: need at least 2 cells across and 20 cells "
-                                "per feed, got " + std::to_string(spec.cells_across) + " and " +
-                                std::to_string(half));
-  geometry::Layout layout;
-  layout.substrate = {spec.eps_r, spec.height_mm, 0.0};
-  const double length = 2 * half * cell_mm, centre = spec.width_mm / 2;
-  layout.rects = {{0, 0, length, spec.width_mm}};
-  const double feed = half * cell_mm;
-  layout.ports = {{"driven", 0, centre, geometry::Direction::pos_x, feed, 0, 50},
-                  {"loaded", length, centre, geometry::Direction::neg_x, feed, 0, 50}};
-  const geometry::Mesh mesh = geometry::make_mesh(layout, cell_mm);
-  const int n = static_cast<int>(mesh.basis().size());
-  const double a = cell_mm * 1e-3;
-
-  const GreensTable greens(Slab{spec.eps_r, 0.0, spec.height_mm * 1e-3}, frequency_hz,
-                           required_rho_max(mesh.grid()), {});
-  AssemblyOptions options;
-  options.edge_profiles = spec.edge_profiles;
-  const TablePlan plan = make_table_plan(mesh, options);
-  // Column 0: port 1's 1 V gap; column 1: g, the indicator of port 2's gap rooftops, whose
-  // solution u = Z⁻¹ g carries the load's rank-one update.
-  const geometry::MeshPort& loaded = mesh.ports()[1];
-  std::vector<cd> rhs = delta_gap_excitation(n, mesh.ports()[0].delta_gap().basis, 1.0, a);
-  rhs.resize(2 * static_cast<std::size_t>(n));
-  for (const int m : loaded.delta_gap().basis) rhs[static_cast<std::size_t>(n + m)] = 1.0;
-  const LineSolution solved = solve(LineSystem{mesh, plan, greens, rhs, 2});
-  const Eigen::Map<const Eigen::MatrixXcd> x(solved.x.data(), n, 2);
-
   // On port 2's feed, k cells from its gap: I_k = L e^{−γ k a} + A e^{γ k a}, L leaving the gap
   // (the reflection), A arriving; least squares over the samples clear of both near fields
   // (three sizes, as the de-embedding skips).
@@ -279,15 +287,17 @@ std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
   for (int k = first; k < last; ++k) {
     waves(k - first, 0) = std::exp(-gamma * (k * a));
     waves(k - first, 1) = std::exp(gamma * (k * a));
-    for (const int m : loaded.samples[static_cast<std::size_t>(k)].basis)
-      current.row(k - first) += x.row(m);
+    for (const int m : loaded.samples[static_cast<std::size_t>(k)].basis) {
+      current(k - first, 0) += x0[static_cast<std::size_t>(m)];
+      current(k - first, 1) += u[static_cast<std::size_t>(m)];
+    }
   }
   const Eigen::MatrixXcd amplitudes = waves.colPivHouseholderQr().solve(current);
   const cd leaving0 = amplitudes(0, 0), leaving_u = amplitudes(0, 1);
   cd gap0 = 0.0, gap_u = 0.0;
   for (const int m : loaded.delta_gap().basis) {
-    gap0 += x(m, 0);
-    gap_u += x(m, 1);
+    gap0 += x0[static_cast<std::size_t>(m)];
+    gap_u += u[static_cast<std::size_t>(m)];
   }
   // With the load, x = x0 − Z_L a² u (gᵀx0) / (1 + Z_L a² gᵀu); its leaving wave
   // L0 − Z_L a² L_u gᵀx0 / (1 + Z_L a² gᵀu) vanishes at Z_L = L0 / (a² (L_u gᵀx0 − L0 gᵀu)).
@@ -297,6 +307,43 @@ std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
     throw std::runtime_error("matched gap load: no finite load terminates the line at " +
                              std::to_string(frequency_hz) + " Hz");
   return load;
+}
+
+}  // namespace
+
+LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
+                     const LineSolver& solve) {
+  const LineProblem p = line_problem(spec, frequency_hz, "line check");
+  const auto n = p.mesh.basis().size();
+  std::vector<cd> rhs = centre_drive(p, spec.cells_across);
+  if (with_load) {
+    const std::vector<cd> load = load_columns(p);
+    rhs.insert(rhs.end(), load.begin(), load.end());
+  }
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, rhs, with_load ? 3 : 1});
+  const std::span<const cd> columns(x.x);
+  LineCheck c;
+  c.line = line_from(p, columns.subspan(0, n), spec.cells_across, frequency_hz);
+  c.line.seconds_assembly = p.seconds_set_up + x.seconds_assembly;
+  c.line.seconds_solve = x.seconds_solve;
+  if (with_load)
+    c.load = load_from(p, columns.subspan(n, n), columns.subspan(2 * n, n), spec, frequency_hz,
+                       c.line.gamma);
+  return c;
+}
+
+LineResult characterise_line(const LineSpec& spec, double frequency_hz,
+                             const LineSolver& solve) {
+  return line_check(spec, frequency_hz, false, solve).line;
+}
+
+std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
+                                      std::complex<double> gamma, const LineSolver& solve) {
+  const LineProblem p = line_problem(spec, frequency_hz, "matched gap load");
+  const auto n = p.mesh.basis().size();
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2});
+  const std::span<const cd> columns(x.x);
+  return load_from(p, columns.subspan(0, n), columns.subspan(n, n), spec, frequency_hz, gamma);
 }
 
 }  // namespace pmom::mom

@@ -1,7 +1,6 @@
 // SweepLineChecks (line_checks.hpp): cached, logged line checks.
 #include "planarmom/sweep/line_checks.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -33,12 +32,9 @@ SweepLineChecks::SweepLineChecks(Backend<cd>* backend, std::optional<LineCache> 
     : backend_(backend), cache_(std::move(cache)), total_(total) {}
 
 mom::LineChecks SweepLineChecks::checks() {
-  mom::LineChecks c;
-  c.characterise = [this](const mom::LineSpec& spec, double f) { return characterise(spec, f); };
-  c.matched_load = [this](const mom::LineSpec& spec, double f, cd gamma) {
-    return matched_load(spec, f, gamma);
+  return [this](const mom::LineSpec& spec, double f, bool with_load) {
+    return check(spec, f, with_load);
   };
-  return c;
 }
 
 mom::LineSolver SweepLineChecks::solver() {
@@ -46,69 +42,56 @@ mom::LineSolver SweepLineChecks::solver() {
   return [this](const mom::LineSystem& s) { return solve_line_on_backend(s, *backend_); };
 }
 
-std::string SweepLineChecks::key(const char* what, const mom::LineSpec& spec,
-                                 double frequency_hz) const {
-  return std::string(what) + " numerics " + std::to_string(kLineNumerics) + " solver " +
-         (on_device(backend_) ? "krylov" : "lu") + " eps_r " + hex(spec.eps_r) + " h_mm " +
-         hex(spec.height_mm) + " w_mm " + hex(spec.width_mm) + " across " +
-         std::to_string(spec.cells_across) + " half_mm " + hex(spec.half_length_mm) +
-         " edges " + (spec.edge_profiles ? "1" : "0") + " f_hz " + hex(frequency_hz);
+std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
+                                 bool with_load) const {
+  return std::string(with_load ? "line and load" : "line") + " numerics " +
+         std::to_string(kLineNumerics) + " solver " + (on_device(backend_) ? "krylov" : "lu") +
+         " eps_r " + hex(spec.eps_r) + " h_mm " + hex(spec.height_mm) + " w_mm " +
+         hex(spec.width_mm) + " across " + std::to_string(spec.cells_across) + " half_mm " +
+         hex(spec.half_length_mm) + " edges " + (spec.edge_profiles ? "1" : "0") + " f_hz " +
+         hex(frequency_hz);
 }
 
-void SweepLineChecks::report(const char* what, const mom::LineSpec& spec, double frequency_hz,
+void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, bool with_load,
                              const std::string& how) {
   ++done_;
-  PMOM_LOG(info) << "line check " << done_ << "/" << total_ << " (" << what << ", W "
-                 << spec.width_mm << " mm, " << spec.cells_across << " cells across, "
-                 << frequency_hz * 1e-9 << " GHz, half " << spec.half_length_mm
-                 << " mm): " << how;
+  PMOM_LOG(info) << "line check " << done_ << "/" << total_ << " (Z0"
+                 << (with_load ? " and matched load" : "") << ", W " << spec.width_mm << " mm, "
+                 << spec.cells_across << " cells across, " << frequency_hz * 1e-9
+                 << " GHz, half " << spec.half_length_mm << " mm): " << how;
 }
 
-mom::LineResult SweepLineChecks::characterise(const mom::LineSpec& spec, double frequency_hz) {
-  const std::string k = key("line", spec, frequency_hz);
+mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequency_hz,
+                                      bool with_load) {
+  const std::string k = key(spec, frequency_hz, with_load);
+  const std::size_t stored = with_load ? 8 : 6;
   if (cache_) {
-    if (const auto v = cache_->get(k); v && v->size() == 6) {
+    if (const auto v = cache_->get(k); v && v->size() == stored) {
       ++from_cache_;
-      report("Z0", spec, frequency_hz, "from the cache");
-      mom::LineResult r;
-      r.frequency_hz = frequency_hz;
-      r.gamma = {(*v)[0], (*v)[1]};
-      r.eps_eff = (*v)[2];
-      r.z0 = {(*v)[3], (*v)[4]};
-      r.unknowns = static_cast<int>((*v)[5]);
-      return r;
+      report(spec, frequency_hz, with_load, "from the cache");
+      mom::LineCheck c;
+      c.line.frequency_hz = frequency_hz;
+      c.line.gamma = {(*v)[0], (*v)[1]};
+      c.line.eps_eff = (*v)[2];
+      c.line.z0 = {(*v)[3], (*v)[4]};
+      c.line.unknowns = static_cast<int>((*v)[5]);
+      if (with_load) c.load = {(*v)[6], (*v)[7]};
+      return c;
     }
   }
-  const mom::LineResult r = mom::characterise_line(spec, frequency_hz, solver());
+  const mom::LineCheck c = mom::line_check(spec, frequency_hz, with_load, solver());
   ++solved_;
-  report("Z0", spec, frequency_hz,
-         std::to_string(r.unknowns) + " unknowns, " +
-             std::to_string(r.seconds_assembly + r.seconds_solve) + " s");
-  if (cache_)
-    cache_->put(k, {r.gamma.real(), r.gamma.imag(), r.eps_eff, r.z0.real(), r.z0.imag(),
-                    static_cast<double>(r.unknowns)});
-  return r;
-}
-
-cd SweepLineChecks::matched_load(const mom::LineSpec& spec, double frequency_hz, cd gamma) {
-  const std::string k =
-      key("load", spec, frequency_hz) + " gamma " + hex(gamma.real()) + " " + hex(gamma.imag());
+  report(spec, frequency_hz, with_load,
+         std::to_string(c.line.unknowns) + " unknowns, " +
+             std::to_string(c.line.seconds_assembly + c.line.seconds_solve) + " s");
   if (cache_) {
-    if (const auto v = cache_->get(k); v && v->size() == 2) {
-      ++from_cache_;
-      report("matched load", spec, frequency_hz, "from the cache");
-      return {(*v)[0], (*v)[1]};
-    }
+    std::vector<double> values{c.line.gamma.real(), c.line.gamma.imag(), c.line.eps_eff,
+                               c.line.z0.real(),    c.line.z0.imag(),
+                               static_cast<double>(c.line.unknowns)};
+    if (with_load) values.insert(values.end(), {c.load.real(), c.load.imag()});
+    cache_->put(k, values);
   }
-  const auto start = std::chrono::steady_clock::now();
-  const cd load = mom::matched_gap_load(spec, frequency_hz, gamma, solver());
-  ++solved_;
-  report("matched load", spec, frequency_hz,
-         std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                            .count()) +
-             " s");
-  if (cache_) cache_->put(k, {load.real(), load.imag()});
-  return load;
+  return c;
 }
 
 }  // namespace pmom::sweep

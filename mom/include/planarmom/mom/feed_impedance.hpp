@@ -16,18 +16,13 @@
 
 namespace pmom::mom {
 
-// The two line computations FeedImpedances runs at each node: characterise_line and
-// matched_gap_load on the host by default; the sweep passes its own (cached on disk, solved on
-// its backend, logged as they go).
-struct LineChecks {
-  std::function<LineResult(const LineSpec&, double frequency_hz)> characterise =
-      [](const LineSpec& spec, double f) { return characterise_line(spec, f); };
-  std::function<std::complex<double>(const LineSpec&, double frequency_hz,
-                                     std::complex<double> gamma)>
-      matched_load = [](const LineSpec& spec, double f, std::complex<double> gamma) {
-        return matched_gap_load(spec, f, gamma);
-      };
-};
+// The line check FeedImpedances runs at each node (line_check: Z0, γ and, when the ports are
+// matched, the load): on the host by default; the sweep passes its own (cached on disk, solved
+// on its backend, logged as they go).
+using LineChecks = std::function<LineCheck(const LineSpec&, double frequency_hz, bool with_load)>;
+inline LineCheck host_line_check(const LineSpec& spec, double frequency_hz, bool with_load) {
+  return line_check(spec, frequency_hz, with_load);
+}
 
 class FeedImpedances {
  public:
@@ -38,7 +33,7 @@ class FeedImpedances {
   // not 0 < f_min <= f_max.
   // With matched_loads false the loads' line runs (as many again) are skipped.
   FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz, int nodes = 6,
-                 bool matched_loads = true, const LineChecks& checks = {});
+                 bool matched_loads = true, const LineChecks& checks = host_line_check);
 
   // Z0 of every port's feed (Ω, in port order) at f, by the barycentric interpolant through
   // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).

@@ -72,6 +72,16 @@ using LineSolver = std::function<LineSolution(const LineSystem&)>;
 // eighth where only one part is driven (the centre feed). Other meshes: one full LU.
 LineSolution solve_line_by_lu(const LineSystem& system);
 
+// Both checks of a feed at once: the centre-fed line's εeff, γ and Z0 and, with_load, the
+// matched gap load (matched_gap_load, with this γ) from one solve with three right-hand sides
+// on the same line (the two-port line is the centre-fed one with ports at its ends).
+struct LineCheck {
+  LineResult line;
+  std::complex<double> load;  // with_load only
+};
+LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
+                     const LineSolver& solve = solve_line_by_lu);
+
 // Throws std::invalid_argument for unusable specs (fewer than 2 cells across, a line shorter
 // than 20 cells per half).
 LineResult characterise_line(const LineSpec& spec, double frequency_hz,

@@ -24,24 +24,23 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& system,
 class SweepLineChecks {
  public:
   // backend: where the lines are solved (nullptr or a host backend: the host LU); cache:
-  // nothing to bypass it; total: the number of checks the caller will ask for (for progress).
+  // nothing to bypass it; total: the number of checks the caller will ask for (for progress;
+  // one check is the line's Z0 and, where asked, its matched load).
   SweepLineChecks(Backend<std::complex<double>>* backend, std::optional<LineCache> cache,
                   int total);
 
-  // The functions for mom::FeedImpedances; they refer to this object.
+  // The check for mom::FeedImpedances; it refers to this object.
   [[nodiscard]] mom::LineChecks checks();
 
   [[nodiscard]] int from_cache() const { return from_cache_; }
   [[nodiscard]] int solved() const { return solved_; }
 
  private:
-  mom::LineResult characterise(const mom::LineSpec& spec, double frequency_hz);
-  std::complex<double> matched_load(const mom::LineSpec& spec, double frequency_hz,
-                                    std::complex<double> gamma);
+  mom::LineCheck check(const mom::LineSpec& spec, double frequency_hz, bool with_load);
   [[nodiscard]] mom::LineSolver solver();
-  [[nodiscard]] std::string key(const char* what, const mom::LineSpec& spec,
-                                double frequency_hz) const;
-  void report(const char* what, const mom::LineSpec& spec, double frequency_hz,
+  [[nodiscard]] std::string key(const mom::LineSpec& spec, double frequency_hz,
+                                bool with_load) const;
+  void report(const mom::LineSpec& spec, double frequency_hz, bool with_load,
               const std::string& how);
 
   Backend<std::complex<double>>* backend_;
