@@ -21,6 +21,7 @@
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sparsify/dense_check.hpp"
+#include "planarmom/sparsify/device_threshold.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
 #include "planarmom/sweep/line_checks.hpp"
@@ -34,6 +35,10 @@ using clock = std::chrono::steady_clock;
 double seconds_since(clock::time_point start) {
   return std::chrono::duration<double>(clock::now() - start).count();
 }
+
+// Z is complex symmetric by construction: the pattern and the loads are, and the lower
+// triangle's entries are the upper triangle's evaluations (the thresholding keeps pairs).
+const MatrixTraits kSymmetric{true, false, false};
 
 SolverOptions solver_options(const SweepSettings& s, Format format) {
   SolverOptions o;
@@ -100,7 +105,26 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
                    << choice.sparsity.across << " cells: density " << choice.density << " for "
                    << settings_.density << " (pattern " << seconds_since(start) << " s)";
   }
-  if (mpie_ && !settings_.check_dense && settings_.format != "hyb") make_in_place();
+  const bool on_device = backend_.name().rfind("cuda", 0) == 0;
+  if (mpie_ && !settings_.check_dense && settings_.format != "hyb") {
+    make_in_place();
+    if (on_device)
+      make_device_fill(mom::FillPattern{mpie_->n, mpie_->row_ptr, mpie_->col_idx,
+                                        mom::charge_reach2(mpie_->sparsity)},
+                       "tables and Z written into the solver's CSR on the device");
+  } else if (!mpie_ && !settings_.check_dense && on_device) {
+    const auto n = static_cast<index_t>(mesh_.basis().size());
+    dense_z_ = backend_.allocate<cd>(n, n);
+    make_device_fill(mom::FillPattern::all(n),
+                     "tables and the dense Z on the device, thresholded there to the density");
+  }
+  backend_.synchronize();  // uploads and zeroing are done before any fill writes
+}
+
+void SweepPipeline::make_device_fill(mom::FillPattern pattern, const char* what) {
+  const auto start = clock::now();
+  device_fill_ = std::make_unique<mom::DeviceFill>(mesh_, plan_, std::move(pattern));
+  PMOM_LOG(info) << "fill on the GPU: " << what << " (set-up " << seconds_since(start) << " s)";
 }
 
 void SweepPipeline::make_in_place() {
@@ -116,20 +140,35 @@ void SweepPipeline::make_in_place() {
   const bool bicg = o.method == Method::bicg;
   InPlace& p = in_place_.emplace();
   p.op = backend_.make_operator(zeros, operator_options(o, bicg));
-  // Z is complex symmetric by construction: the pattern and the loads are, and the lower
-  // triangle's entries are the upper triangle's evaluations.
-  p.solver = std::make_unique<Solver<cd>>(backend_, p.op, o, MatrixTraits{true, false, false});
-  if (backend_.name().rfind("cuda", 0) == 0) {
-    const auto start = clock::now();
-    p.device = std::make_unique<mom::DeviceFill>(
-        mesh_, plan_,
-        mom::FillPattern{pattern.n, pattern.row_ptr, pattern.col_idx,
-                         mom::charge_reach2(pattern.sparsity)});
-    PMOM_LOG(info) << "fill on the GPU: tables and Z written into the solver's CSR on the "
-                      "device (set-up "
-                   << seconds_since(start) << " s)";
-  }
-  backend_.synchronize();  // the operator's upload is done before any fill writes its values
+  p.solver = std::make_unique<Solver<cd>>(backend_, p.op, o, kSymmetric);
+}
+
+// Z of one frequency into the device fill's target (the in-place operator's values or the
+// dense Z), its tables already started when the last frequency solved.
+void SweepPipeline::fill_on_device(const mom::GreensTable& greens, std::span<const cd> loads,
+                                   cd* values) {
+  if (tables_started_hz_ != greens.frequency()) device_fill_->start_tables(greens);
+  device_fill_->assemble(loads, values);
+}
+
+// Rule magnitude on the device: the dense Z thresholded there into a new CSR operator.
+std::shared_ptr<Operator<cd>> SweepPipeline::threshold_on_device(io::FrequencyRecord& r) {
+  const auto start = clock::now();
+  const auto n = static_cast<index_t>(mesh_.basis().size());
+  const sparsify::DeviceThreshold threshold(dense_z_.data(), n, settings_.density);
+  Block<index_t> row_ptr = backend_.allocate<index_t>(n + 1, 1);
+  Block<index_t> col_idx = backend_.allocate<index_t>(threshold.nnz(), 1);
+  Block<cd> values = backend_.allocate<cd>(threshold.nnz(), 1);
+  backend_.synchronize();  // their zeroing is queued on the backend's stream
+  threshold.write(row_ptr.data(), col_idx.data(), values.data());
+  r.nnz = threshold.nnz();
+  SolverOptions o = solver_options(settings_, Format::csr);
+  o.adjoint = AdjointMode::transposed_kernel;
+  auto op = backend_.make_csr_operator(n, std::move(row_ptr), std::move(col_idx),
+                                       std::move(values),
+                                       operator_options(o, o.method == Method::bicg));
+  r.seconds_sparsify = seconds_since(start);
+  return op;
 }
 
 mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {
@@ -142,9 +181,8 @@ mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {
 void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<const cd> loads) {
   InPlace& p = *in_place_;
   cd* values = backend_.csr_values(*p.op);
-  if (p.device) {
-    if (tables_started_hz_ != greens.frequency()) p.device->start_tables(greens);
-    p.device->assemble(loads, values);
+  if (device_fill_) {
+    fill_on_device(greens, loads, values);
   } else {
     Csr<cd> z = mom::assemble_sparse_impedance(mesh_, mom::evaluate_tables(plan_, greens), *mpie_);
     mom::add_port_loads(mesh_, loads, z);
@@ -217,6 +255,12 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     r.nnz = static_cast<long long>(mpie_->nnz());
     solver = in_place_->solver.get();
     start = clock::now();
+  } else if (device_fill_) {
+    fill_on_device(greens, loads, dense_z_.data());
+    r.seconds_fill = seconds_since(start);
+    const std::shared_ptr<Operator<cd>> op = threshold_on_device(r);
+    start = clock::now();
+    solver = &own_solver.emplace(backend_, op, solver_options(settings_, Format::csr), kSymmetric);
   } else {
     sparse = sparse_z(greens, loads, r, z);
     r.nnz = sparse.nnz();
@@ -228,7 +272,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   if (guess.size() != rhs_.size()) guess.assign(rhs_.size(), cd(0.0));
   // On the device fill's path the host is free while the device solves: the next frequency's
   // Green's table is built meanwhile (on the host's cores, which a CPU solve would need).
-  const bool overlap = next && in_place_ && in_place_->device;
+  const bool overlap = next && device_fill_;
   if (overlap)
     next_greens_ = std::async(std::launch::async, [this, f = *next] { return greens_table(f); });
   const SolveResult solved = solver->solve(rhs_, guess, p);
@@ -237,7 +281,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     // Its offset tables start on the device's fill stream while this frequency is de-embedded
     // and written.
     prepared_.emplace(next_greens_.get());
-    in_place_->device->start_tables(*prepared_);
+    device_fill_->start_tables(*prepared_);
     tables_started_hz_ = prepared_->frequency();
   }
   r.iterations = solved.iterations;

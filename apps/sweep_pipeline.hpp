@@ -47,9 +47,12 @@ class SweepPipeline {
   struct InPlace {
     std::shared_ptr<Operator<std::complex<double>>> op;
     std::unique_ptr<Solver<std::complex<double>>> solver;
-    std::unique_ptr<mom::DeviceFill> device;  // CUDA backends only
   };
   void make_in_place();
+  void make_device_fill(mom::FillPattern pattern, const char* what);
+  void fill_on_device(const mom::GreensTable& greens,
+                      std::span<const std::complex<double>> loads, std::complex<double>* values);
+  std::shared_ptr<Operator<std::complex<double>>> threshold_on_device(io::FrequencyRecord& r);
   [[nodiscard]] mom::GreensTable greens_table(double frequency_hz) const;
   Csr<std::complex<double>> sparse_z(const mom::GreensTable& greens,
                                      std::span<const std::complex<double>> loads,
@@ -65,6 +68,10 @@ class SweepPipeline {
   std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
   mom::TablePlan plan_;                   // the offset tables' plan, once
   std::optional<InPlace> in_place_;
+  // On a CUDA backend without the dense check: the GPU fill, into the in-place operator (rule
+  // mpie) or into the dense Z that the device then thresholds (rule magnitude).
+  std::unique_ptr<mom::DeviceFill> device_fill_;
+  Block<std::complex<double>> dense_z_;
   // The next frequency's Green's table: being built, then built; the frequency whose offset
   // tables the device fill holds or is computing (0: none).
   std::future<mom::GreensTable> next_greens_;

@@ -154,6 +154,25 @@ template <class T> class CudaBackend final : public Backend<T> {
     return op;
   }
 
+  std::unique_ptr<Operator<T>> make_csr_operator(index_t cols, Block<index_t> row_ptr,
+                                                 Block<index_t> col_idx, Block<T> values,
+                                                 const OperatorOptions& options) override {
+    this->check_csr_operator_input(row_ptr, col_idx, values, options);
+    auto op = std::make_unique<CudaOperator<T>>();
+    DeviceMatrix<T>& m = op->a;
+    m.format = Format::csr;
+    m.rows = row_ptr.rows() - 1;
+    m.cols = cols;
+    m.nnz = values.size();
+    m.row_ptr = std::move(row_ptr);
+    m.col = std::move(col_idx);
+    m.val = std::move(values);
+    set_csr_lanes(m, this->download(m.row_ptr));
+    op->mode = options.adjoint;
+    op->has_adjoint = options.need_adjoint;
+    return op;
+  }
+
   T* csr_values(Operator<T>& a) override {
     return reinterpret_cast<T*>(csr_operator(a, "csr_values").a.val.data());
   }
@@ -249,6 +268,24 @@ template <class T> class CudaBackend final : public Backend<T> {
     return *o;
   }
 
+  // The CSR kernel's lanes per row from the row lengths: the power of two at or above the mean
+  // row length, 2 to 32, and four warps for long rows (see csr_long_rows_kernel).
+  void set_csr_lanes(DeviceMatrix<T>& m, const std::vector<index_t>& row_ptr) {
+    const double mean = m.rows > 0 ? static_cast<double>(m.nnz) / m.rows : 0.0;
+    m.threads_per_row = 2;
+    while (m.threads_per_row < 32 && m.threads_per_row < mean) m.threads_per_row *= 2;
+    if (mean >= 256) m.threads_per_row = 128;
+    // Long rows: over 256 entries and 16 group-widths (64 rounds of the group's 4-entry
+    // loads), where four warps finish them at least 4x sooner.
+    if (m.threads_per_row <= 32) {
+      m.long_row = std::max<index_t>(256, 16 * m.threads_per_row);
+      std::vector<index_t> rows;
+      for (index_t i = 0; i < m.rows; ++i)
+        if (row_ptr[i + 1] - row_ptr[i] > m.long_row) rows.push_back(i);
+      if (!rows.empty()) m.long_rows = to_device_block(*this, rows);
+    }
+  }
+
   DeviceMatrix<T> device_matrix(const Csr<T>& a, const OperatorOptions& options) {
     DeviceMatrix<T> m;
     m.format = options.format;
@@ -259,21 +296,7 @@ template <class T> class CudaBackend final : public Backend<T> {
       m.row_ptr = to_device_block(*this, a.row_ptr);
       m.col = to_device_block(*this, a.col_idx);
       m.val = to_device_block(*this, a.values);
-      // Lanes per row: the power of two at or above the mean row length, 2 to 32, and four
-      // warps for long rows (see csr_long_rows_kernel).
-      const double mean = a.rows > 0 ? static_cast<double>(a.nnz()) / a.rows : 0.0;
-      m.threads_per_row = 2;
-      while (m.threads_per_row < 32 && m.threads_per_row < mean) m.threads_per_row *= 2;
-      if (mean >= 256) m.threads_per_row = 128;
-      // Long rows: over 256 entries and 16 group-widths (64 rounds of the group's 4-entry
-      // loads), where four warps finish them at least 4x sooner.
-      if (m.threads_per_row <= 32) {
-        m.long_row = std::max<index_t>(256, 16 * m.threads_per_row);
-        std::vector<index_t> rows;
-        for (index_t i = 0; i < a.rows; ++i)
-          if (a.row_ptr[i + 1] - a.row_ptr[i] > m.long_row) rows.push_back(i);
-        if (!rows.empty()) m.long_rows = to_device_block(*this, rows);
-      }
+      set_csr_lanes(m, a.row_ptr);
     } else if (m.format == Format::hyb) {
       const Hyb<T> h = to_hyb(a);
       m.ell_width = h.ell_width;

@@ -48,6 +48,20 @@ template <class T> class CpuBackend final : public Backend<T> {
     return std::make_unique<cpu::CpuOperator<T>>(a, options);
   }
 
+  std::unique_ptr<Operator<T>> make_csr_operator(index_t cols, Block<index_t> row_ptr,
+                                                 Block<index_t> col_idx, Block<T> values,
+                                                 const OperatorOptions& options) override {
+    this->check_csr_operator_input(row_ptr, col_idx, values, options);
+    // Backend memory is host memory here: the blocks become a Csr as they are.
+    Csr<T> a;
+    a.rows = row_ptr.rows() - 1;
+    a.cols = cols;
+    a.row_ptr.assign(row_ptr.data(), row_ptr.data() + row_ptr.size());
+    a.col_idx.assign(col_idx.data(), col_idx.data() + col_idx.size());
+    a.values.assign(values.data(), values.data() + values.size());
+    return make_operator(a, options);
+  }
+
   T* csr_values(Operator<T>& a) override { return cpu_operator(a).csr_values(); }
   void inverse_diagonal(const Operator<T>& a, Block<T>& out) override {
     if (out.rows() != a.rows() || out.cols() != 1)

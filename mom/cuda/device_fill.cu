@@ -81,6 +81,14 @@ __global__ void pattern_entries(TableViewT<dc> view, const RooftopCells* cells,
                 : basis_entry(view, cells[c], cells[m], charge_reach2);
 }
 
+// The dense Z, row-major, one entry per thread.
+__global__ void dense_entries(TableViewT<dc> view, const RooftopCells* cells, index_t n, dc* z) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k >= static_cast<long long>(n) * n) return;
+  const auto m = static_cast<index_t>(k / n), c = static_cast<index_t>(k % n);
+  z[k] = c >= m ? basis_entry(view, cells[m], cells[c]) : basis_entry(view, cells[c], cells[m]);
+}
+
 __global__ void add_loads(const long long* slot, const int* port, long long count,
                           const dc* loads, double a, dc* z) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -115,8 +123,10 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
     : impl_(std::make_unique<Impl>()) {
   Impl& d = *impl_;
   const auto n = static_cast<index_t>(mesh.basis().size());
-  if (pattern.n != n || pattern.row_ptr.size() != static_cast<std::size_t>(n) + 1 ||
-      pattern.col_idx.size() != static_cast<std::size_t>(pattern.row_ptr.back()))
+  const bool csr_fits =
+      pattern.row_ptr.size() == static_cast<std::size_t>(n) + 1 &&
+      pattern.col_idx.size() == static_cast<std::size_t>(pattern.row_ptr.back());
+  if (pattern.n != n || (!pattern.dense && !csr_fits))
     throw std::invalid_argument("DeviceFill: the pattern is not an N x N CSR pattern for the "
                                 "mesh's " + std::to_string(n) + " basis functions");
   if (plan.nx != mesh.grid().nx || plan.ny != mesh.grid().ny || plan.cell_mm != mesh.grid().cell_mm)
@@ -139,11 +149,13 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   d.copy_from = DeviceArray<long long>(plan.copy_from, d.stream);
   d.table_start = DeviceArray<long long>(plan.start, d.stream);
   d.cells = DeviceArray<RooftopCells>(rooftop_cells(mesh, plan.edge_profiles), d.stream);
-  std::vector<index_t> row_of(pattern.col_idx.size());
-  for (index_t m = 0; m < n; ++m)
-    for (index_t k = pattern.row_ptr[m]; k < pattern.row_ptr[m + 1]; ++k) row_of[k] = m;
-  d.row_of = DeviceArray<index_t>(row_of, d.stream);
-  d.col_idx = DeviceArray<index_t>(pattern.col_idx, d.stream);
+  if (!pattern.dense) {
+    std::vector<index_t> row_of(pattern.col_idx.size());
+    for (index_t m = 0; m < n; ++m)
+      for (index_t k = pattern.row_ptr[m]; k < pattern.row_ptr[m + 1]; ++k) row_of[k] = m;
+    d.row_of = DeviceArray<index_t>(row_of, d.stream);
+    d.col_idx = DeviceArray<index_t>(pattern.col_idx, d.stream);
+  }
   // The gaps' pairs, where add_port_loads puts each port's load.
   std::vector<long long> slots;
   std::vector<int> ports;
@@ -151,6 +163,11 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
     const std::vector<int>& gap = mesh.ports()[p].delta_gap().basis;
     for (const int m : gap)
       for (const int c : gap) {
+        if (pattern.dense) {
+          slots.push_back(static_cast<long long>(m) * n + c);
+          ports.push_back(static_cast<int>(p));
+          continue;
+        }
         const auto first = pattern.col_idx.begin() + pattern.row_ptr[m];
         const auto last = pattern.col_idx.begin() + pattern.row_ptr[m + 1];
         const auto at = std::lower_bound(first, last, c);
@@ -179,7 +196,7 @@ DeviceFill::~DeviceFill() {
   }
 }
 
-std::size_t DeviceFill::nnz() const { return impl_->pattern.col_idx.size(); }
+std::size_t DeviceFill::nnz() const { return impl_->pattern.nnz(); }
 
 void DeviceFill::fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
                       std::complex<double>* values) {
@@ -235,8 +252,10 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
   view.jw = dc(0.0, 2.0 * pi * d.frequency_hz);
   view.inv_a2 = 1.0 / (d.cell_m * d.cell_m);
   auto* z = reinterpret_cast<dc*>(values);
-  const auto nnz = static_cast<long long>(d.pattern.col_idx.size());
-  if (nnz > 0)
+  const auto nnz = static_cast<long long>(d.pattern.nnz());
+  if (d.pattern.dense && nnz > 0)
+    dense_entries<<<blocks(nnz), kBlock, 0, d.stream>>>(view, d.cells.data, d.pattern.n, z);
+  else if (nnz > 0)
     pattern_entries<<<blocks(nnz), kBlock, 0, d.stream>>>(view, d.cells.data, d.row_of.data,
                                                          d.col_idx.data, nnz,
                                                          d.pattern.charge_reach2, z);

@@ -35,8 +35,7 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
   std::shared_ptr<Operator<cd>> op = backend.make_operator(dense, operator_options(o, false));
   backend.synchronize();  // the upload is done before the fill writes the values
   if (backend.name().rfind("cuda", 0) == 0) {
-    mom::DeviceFill fill(s.mesh, s.plan, mom::FillPattern{n, std::move(dense.row_ptr),
-                                                          std::move(dense.col_idx), HUGE_VAL});
+    mom::DeviceFill fill(s.mesh, s.plan, mom::FillPattern::all(n));
     const std::vector<cd> no_loads(s.mesh.ports().size(), cd(0.0));
     fill.fill(s.greens, no_loads, backend.csr_values(*op));
   } else {

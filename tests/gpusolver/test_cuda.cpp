@@ -586,6 +586,12 @@ TEST(CudaSolvers, ValuesRewrittenOnTheDeviceSolveAsTheHostMatrix) {
   test::expect_in_place_values_solve_alike(*gpu);
 }
 
+TEST(CudaSolvers, OperatorFromDeviceBlocksSolvesAsTheHostMatrix) {
+  PMOM_REQUIRE_GPU();
+  auto gpu = make_cuda_backend<cplx>();
+  test::expect_csr_operator_from_blocks_solves_alike(*gpu);
+}
+
 TEST(CudaBackendErrors, ReportsMissingDeviceOrBuild) {
   const CudaDeviceStatus s = cuda_device_status();
   EXPECT_FALSE(s.description.empty());

@@ -373,5 +373,10 @@ TEST(SolverInPlace, ValuesRewrittenOnTheBackendSolveAsTheHostMatrix) {
   test::expect_in_place_values_solve_alike(*backend);
 }
 
+TEST(SolverInPlace, OperatorFromBackendBlocksSolvesAsTheHostMatrix) {
+  auto backend = make_cpu_backend<cplx>();
+  test::expect_csr_operator_from_blocks_solves_alike(*backend);
+}
+
 }  // namespace
 }  // namespace pmom

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #include "planarmom/gpusolver/solver.hpp"
 #include "support/systems.hpp"
 
@@ -46,6 +48,38 @@ inline void expect_in_place_values_solve_alike(Backend<std::complex<double>>& ba
   std::shared_ptr<Operator<cplx>> other =
       backend.make_operator(first, operator_options(hyb, false));
   EXPECT_THROW((void)backend.csr_values(*other), std::logic_error);
+}
+
+// An operator over CSR blocks already in backend memory (Backend::make_csr_operator) solves as
+// the one built from the same host matrix, bit for bit.
+inline void expect_csr_operator_from_blocks_solves_alike(Backend<std::complex<double>>& backend) {
+  using cplx = std::complex<double>;
+  const Csr<cplx> a = make_system<cplx>(SystemKind::complex_symmetric, 300, 21);
+  const auto bv = random_vector<cplx>(300, 22);
+  const std::vector<cplx> b(bv.data(), bv.data() + bv.size());
+  SolverOptions o;
+  o.method = Method::cocg;
+  o.tolerance = 1e-10;
+  const auto block = [&](const auto& host) {
+    using U = typename std::decay_t<decltype(host)>::value_type;
+    Block<U> out = backend.template allocate<U>(static_cast<index_t>(host.size()), 1);
+    backend.template upload<U>(host, out);
+    return out;
+  };
+  const std::shared_ptr<Operator<cplx>> op = backend.make_csr_operator(
+      a.cols, block(a.row_ptr), block(a.col_idx), block(a.values), operator_options(o, false));
+  std::vector<cplx> x_blocks, x_host;
+  const SolveResult r =
+      Solver<cplx>(backend, op, o, MatrixTraits{true, false, false}).solve(b, x_blocks);
+  const SolveResult h = Solver<cplx>(backend, a, o).solve(b, x_host);
+  EXPECT_EQ(r.rhs[0].outcome, Outcome::converged);
+  EXPECT_EQ(r.rhs[0].iterations, h.rhs[0].iterations);
+  EXPECT_EQ(x_blocks, x_host);
+  SolverOptions stored = o;
+  stored.method = Method::bicg;
+  EXPECT_THROW((void)backend.make_csr_operator(a.cols, block(a.row_ptr), block(a.col_idx),
+                                               block(a.values), operator_options(stored, true)),
+               std::invalid_argument);
 }
 
 }  // namespace pmom::test

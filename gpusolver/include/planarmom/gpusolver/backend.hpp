@@ -180,6 +180,14 @@ template <class T> class Backend {
   // ---- sparse products -----------------------------------------------------------------
   virtual std::unique_ptr<Operator<T>> make_operator(const Csr<T>& a,
                                                      const OperatorOptions& options) = 0;
+  // An operator in Format::csr (options.format must be csr; no stored adjoint: BiCG needs
+  // AdjointMode::transposed_kernel) over a CSR matrix a producer built in backend memory (the
+  // GPU thresholding): row_ptr rows + 1, col_idx and values nnz, columns sorted in each row.
+  // The blocks are shared, not copied.
+  virtual std::unique_ptr<Operator<T>> make_csr_operator(index_t cols, Block<index_t> row_ptr,
+                                                         Block<index_t> col_idx,
+                                                         Block<T> values,
+                                                         const OperatorOptions& options) = 0;
   // The values of an operator built in Format::csr without a stored adjoint, in backend
   // memory, in the order of the matrix it was built from: a producer on the backend (the GPU
   // fill) rewrites them in place between solves, keeping the pattern. Throws std::logic_error
@@ -238,6 +246,19 @@ template <class T> class Backend {
                                const Block<int>& status) = 0;
 
  protected:
+  // What every make_csr_operator checks: one column each, rows + 1 >= 1 row pointers, as many
+  // column indices as values, CSR format, no stored adjoint.
+  static void check_csr_operator_input(const Block<index_t>& row_ptr,
+                                       const Block<index_t>& col_idx, const Block<T>& values,
+                                       const OperatorOptions& options) {
+    if (row_ptr.cols() != 1 || col_idx.cols() != 1 || values.cols() != 1 || row_ptr.rows() < 1 ||
+        col_idx.rows() != values.rows())
+      throw std::invalid_argument("make_csr_operator: row_ptr (rows + 1), col_idx and values "
+                                  "(nnz each) must be single columns");
+    if (options.format != Format::csr ||
+        (options.need_adjoint && options.adjoint == AdjointMode::stored))
+      throw std::invalid_argument("make_csr_operator: CSR format without a stored adjoint only");
+  }
   // What every make_sweeper checks: A valid and square, inv_diag of its size, colour_ptr
   // empty or non-decreasing from 0 to the row count.
   static void check_sweep_input(const Csr<T>& a, std::span<const T> inv_diag,

@@ -18,11 +18,19 @@
 namespace pmom::mom {
 
 // A sparse pattern (CSR without values, sorted columns, the mesh's basis order) and the
-// charge-piece reach its scalar part keeps (sparse_assembly.hpp; HUGE_VAL keeps all).
+// charge-piece reach its scalar part keeps (sparse_assembly.hpp; HUGE_VAL keeps all); or,
+// dense, every entry in row-major order (row_ptr and col_idx unused), the dense Z of
+// assemble_impedance.
 struct FillPattern {
   index_t n = 0;
   std::vector<index_t> row_ptr{0}, col_idx;
   double charge_reach2 = HUGE_VAL;
+  bool dense = false;
+
+  [[nodiscard]] static FillPattern all(index_t n) { return {n, {}, {}, HUGE_VAL, true}; }
+  [[nodiscard]] std::size_t nnz() const {
+    return dense ? static_cast<std::size_t>(n) * static_cast<std::size_t>(n) : col_idx.size();
+  }
 };
 
 class DeviceFill {
