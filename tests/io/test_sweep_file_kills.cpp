@@ -145,7 +145,8 @@ long kill_at_every_write(const Shape& shape, bool refusals_allowed) {
     for (long n = 1; n <= writes; ++n) {
       const std::string where = "killed at write " + std::to_string(n) + " of " +
                                 std::to_string(writes) + (tear ? ", torn" : "");
-      const fs::path target = dir.path() / ("run_" + std::to_string(n) + ".h5");
+      const fs::path target =
+          dir.path() / ("run_" + std::to_string(n) + (tear ? "_torn" : "") + ".h5");
       const int status = killed_run(target, shape, n, tear);
       EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
           << where << ": the run was not killed (status " << status << ")";
@@ -163,6 +164,7 @@ long kill_at_every_write(const Shape& shape, bool refusals_allowed) {
       }
       EXPECT_EQ(problem, "") << where;
       fs::remove(target);
+      fs::remove(SweepFile::partial_path(target));  // left by a refused resume
     }
   }
   return refusals;
