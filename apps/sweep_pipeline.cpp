@@ -11,6 +11,7 @@
 
 #include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/gpusolver/solver.hpp"
+#include "planarmom/io/heartbeat.hpp"
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/device_fill.hpp"
@@ -91,6 +92,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       feeds_(band_feed_impedances(mesh, settings, backend)) {
   {
     const auto start = clock::now();
+    const io::Heartbeat beat("offset tables' plan");
     plan_ = mom::make_table_plan(mesh_);
     PMOM_LOG(info) << "offset tables: " << plan_.entries.size() << " entries, "
                    << plan_.lookups() << " Green's lookups a frequency (plan "
@@ -98,6 +100,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
   }
   if (settings_.rule == "mpie") {
     const auto start = clock::now();
+    const io::Heartbeat beat("sparse pattern (rule mpie)");
     const mom::MpieDensityChoice choice = mom::choose_mpie_sparsity(mesh_, settings_.density);
     mpie_ = mom::mpie_pattern(mesh_, choice.sparsity);
     PMOM_LOG(info) << "sparsify rule mpie: charge radius " << choice.sparsity.charge_radius
@@ -228,6 +231,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
                                        std::optional<double> next) {
   io::FrequencyRecord r;
   r.frequency_hz = frequency_hz;
+  const io::Heartbeat beat(std::to_string(frequency_hz * 1e-9) + " GHz");
   const auto n = static_cast<index_t>(mesh_.basis().size());
   const auto p = static_cast<index_t>(mesh_.ports().size());
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "planarmom/io/heartbeat.hpp"
 #include "planarmom/io/logging.hpp"
 
 namespace pmom::sweep {
@@ -79,7 +80,11 @@ mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequenc
       return c;
     }
   }
-  const mom::LineCheck c = mom::line_check(spec, frequency_hz, with_load, solver());
+  const mom::LineCheck c = [&] {
+    const io::Heartbeat beat("line check " + std::to_string(done_ + 1) + "/" +
+                             std::to_string(total_));
+    return mom::line_check(spec, frequency_hz, with_load, solver());
+  }();
   ++solved_;
   report(spec, frequency_hz, with_load,
          std::to_string(c.line.unknowns) + " unknowns, " +

@@ -6,8 +6,10 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "io/temp_dir.hpp"
+#include "planarmom/io/heartbeat.hpp"
 #include "planarmom/io/logging.hpp"
 
 namespace pmom::io {
@@ -153,6 +155,30 @@ TEST_F(Logging, PercentInTheLogFileNameIsTakenLiterally) {
   ASSERT_TRUE(fs::exists(file)) << "missing " << file;
   EXPECT_TRUE(contains(read_text(file), "percent file"));
   EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}), 1);
+}
+
+// A step longer than the period is reported while it runs, one line a period; a short one
+// says nothing.
+TEST_F(Logging, HeartbeatReportsALongStepAndNotAShortOne) {
+  const TempDir dir("heartbeat");
+  const fs::path file = dir.path() / "run.log";
+  init_logging({Verbosity::quiet, file});
+  {
+    const Heartbeat beat("short step", std::chrono::milliseconds(500));
+  }
+  {
+    const Heartbeat beat("long step", std::chrono::milliseconds(40));
+    std::this_thread::sleep_for(std::chrono::milliseconds(230));
+  }
+  init_logging({});
+  const std::string text = read_text(file);
+  EXPECT_FALSE(contains(text, "short step")) << text;
+  std::size_t beats = 0;
+  for (std::size_t at = text.find("long step: still working"); at != std::string::npos;
+       at = text.find("long step: still working", at + 1))
+    ++beats;
+  EXPECT_GE(beats, 3u) << text;  // 230 ms at 40 ms: five beats, three allow for a slow machine
+  EXPECT_LE(beats, 6u) << text;
 }
 
 }  // namespace
