@@ -9,6 +9,8 @@
 # every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells as the example runs it),
 # refine_full (the same at 11 frequencies with every entry of Z kept: the mesh alone), speed
 # (whole-sweep timings of the coupler with a cold and a warm line cache and of the two couplers),
+# compare (after speed: its S against the cpu backend's), fr4 (the FR-4 example timed, and its
+# arm-length scan with every entry kept), speed02 (the coupler on 0.2 mm cells, timed),
 # density and density_mpie (errors and S against the dense solve at 1-20% density, the
 # magnitude rule or the mpie rule), cpu101 (sweep101 on the
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
@@ -184,6 +186,45 @@ with h5py.File(sys.argv[1], "r") as f:
             for i in range(4) for j in range(4)]]))
 PY
     unset PLANARMOM_CACHE_DIR
+    ;;
+  fr4)
+    # The FR-4 example as shipped (timed), then its design scan: every entry of Z kept, |S11|
+    # minimum over 2.2-2.6 GHz in 20 MHz steps for arm lengths around the shipped ones.
+    log "FR-4 coupler: the example as shipped, then arm lengths with every entry of Z kept"
+    cp "$root/examples/branch_line_coupler_fr4.yaml" "$out/raw/fr4.yaml"
+    timed_sweep fr4
+    for arms in 16.8:17.2 16.4:16.8 17.2:17.6 16.8:16.8; do
+      name=fr4_${arms%%:*}_${arms##*:}
+      $py "$root/tools/fr4_coupler.py" "${arms%%:*}" "${arms##*:}" --density 1.0 \
+        --frequencies '{start_hz: 2.2e9, stop_hz: 2.6e9, points: 21}' >"$out/raw/$name.yaml"
+      timed_sweep "$name"
+    done
+    ;;
+  speed02)
+    log "the coupler on 0.2 mm cells, 21 points 2-4 GHz, the example's settings (timed)"
+    coupler_variant speed02 's/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 21}/' \
+      's/^mesh:.*/mesh: {cell_mm: 0.2}/' 's/^output:.*//'
+    timed_sweep speed02
+    ;;
+  compare)
+    # After speed, in the same run: S of its GPU sweeps against the cpu backend's (the host
+    # fill, the host thresholding and the host line checks), same configs and frequencies.
+    log "S on the GPU (speed stage) against the cpu backend"
+    for ex in branch_line_coupler:speed101 two_couplers:two_speed; do
+      sed -e 's/^output:.*//' "$root/examples/${ex%%:*}.yaml" >"$out/raw/${ex%%:*}_cpu.yaml"
+      "$build/apps/planarmom" -q sweep "$out/raw/${ex%%:*}_cpu.yaml" --backend cpu \
+        --no-line-cache >"$out/raw/${ex%%:*}_cpu.log" 2>&1
+      echo "cpu ${ex%%:*}: exit $?" | tee -a "$out/summary.txt"
+      $py - "$out/raw/${ex##*:}.h5" "$out/raw/${ex%%:*}_cpu.h5" <<'PY' 2>&1 | tee -a "$out/summary.txt"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as g, h5py.File(sys.argv[2], "r") as c:
+    fg, fc, sg, sc = g["frequency"][()], c["frequency"][()], g["s"][()], c["s"][()]
+    idx = [int(np.argmin(abs(fg - f))) for f in fc]
+    assert abs(fg[idx] - fc).max() == 0, "frequencies differ"
+    print("%s: GPU against cpu at %d frequencies: max |dS| %.2e" % (sys.argv[1], len(fc),
+          abs(sg[idx] - sc).max()))
+PY
+    done
     ;;
   twocouplers)
     log "two couplers joined by a 360-degree line, against the cascade of the single coupler"
