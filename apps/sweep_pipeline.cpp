@@ -90,14 +90,6 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       backend_(backend),
       rhs_(mom::port_excitations(mesh)),
       feeds_(band_feed_impedances(mesh, settings, backend)) {
-  {
-    const auto start = clock::now();
-    const io::Heartbeat beat("offset tables' plan");
-    plan_ = mom::make_table_plan(mesh_);
-    PMOM_LOG(info) << "offset tables: " << plan_.entries.size() << " entries, "
-                   << plan_.lookups() << " Green's lookups a frequency (plan "
-                   << seconds_since(start) << " s)";
-  }
   if (settings_.rule == "mpie") {
     const auto start = clock::now();
     const io::Heartbeat beat("sparse pattern (rule mpie)");
@@ -108,8 +100,21 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
                    << choice.sparsity.across << " cells: density " << choice.density << " for "
                    << settings_.density << " (pattern " << seconds_since(start) << " s)";
   }
+  const bool fixed_pattern = mpie_ && !settings_.check_dense && settings_.format != "hyb";
+  {
+    // On a fixed pattern only the table entries its Z reads; the dense Z needs them all.
+    const auto start = clock::now();
+    const io::Heartbeat beat("offset tables' plan");
+    std::optional<mom::PlanPattern> reads;
+    if (fixed_pattern)
+      reads = mom::PlanPattern{mpie_->row_ptr, mpie_->col_idx, mom::charge_reach2(mpie_->sparsity)};
+    plan_ = mom::make_table_plan(mesh_, {}, reads ? &*reads : nullptr);
+    PMOM_LOG(info) << "offset tables: " << plan_.entries.size() << " entries, "
+                   << plan_.lookups() << " Green's lookups a frequency (plan "
+                   << seconds_since(start) << " s)";
+  }
   const bool on_device = backend_.name().rfind("cuda", 0) == 0;
-  if (mpie_ && !settings_.check_dense && settings_.format != "hyb") {
+  if (fixed_pattern) {
     make_in_place();
     if (on_device)
       make_device_fill(mom::FillPattern{mpie_->n, mpie_->row_ptr, mpie_->col_idx,

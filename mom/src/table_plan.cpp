@@ -104,6 +104,45 @@ struct WorkItem {
   int table, di, dj;
 };
 
+// The entry kernels' reader that records which table entries they read (impedance_entry's
+// Tables), for the plan of a sparse pattern.
+struct MarkingTables {
+  std::vector<std::vector<std::uint8_t>>* marks;
+  int nx, ny;
+  std::complex<double> jw{0.0, 1.0};
+  double inv_a2 = 1.0;
+  std::complex<double> value(int table, int di, int dj) const {
+    std::vector<std::uint8_t>& m = (*marks)[static_cast<std::size_t>(table)];
+    if (m.empty())
+      m.assign(static_cast<std::size_t>(2 * nx - 1) * static_cast<std::size_t>(2 * ny - 1), 0);
+    m[static_cast<std::size_t>(offset_index(nx, ny, di, dj))] = 1;
+    return 0.0;
+  }
+};
+
+// Per table, the offsets the pattern's entries read, evaluated as the sparse fills evaluate
+// them (the upper triangle's order for both halves).
+std::vector<std::vector<std::uint8_t>> pattern_reads(const std::vector<RooftopCells>& cells,
+                                                     const PlanPattern& pattern, int nx, int ny) {
+  std::vector<std::vector<std::uint8_t>> marks(static_cast<std::size_t>(kTables));
+  const MarkingTables reader{&marks, nx, ny};
+  const auto rows = static_cast<index_t>(pattern.row_ptr.size()) - 1;
+  if (rows != static_cast<index_t>(cells.size()))
+    throw std::invalid_argument("make_table_plan: the pattern has " + std::to_string(rows) +
+                                " rows, the mesh " + std::to_string(cells.size()) + " rooftops");
+  for (index_t m = 0; m < rows; ++m)
+    for (index_t k = pattern.row_ptr[m]; k < pattern.row_ptr[m + 1]; ++k) {
+      const index_t c = pattern.col_idx[k];
+      if (c >= m)
+        (void)basis_entry(reader, cells[static_cast<std::size_t>(m)],
+                          cells[static_cast<std::size_t>(c)], pattern.charge_reach2);
+      else
+        (void)basis_entry(reader, cells[static_cast<std::size_t>(c)],
+                          cells[static_cast<std::size_t>(m)], pattern.charge_reach2);
+    }
+  return marks;
+}
+
 // The entry a table entry equals by symmetry: reciprocity (observer and source swapped, with
 // the offset negated: ⟨f_m, G f_n⟩ = ⟨f_n, G f_m⟩) to order the kinds, then evenness in each
 // offset component along which both shapes are symmetric (plain triangles and uniform
@@ -191,7 +230,8 @@ long long TablePlan::lookups() const {
   return n;
 }
 
-TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options) {
+TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options,
+                          const PlanPattern* pattern) {
   if (options.far_order < 1 || options.near_order < 1 || options.outer_order < 1 ||
       options.distant_order < 1) {
     throw std::invalid_argument("make_interaction_tables: quadrature orders must be >= 1");
@@ -212,29 +252,46 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
   plan.start.assign(static_cast<std::size_t>(kTables), -1);
   const Rules rules(options, plan);
 
-  // Lay out the tables the mesh uses, mark the offsets its pairs use, and reduce those to the
-  // entries to compute by the symmetries (canonical()).
-  const Usage usage(grid, rooftop_cells(mesh, options.edge_profiles));
-  const long long table_size = static_cast<long long>(2 * plan.nx - 1) * (2 * plan.ny - 1);
+  // Mark the offsets the mesh's pairs use (every pair of the dense Z, or the pattern's reads),
+  // lay out the tables holding any, and reduce the marks to the entries to compute by the
+  // symmetries (canonical()).
+  const std::vector<RooftopCells> cells = rooftop_cells(mesh, options.edge_profiles);
   std::vector<std::vector<std::uint8_t>> used(static_cast<std::size_t>(kTables));
-  const auto add_table = [&](int table, const std::vector<geometry::Cell>& obs,
-                             const std::vector<geometry::Cell>& src) {
-    std::vector<std::uint8_t> marks = usage.offsets(obs, src);
-    if (marks.empty()) return;
+  if (pattern != nullptr) {
+    used = pattern_reads(cells, *pattern, plan.nx, plan.ny);
+  } else {
+    const Usage usage(grid, cells);
+    for (int axis = 0; axis < 2; ++axis)
+      for (int km = 0; km < kRooftopKinds; ++km)
+        for (int kn = 0; kn < kRooftopKinds; ++kn)
+          used[static_cast<std::size_t>(vector_table(axis, km, kn))] = usage.offsets(
+              usage.rooftops[static_cast<std::size_t>(axis * kRooftopKinds + km)],
+              usage.rooftops[static_cast<std::size_t>(axis * kRooftopKinds + kn)]);
+    for (int ko = 0; ko < kChargeKinds; ++ko)
+      for (int ks = 0; ks < kChargeKinds; ++ks)
+        used[static_cast<std::size_t>(charge_table(ko, ks))] = usage.offsets(
+            usage.charges[static_cast<std::size_t>(ko)], usage.charges[static_cast<std::size_t>(ks)]);
+  }
+  const long long table_size = static_cast<long long>(2 * plan.nx - 1) * (2 * plan.ny - 1);
+  // A read entry's canonical one must have a place too (a pattern may read table (m, n) and
+  // not (n, m)); canonical entries are their own canonical ones, so one pass does it.
+  for (int table = 0; table < kTables; ++table) {
+    const std::vector<std::uint8_t> marks = used[static_cast<std::size_t>(table)];
+    if (marks.empty()) continue;
+    for (int dj = 1 - plan.ny; dj < plan.ny; ++dj)
+      for (int di = 1 - plan.nx; di < plan.nx; ++di) {
+        if (marks[static_cast<std::size_t>(offset_index(plan.nx, plan.ny, di, dj))] == 0) continue;
+        const WorkItem c = canonical(WorkItem{table, di, dj});
+        std::vector<std::uint8_t>& to = used[static_cast<std::size_t>(c.table)];
+        if (to.empty()) to.assign(static_cast<std::size_t>(table_size), 0);
+        to[static_cast<std::size_t>(offset_index(plan.nx, plan.ny, c.di, c.dj))] = 1;
+      }
+  }
+  for (int table = 0; table < kTables; ++table) {
+    if (used[static_cast<std::size_t>(table)].empty()) continue;
     plan.start[static_cast<std::size_t>(table)] = plan.size;
     plan.size += table_size;
-    used[static_cast<std::size_t>(table)] = std::move(marks);
-  };
-  for (int axis = 0; axis < 2; ++axis)
-    for (int km = 0; km < kRooftopKinds; ++km)
-      for (int kn = 0; kn < kRooftopKinds; ++kn)
-        add_table(vector_table(axis, km, kn),
-                  usage.rooftops[static_cast<std::size_t>(axis * kRooftopKinds + km)],
-                  usage.rooftops[static_cast<std::size_t>(axis * kRooftopKinds + kn)]);
-  for (int ko = 0; ko < kChargeKinds; ++ko)
-    for (int ks = 0; ks < kChargeKinds; ++ks)
-      add_table(charge_table(ko, ks), usage.charges[static_cast<std::size_t>(ko)],
-                usage.charges[static_cast<std::size_t>(ks)]);
+  }
 
   const auto slot_of = [&](const WorkItem& w) {
     return plan.start[static_cast<std::size_t>(w.table)] +

@@ -24,6 +24,7 @@
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/port_loads.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
+#include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
 
 namespace pmom::mom {
@@ -271,6 +272,24 @@ TEST(SparseAssembly, DensityChooserLandsNearTheTarget) {
   // Everything kept at density 1; the smallest pattern when the target is below it.
   EXPECT_EQ(choose_mpie_sparsity(mesh, 1.0).nnz, static_cast<long long>(n2));
   EXPECT_EQ(choose_mpie_sparsity(mesh, 1e-6).sparsity.charge_radius, 0.0);
+}
+
+// A plan for the pattern (make_table_plan with a PlanPattern) holds only the entries the
+// pattern reads, and the sparse Z from it is the one from the dense Z's plan, bit for bit.
+TEST(SparseAssembly, ThePatternsOwnPlanGivesTheSameZ) {
+  const Mesh mesh = ring();
+  const MpiePattern pattern = mpie_pattern(mesh, choose_mpie_sparsity(mesh, 0.15).sparsity);
+  const PlanPattern reads{pattern.row_ptr, pattern.col_idx, charge_reach2(pattern.sparsity)};
+  const TablePlan own = make_table_plan(mesh, {}, &reads);
+  const TablePlan dense = make_table_plan(mesh);
+  std::printf("[sparse_assembly] ring: the pattern's plan %zu entries (%lld lookups), the dense "
+              "Z's %zu (%lld)\n",
+              own.entries.size(), own.lookups(), dense.entries.size(), dense.lookups());
+  EXPECT_LT(own.entries.size(), dense.entries.size());
+  const GreensTable greens(kSlab, 2e9, required_rho_max(mesh.grid()));
+  const Csr<cd> from_own = assemble_sparse_impedance(mesh, evaluate_tables(own, greens), pattern);
+  const Csr<cd> from_dense = assemble_sparse_impedance(mesh, ring_tables(), pattern);
+  EXPECT_EQ(from_own.values, from_dense.values);
 }
 
 TEST(SparseAssembly, BadInputsThrow) {

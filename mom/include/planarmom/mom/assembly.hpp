@@ -170,12 +170,18 @@ template <class C> struct TableViewT {
   int nx = 0, ny = 0;
   C jw;               // jω
   double inv_a2 = 0;  // 1/a²
+
+  // The entry kernels below read the tables through value() only (make_table_plan passes a
+  // reader of its own to find which entries a sparse pattern reads).
+  PLANARMOM_HD C value(int table, int di, int dj) const {
+    return values[start[table] + offset_index(nx, ny, di, dj)];
+  }
 };
 using TableView = TableViewT<std::complex<double>>;
 
 template <class C>
 PLANARMOM_HD inline C table_value(const TableViewT<C>& t, int table, int di, int dj) {
-  return t.values[t.start[table] + offset_index(t.nx, t.ny, di, dj)];
+  return t.value(table, di, dj);
 }
 
 // Z_mn from the tables; no exceptions or allocation (a later GPU assembly calls it per entry).
@@ -183,12 +189,14 @@ PLANARMOM_HD inline C table_value(const TableViewT<C>& t, int table, int di, int
 // squared length <= charge_reach2 (the structure-preserving sparse assembly,
 // sparse_assembly.hpp); the default keeps all, and the sum's order is the same either way, so
 // a full reach gives the dense entry bit for bit.
-template <class C>
-PLANARMOM_HD inline C impedance_entry(const TableViewT<C>& t, RooftopCells m, RooftopCells n,
-                                      double charge_reach2 = HUGE_VAL) {
+// Tables: TableViewT, or anything with value(table, di, dj), jw and inv_a2.
+template <class Tables>
+PLANARMOM_HD inline auto impedance_entry(const Tables& t, RooftopCells m, RooftopCells n,
+                                         double charge_reach2 = HUGE_VAL) {
+  using C = decltype(t.value(0, 0, 0));
   C vector_part(0.0);
   if (m.axis == n.axis) {
-    vector_part = table_value(t, vector_table(m.axis, m.kind, n.kind), n.i - m.i, n.j - m.j);
+    vector_part = t.value(vector_table(m.axis, m.kind, n.kind), n.i - m.i, n.j - m.j);
   }
   const int m_pi = m.i + (m.axis == 0 ? 1 : 0), m_pj = m.j + (m.axis == 1 ? 1 : 0);
   const int n_pi = n.i + (n.axis == 0 ? 1 : 0), n_pj = n.j + (n.axis == 1 ? 1 : 0);
@@ -198,23 +206,22 @@ PLANARMOM_HD inline C impedance_entry(const TableViewT<C>& t, RooftopCells m, Ro
   // s_c s_c': minus·minus and plus·plus +1, mixed −1.
   C charge(0.0);
   if (near(n.i - m.i, n.j - m.j))
-    charge += table_value(t, charge_table(m.minus_charge, n.minus_charge), n.i - m.i, n.j - m.j);
+    charge += t.value(charge_table(m.minus_charge, n.minus_charge), n.i - m.i, n.j - m.j);
   if (near(n_pi - m.i, n_pj - m.j))
-    charge -= table_value(t, charge_table(m.minus_charge, n.plus_charge), n_pi - m.i, n_pj - m.j);
+    charge -= t.value(charge_table(m.minus_charge, n.plus_charge), n_pi - m.i, n_pj - m.j);
   if (near(n.i - m_pi, n.j - m_pj))
-    charge -= table_value(t, charge_table(m.plus_charge, n.minus_charge), n.i - m_pi, n.j - m_pj);
+    charge -= t.value(charge_table(m.plus_charge, n.minus_charge), n.i - m_pi, n.j - m_pj);
   if (near(n_pi - m_pi, n_pj - m_pj))
-    charge +=
-        table_value(t, charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
-  return t.jw * vector_part + charge * t.inv_a2 / t.jw;
+    charge += t.value(charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
+  return C(t.jw * vector_part + charge * t.inv_a2 / t.jw);
 }
 
 // Z_mn of two basis functions: impedance_entry of their rooftops, with a bubble's subtracted
 // rooftop taken away (four terms for two bubbles).
-template <class C>
-PLANARMOM_HD inline C basis_entry(const TableViewT<C>& t, RooftopCells m, RooftopCells n,
-                                  double charge_reach2 = HUGE_VAL) {
-  C z = impedance_entry(t, m, n, charge_reach2);
+template <class Tables>
+PLANARMOM_HD inline auto basis_entry(const Tables& t, RooftopCells m, RooftopCells n,
+                                     double charge_reach2 = HUGE_VAL) {
+  auto z = impedance_entry(t, m, n, charge_reach2);
   if (n.kind2 >= 0) z -= impedance_entry(t, m, n.subtracted(), charge_reach2);
   if (m.kind2 >= 0) {
     z -= impedance_entry(t, m.subtracted(), n, charge_reach2);

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/greens_table.hpp"
+#include "planarmom/gpusolver/scalar.hpp"
 #include "planarmom/mom/hd.hpp"
 
 namespace pmom::mom {
@@ -73,9 +75,20 @@ PLANARMOM_HD inline C table_entry(const GreensTableView<C>& g, const int* rule_s
   return a4 * sum + (scalar ? g.c_v : g.c_a) * a3 * e.static_part;
 }
 
+// The stored pairs of a sparse Z (CSR without values, in the mesh's basis order, sorted
+// columns) and the charge reach its values keep (sparse_assembly.hpp): a plan for it holds only
+// the table entries its entries read, far fewer than the dense Z's (a 5% mpie pattern reads the
+// charge tables within its radius and the vector tables within its box).
+struct PlanPattern {
+  std::span<const index_t> row_ptr, col_idx;
+  double charge_reach2 = HUGE_VAL;
+};
+
 // Throws std::invalid_argument as make_interaction_tables does for the options and the mesh.
 // The near entries' static parts come from the process's cache (computed on first use).
-TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options = {});
+// Without a pattern the plan serves every entry of the dense Z.
+TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options = {},
+                          const PlanPattern* pattern = nullptr);
 
 // The tables at the Green's table's frequency on the host (OpenMP). Throws
 // std::invalid_argument when greens.rho_max() is short of what the plan's grid needs.
