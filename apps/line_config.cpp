@@ -6,7 +6,7 @@
 
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
-#include "sweep_config.hpp"
+#include "planarmom/sweep/config.hpp"
 
 namespace pmom::app {
 namespace {
@@ -50,7 +50,7 @@ LineConfig read_line_config(const std::string& file) {
   LineConfig c;
   read_substrate(r, r.require(root, "", "substrate"), c);
   read_line(r, r.require(root, "", "line"), c);
-  c.frequencies_hz = read_frequencies(r.require(root, "", "frequencies"), file);
+  c.frequencies_hz = sweep::read_frequencies(r.require(root, "", "frequencies"), file);
   return c;
 }
 

@@ -10,7 +10,7 @@
 #include "harness.hpp"
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
-#include "sweep_config.hpp"
+#include "planarmom/sweep/config.hpp"
 
 namespace {
 
@@ -25,7 +25,7 @@ bool one_of(const std::string& value, std::initializer_list<const char*> choices
   return std::any_of(choices.begin(), choices.end(), [&](const char* c) { return value == c; });
 }
 
-void check(const app::SweepSettings& s) {
+void check(const sweep::SweepSettings& s) {
   fuzz::expect_frequencies(s.frequencies_hz);
   fuzz::expect(s.density > 0 && s.density <= 1, "density outside (0, 1]");
   fuzz::expect(s.tolerance > 0 && s.tolerance < 1, "tolerance outside (0, 1)");
@@ -69,7 +69,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const YAML::Node root = geometry::YamlReader::load(file);
     const geometry::GeometryConfig g = geometry::parse_geometry_config(root, file);
     geometry::validate(g.layout);  // what the reader accepts, the layout's own checks must too
-    check(app::read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size())));
+    check(sweep::read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size())));
     mesh_if_small(g);
   } catch (const geometry::ConfigError& error) {
     fuzz::expect_names_file(error.what(), file);

@@ -1,7 +1,7 @@
 // Reading the non-geometry sections of a sweep config (and the frequency section of
 // `planarmom line`) with the geometry config's checks: every mistake reads "FILE:LINE: what",
 // naming the key path.
-#include "sweep_config.hpp"
+#include "planarmom/sweep/config.hpp"
 
 #include <filesystem>
 #include <limits>
@@ -9,7 +9,7 @@
 
 #include "planarmom/geometry/yaml_reader.hpp"
 
-namespace pmom::app {
+namespace pmom::sweep {
 namespace {
 
 using geometry::YamlReader;
@@ -128,4 +128,4 @@ SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& fil
   return s;
 }
 
-}  // namespace pmom::app
+}  // namespace pmom::sweep

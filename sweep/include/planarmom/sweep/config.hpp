@@ -15,7 +15,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-namespace pmom::app {
+namespace pmom::sweep {
 
 struct SweepSettings {
   std::vector<double> frequencies_hz;  // not empty, each > 0, increasing, no duplicates
@@ -55,4 +55,4 @@ struct SweepSettings {
 [[nodiscard]] SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& file,
                                                 int ports);
 
-}  // namespace pmom::app
+}  // namespace pmom::sweep

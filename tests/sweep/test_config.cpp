@@ -10,9 +10,9 @@
 
 #include "geometry/layouts.hpp"
 #include "planarmom/geometry/config_yaml.hpp"
-#include "sweep_config.hpp"
+#include "planarmom/sweep/config.hpp"
 
-namespace pmom::app {
+namespace pmom::sweep {
 namespace {
 
 using geometry::ConfigError;
@@ -188,4 +188,4 @@ TEST(SweepConfig, BadFrequencies) {
 }
 
 }  // namespace
-}  // namespace pmom::app
+}  // namespace pmom::sweep

@@ -1,5 +1,5 @@
 // The per-frequency chain of `planarmom sweep`, timed stage by stage.
-#include "sweep_pipeline.hpp"
+#include "planarmom/sweep/pipeline.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -27,7 +27,7 @@
 #include "planarmom/sparsify/sparsify.hpp"
 #include "planarmom/sweep/line_checks.hpp"
 
-namespace pmom::app {
+namespace pmom::sweep {
 namespace {
 
 using cd = std::complex<double>;
@@ -317,4 +317,4 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   return r;
 }
 
-}  // namespace pmom::app
+}  // namespace pmom::sweep

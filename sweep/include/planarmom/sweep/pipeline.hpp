@@ -22,9 +22,9 @@
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/mom/table_plan.hpp"
-#include "sweep_config.hpp"
+#include "planarmom/sweep/config.hpp"
 
-namespace pmom::app {
+namespace pmom::sweep {
 
 class SweepPipeline {
  public:
@@ -79,4 +79,4 @@ class SweepPipeline {
   double tables_started_hz_ = 0;
 };
 
-}  // namespace pmom::app
+}  // namespace pmom::sweep

@@ -1,0 +1,54 @@
+// A whole sweep, as `planarmom sweep` runs it and as a C++ user of the installed package can:
+// load_sweep reads and checks a config (geometry, frequencies, sparsify, solver, output) and
+// meshes it; run_sweep computes every frequency, writing the HDF5 file as it goes (resumable),
+// then the Touchstone file and the layout picture, and returns what the file holds.
+#pragma once
+
+#include <complex>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "planarmom/geometry/config_yaml.hpp"
+#include "planarmom/geometry/mesh.hpp"
+#include "planarmom/io/sweep_file.hpp"
+#include "planarmom/sweep/config.hpp"
+
+namespace pmom::sweep {
+
+struct SweepJob {
+  std::filesystem::path file;  // the config: named in messages, stored in the HDF5 file
+  geometry::GeometryConfig geometry;
+  SweepSettings settings;
+  geometry::Mesh mesh;
+};
+
+// Reads, checks and meshes a config. Throws geometry::ConfigError ("FILE:LINE: what") for a
+// mistake in it. Output paths default to the config's stem beside it (SweepSettings).
+SweepJob load_sweep(const std::filesystem::path& config);
+
+// One computed frequency, for progress reports: its index among those computed this run, how
+// many this run computes, and its record (S, iterations, residual, times per stage).
+struct SweepProgress {
+  std::size_t done = 0, todo = 0;
+  const io::FrequencyRecord* record = nullptr;
+  double elapsed_s = 0;
+};
+
+struct RunOptions {
+  bool resume = false;      // continue from the partial HDF5 file a killed run left
+  std::string backend;      // overrides solver.backend (auto, cpu, cuda) when not empty
+  std::filesystem::path out_dir;  // writes the outputs there, under their own names
+  bool line_cache = true;   // false: `--no-line-cache`
+  std::function<void(const SweepProgress&)> progress;  // after every frequency
+};
+
+// Runs the job. Checks that every output folder takes files before writing any; throws
+// std::runtime_error ("cannot write ...") otherwise, io::SweepFileError for the HDF5 file.
+// The plot of |S| is not drawn here (the command draws it with tools/plot_sweep.py).
+io::SweepData run_sweep(const SweepJob& job, const RunOptions& options = {});
+
+// The paths the job writes to with these options (out_dir applied).
+[[nodiscard]] SweepSettings output_paths(const SweepJob& job, const RunOptions& options);
+
+}  // namespace pmom::sweep
