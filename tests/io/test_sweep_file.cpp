@@ -517,7 +517,7 @@ void expect_refused(const fs::path& target, const std::string& problem) {
 
 // Overwrites the 8 bytes of `value` where the file stores it (they must occur once).
 void overwrite_double(const fs::path& file, double value) {
-  std::string bytes = test::read_text(file);
+  const std::string bytes = test::read_text(file);
   char pattern[sizeof value];
   std::memcpy(pattern, &value, sizeof value);
   const std::string_view needle(pattern, sizeof pattern);
