@@ -5,25 +5,31 @@
 # crash, leak, timeout and out-of-memory inputs are copied to tests/fuzz/crashes/TARGET. Exits
 # non-zero when any target reported one. Logs: BUILD_DIR/fuzz-logs/TARGET.log.
 # Usage: tools/fuzz.sh [--time SECONDS | --runs N] [--jobs J] [TARGET...]
-#   default --time 60, all targets; --jobs J > 1 fuzzes each target in J processes (-fork=J)
+#   default --time 60, all targets; --jobs J: J processes per target sharing its corpus, each
+#   for the time given or N/J executions
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PLANARMOM_FUZZ_BUILD_DIR:-$root/build-fuzz}
 fuzz_dir=$root/tests/fuzz
 
-limit=(-max_total_time=60)
-fork=()
+seconds=60
+runs=
+jobs=1
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --time) limit=(-max_total_time="${2:?--time needs seconds}"); shift 2 ;;
-    --runs) limit=(-runs="${2:?--runs needs a count}"); shift 2 ;;
-    --jobs) [ "${2:?--jobs needs a count}" -gt 1 ] && fork=(-fork="$2"); shift 2 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --time) seconds=${2:?--time needs seconds}; runs=; shift 2 ;;
+    --runs) runs=${2:?--runs needs a count}; shift 2 ;;
+    --jobs) jobs=${2:?--jobs needs a count}; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
+limit=(-max_total_time="$seconds")
+[ -z "$runs" ] || limit=(-runs=$(((runs + jobs - 1) / jobs)))
+parallel=()
+[ "$jobs" -le 1 ] || parallel=(-jobs="$jobs" -workers="$jobs")
 known=$(cd "$fuzz_dir" && ls fuzz_*.cpp | sed 's/^fuzz_\(.*\)\.cpp$/\1/')
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets <<<"$known"
 for t in "${targets[@]}"; do
@@ -41,6 +47,13 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
+# A libFuzzer log's last status line (executions, cov: coverage, corpus) and final statistics.
+summarise() {
+  grep -E '^#[0-9]+ ' "$1" | tail -1 || true
+  grep -E '^Done [0-9]+ runs|^stat::(average_exec_per_sec|new_units_added|peak_rss_mb)' "$1" ||
+    true
+}
+
 logs=$build/fuzz-logs
 mkdir -p "$logs"
 failed=()
@@ -51,18 +64,25 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus" "$scratch/new" "$scratch/artifacts" "$scratch/merged"
   dict=()
   [ -f "$fuzz_dir/dict/$t.dict" ] && dict=(-dict="$fuzz_dir/dict/$t.dict")
-  echo "== $t: ${limit[*]} ${fork[*]}"
-  # New inputs go to the first folder, the scratch one; the corpus is only read.
+  echo "== $t: ${limit[*]} ${parallel[*]}"
+  # New inputs go to the first folder, the scratch one; the corpus is only read. With -jobs each
+  # process logs to fuzz-N.log in the working directory, the scratch folder.
   set +e
-  "$exe" "${limit[@]}" "${fork[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$scratch/artifacts/" "$scratch/new" "$corpus" \
-    >"$logs/$t.log" 2>&1
+  (cd "$scratch" && "$exe" "${limit[@]}" "${parallel[@]}" "${dict[@]}" -timeout=10 \
+     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$scratch/artifacts/" \
+     "$scratch/new" "$corpus") >"$logs/$t.log" 2>&1
   rc=$?
   set -e
-  # The last status line (executions, cov: coverage, corpus) and the final statistics.
-  grep -E '^#[0-9]+[: ]' "$logs/$t.log" | tail -1 || true
-  grep -E '^Done [0-9]+ runs|^stat::(average_exec_per_sec|new_units_added|peak_rss_mb)' \
-    "$logs/$t.log" || true
+  if [ "$jobs" -le 1 ]; then
+    summarise "$logs/$t.log"
+  else
+    for job in "$scratch"/fuzz-*.log; do
+      echo "$(basename "$job"):"
+      summarise "$job"
+      cat "$job" >>"$logs/$t.log"
+    done
+    cat "$scratch"/fuzz-*.log | awk '/^Done [0-9]+ runs/ { n += $2 } END { print "runs in all:", n }'
+  fi
   if compgen -G "$scratch/artifacts/*" >/dev/null; then
     mkdir -p "$fuzz_dir/crashes/$t"
     cp "$scratch/artifacts/"* "$fuzz_dir/crashes/$t/"

@@ -3,7 +3,7 @@
 # per case, on a sweep of about 10 s on 2 cores (a short straight line, 6 frequencies, cpu):
 #   reference        the uninterrupted sweep that the others compare with, and its duration
 #   kill_resume      SIGKILL after random delays drawn from that duration (FAULT_KILLS of them,
-#                    default 5; the seed is printed, FAULT_SEED repeats it), each killed run
+#                    default 20; the seed is printed, FAULT_SEED repeats it), each killed run
 #                    resumed, itself perhaps killed, until one ends: the same S as the reference,
 #                    bit for bit
 #   disk_full        the disk (a tmpfs) fills mid-sweep: one error line, exit 1, and the partial
@@ -128,7 +128,7 @@ case_kill_resume() {
   local duration_ms kills seed out run=0 killed=0 chains=0 in_chain=0 delay delay_ms log resumed
   local written where startup=0 midway=0
   duration_ms=$(cat "$work/reference/duration_ms")
-  kills=${FAULT_KILLS:-5}
+  kills=${FAULT_KILLS:-20}
   seed=${FAULT_SEED:-$(date +%s)}
   echo "kill_resume: $kills kills after delays drawn from [0, $duration_ms) ms, seed $seed" \
     "(FAULT_SEED=$seed repeats them)"
