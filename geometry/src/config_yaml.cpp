@@ -10,7 +10,7 @@ namespace {
 
 // Top-level sections other modules read; this reader skips them.
 const YamlReader::Keys kForeignSections = {"frequencies", "sparsify", "solver", "output",
-                                           "termination"};
+                                           "termination", "accuracy"};
 
 // The shared checks plus the geometry's own: each item's and field's line goes to c_.lines.
 class Reader : public YamlReader {

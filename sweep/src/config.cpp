@@ -44,6 +44,18 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
     s.backend = r.choice(n, "/solver/backend", {"auto", "cpu", "cuda"});
 }
 
+void read_accuracy(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
+  r.check_keys(node, "/accuracy", {"greens_table", "quadrature"});
+  if (const YAML::Node n = node["greens_table"]) {
+    s.greens_table_accuracy = r.number(n, "/accuracy/greens_table");
+    if (!(s.greens_table_accuracy >= 1e-10 && s.greens_table_accuracy <= 1e-3))
+      r.fail(n, "/accuracy/greens_table must be in [1e-10, 1e-3] (relative error of the "
+                "Green's tables), got " + n.Scalar());
+  }
+  if (const YAML::Node n = node["quadrature"])
+    s.quadrature = r.integer(n, "/accuracy/quadrature", 1, 4);
+}
+
 // Output paths: given ones relative to the config file's folder, the others the config file's
 // stem with `extension` beside it.
 void read_output(const YamlReader& r, const YAML::Node& node, int ports, SweepSettings& s) {
@@ -125,7 +137,23 @@ SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& fil
   read_output(r, root["output"], ports, s);
   if (const YAML::Node n = root["termination"])
     s.termination = r.choice(n, "/termination", {"matched", "short"});
+  if (const YAML::Node n = root["accuracy"]) read_accuracy(r, n, s);
   return s;
+}
+
+mom::AssemblyOptions assembly_options(const SweepSettings& settings) {
+  mom::AssemblyOptions o;
+  o.far_order *= settings.quadrature;
+  o.near_order *= settings.quadrature;
+  o.outer_order *= settings.quadrature;
+  o.distant_order *= settings.quadrature;
+  return o;
+}
+
+mom::TableOptions table_options(const SweepSettings& settings) {
+  mom::TableOptions o;
+  o.accuracy = settings.greens_table_accuracy;
+  return o;
 }
 
 }  // namespace pmom::sweep

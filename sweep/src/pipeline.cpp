@@ -108,7 +108,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     std::optional<mom::PlanPattern> reads;
     if (fixed_pattern)
       reads = mom::PlanPattern{mpie_->row_ptr, mpie_->col_idx, mom::charge_reach2(mpie_->sparsity)};
-    plan_ = mom::make_table_plan(mesh_, {}, reads ? &*reads : nullptr);
+    plan_ = mom::make_table_plan(mesh_, assembly_options(settings_), reads ? &*reads : nullptr);
     PMOM_LOG(info) << "offset tables: " << plan_.entries.size() << " entries, "
                    << plan_.lookups() << " Green's lookups a frequency (plan "
                    << seconds_since(start) << " s)";
@@ -182,7 +182,7 @@ std::shared_ptr<Operator<cd>> SweepPipeline::threshold_on_device(io::FrequencyRe
 mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {
   const geometry::Substrate& sub = mesh_.layout().substrate;
   return {mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3}, frequency_hz,
-          mom::required_rho_max(mesh_.grid())};
+          mom::required_rho_max(mesh_.grid()), table_options(settings_)};
 }
 
 // Z of one frequency into the in-place operator's values, on the device or from the host.

@@ -34,6 +34,9 @@ void check(const sweep::SweepSettings& s) {
   fuzz::expect(one_of(s.format, {"auto", "csr", "hyb"}), "unknown format");
   fuzz::expect(one_of(s.method, {"auto", "bicg", "cocg", "bicgstab"}), "unknown method");
   fuzz::expect(one_of(s.backend, {"auto", "cpu", "cuda"}), "unknown backend");
+  fuzz::expect(s.greens_table_accuracy >= 1e-10 && s.greens_table_accuracy <= 1e-3,
+               "greens_table accuracy outside [1e-10, 1e-3]");
+  fuzz::expect(s.quadrature >= 1 && s.quadrature <= 4, "quadrature outside 1..4");
   fuzz::expect(one_of(s.termination, {"matched", "short"}), "unknown termination");
   for (const std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout})
     fuzz::expect(!path->empty(), "an empty output path");

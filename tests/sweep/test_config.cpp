@@ -120,6 +120,32 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   EXPECT_EQ(bare.rule, "magnitude");
 }
 
+TEST(SweepConfig, AccuracySetsTheIntegralsOptions) {
+  const SweepSettings plain = read(kValid);
+  EXPECT_DOUBLE_EQ(plain.greens_table_accuracy, mom::TableOptions{}.accuracy);
+  EXPECT_EQ(plain.quadrature, 1);
+  const mom::AssemblyOptions defaults;
+  const mom::AssemblyOptions same = assembly_options(plain);
+  EXPECT_EQ(std::tie(same.far_order, same.near_order, same.outer_order, same.distant_order),
+            std::tie(defaults.far_order, defaults.near_order, defaults.outer_order,
+                     defaults.distant_order));
+  const SweepSettings tight = read(kValid + "accuracy: {greens_table: 1.0e-8, quadrature: 2}\n");
+  EXPECT_DOUBLE_EQ(table_options(tight).accuracy, 1e-8);
+  const mom::AssemblyOptions doubled = assembly_options(tight);
+  EXPECT_EQ(doubled.far_order, 2 * defaults.far_order);
+  EXPECT_EQ(doubled.near_order, 2 * defaults.near_order);
+  EXPECT_EQ(doubled.outer_order, 2 * defaults.outer_order);
+  EXPECT_EQ(doubled.distant_order, 2 * defaults.distant_order);
+  EXPECT_EQ(doubled.near_cells, defaults.near_cells);  // which offsets are near: unchanged
+  expect_bad(kValid + "accuracy: {greens_table: 1.0e-2}\n",
+             "17: /accuracy/greens_table must be in [1e-10, 1e-3] (relative error of the Green's "
+             "tables), got 1.0e-2");
+  expect_bad(kValid + "accuracy: {quadrature: 5}\n", "17: /accuracy/quadrature must be in 1..4, got 5");
+  expect_bad(kValid + "accuracy: {quadrature: 0}\n", "17: /accuracy/quadrature must be in 1..4, got 0");
+  expect_bad(kValid + "accuracy: {tables: 1.0e-8}\n",
+             "17: unknown key 'tables' in /accuracy");
+}
+
 TEST(SweepConfig, UnknownKeys) {
   expect_bad(edited("  tolerance:", "  tolerence:"),
              "11: unknown key 'tolerence' in /solver (did you mean 'tolerance'?)");

@@ -8,12 +8,16 @@
 //   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
 //   termination: matched   # or short: what loads every port's gap (mom/port_loads.hpp)
+//   accuracy: {greens_table: 1.0e-6, quadrature: 1}   # the MoM integrals' accuracy knobs
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
+
+#include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/greens_table.hpp"
 
 namespace pmom::sweep {
 
@@ -41,6 +45,12 @@ struct SweepSettings {
   std::string hdf5, touchstone, plot, layout;
   // Not in the file: `sweep --no-line-cache` turns it off (sweep/line_cache.hpp).
   bool line_cache = true;
+  // The accuracy of the integrals behind Z, for convergence studies (tools/converge.py): the
+  // Green's tables' relative interpolation target (mom::TableOptions::accuracy) and a factor on
+  // every Gauss order of the Galerkin integrals (mom::AssemblyOptions). The feed lines' checks
+  // keep the defaults.
+  double greens_table_accuracy = 1e-6;  // [1e-10, 1e-3]
+  int quadrature = 1;                   // 1 to 4
 };
 
 // The YAML frequency section, shared with `planarmom line`: {start_hz, stop_hz, points} (points
@@ -48,6 +58,10 @@ struct SweepSettings {
 // start_hz) or a list of frequencies in Hz, increasing without duplicates. Throws
 // geometry::ConfigError.
 [[nodiscard]] std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file);
+
+// The integrals' options that the accuracy section sets.
+[[nodiscard]] mom::AssemblyOptions assembly_options(const SweepSettings& settings);
+[[nodiscard]] mom::TableOptions table_options(const SweepSettings& settings);
 
 // Reads the sections above from `root` (sections other than these and the geometry ones are
 // errors, reported by parse_geometry_config); every section but frequencies is optional.
