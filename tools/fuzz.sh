@@ -76,10 +76,10 @@ for t in "${targets[@]}"; do
   if [ "$jobs" -le 1 ]; then
     summarise "$logs/$t.log"
   else
+    # (libFuzzer has already copied each job's log into the main one.)
     for job in "$scratch"/fuzz-*.log; do
       echo "$(basename "$job"):"
       summarise "$job"
-      cat "$job" >>"$logs/$t.log"
     done
     cat "$scratch"/fuzz-*.log | awk '/^Done [0-9]+ runs/ { n += $2 } END { print "runs in all:", n }'
   fi
