@@ -6,7 +6,7 @@ Usage: converge.py CONFIG.yaml [--points K] [--knobs LIST] [--backend auto|cpu|c
                    [--planarmom EXE] [--work DIR] [--json FILE]
 
 Knobs, each a run of its own against the config as given (the baseline):
-  density    the sparsify density doubled (at most 1)
+  density    the sparsify density doubled (at most 1), or a reach_heights times √2
   dense      every entry of Z kept (density 1)
   feeds      every port's feed twice as long: the layout extended outward by the feed's length,
              its reference plane kept where it was on the circuit
@@ -103,9 +103,12 @@ def knob_config(config, knob):
     c = {k: (dict(v) if isinstance(v, dict) else v) for k, v in config.items()}
     sparsify = c.setdefault("sparsify", {})
     solver = c.setdefault("solver", {})
-    if knob == "density":
+    if knob == "density" and "reach_heights" in sparsify:
+        sparsify["reach_heights"] = math.sqrt(2) * float(sparsify["reach_heights"])  # ~2x area
+    elif knob == "density":
         sparsify["density"] = min(1.0, 2 * float(sparsify.get("density", 0.05)))
     elif knob == "dense":
+        sparsify.pop("reach_heights", None)
         sparsify["density"] = 1.0
     elif knob == "feeds":
         c = longer_feeds(c)

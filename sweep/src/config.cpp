@@ -15,7 +15,7 @@ namespace {
 using geometry::YamlReader;
 
 void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
-  r.check_keys(node, "/sparsify", {"density", "rule", "check_dense", "format"});
+  r.check_keys(node, "/sparsify", {"density", "rule", "check_dense", "format", "reach_heights"});
   if (const YAML::Node n = node["density"]) {
     s.density = r.number(n, "/sparsify/density");
     if (!(s.density > 0 && s.density <= 1))
@@ -23,6 +23,16 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
   }
   if (const YAML::Node n = node["rule"])
     s.rule = r.choice(n, "/sparsify/rule", {"magnitude", "mpie"});
+  if (const YAML::Node n = node["reach_heights"]) {
+    s.reach_heights = r.positive(n, "/sparsify/reach_heights");
+    if (node["density"])
+      r.fail(n, "/sparsify: give density or reach_heights, not both (the reach sets the density)");
+    if (s.rule != "mpie")
+      r.fail(n, "/sparsify/reach_heights needs rule: mpie (the magnitude rule keeps the largest "
+                "entries, whatever their distance)");
+    if (!(s.reach_heights <= 1e4))
+      r.fail(n, "/sparsify/reach_heights must be at most 1e4 substrate heights, got " + n.Scalar());
+  }
   if (const YAML::Node n = node["check_dense"]) s.check_dense = r.boolean(n, "/sparsify/check_dense");
   if (const YAML::Node n = node["format"])
     s.format = r.choice(n, "/sparsify/format", {"auto", "csr", "hyb"});

@@ -47,6 +47,11 @@ def knob_configs():
     check(LINE["ports"][0]["x"] == 0 and len(LINE["layout"]) == 1, "feeds changed the config given")
     check(converge.knob_config(LINE, "density")["sparsify"]["density"] == 0.6, "density doubled")
     check(converge.knob_config(LINE, "dense")["sparsify"]["density"] == 1.0, "dense")
+    reach = dict(LINE, sparsify={"rule": "mpie", "reach_heights": 4.0})
+    check(math.isclose(converge.knob_config(reach, "density")["sparsify"]["reach_heights"],
+                       4.0 * math.sqrt(2)), "a reach pushed by sqrt(2)")
+    check(converge.knob_config(reach, "dense")["sparsify"] == {"rule": "mpie", "density": 1.0},
+          "dense from a reach")
     check(converge.knob_config(LINE, "cells")["mesh"]["cell_mm"] == 0.3, "cells halved")
     check(math.isclose(converge.knob_config(LINE, "tolerance")["solver"]["tolerance"], 1e-11),
           "tolerance")

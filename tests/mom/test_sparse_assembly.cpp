@@ -274,6 +274,26 @@ TEST(SparseAssembly, DensityChooserLandsNearTheTarget) {
   EXPECT_EQ(choose_mpie_sparsity(mesh, 1e-6).sparsity.charge_radius, 0.0);
 }
 
+// A reach in substrate heights is the same length on every mesh of a board and the same share
+// of h on every board: on a substrate three times as thick it reaches three times as far.
+TEST(SparseAssembly, ReachInHeightsScalesWithTheSubstrate) {
+  const Mesh thin = ring(0.4), fine = ring(0.2);
+  const MpieSparsity s = mpie_sparsity_in_heights(thin, 4.0);
+  EXPECT_NEAR(s.charge_radius, 4.0 * 0.508 / 0.4, 1e-12);
+  EXPECT_DOUBLE_EQ(s.along, kMpieAlongPerChargeRadius * s.charge_radius);
+  EXPECT_DOUBLE_EQ(s.across, mpie_across_cells(thin));
+  EXPECT_NEAR(mpie_sparsity_in_heights(fine, 4.0).charge_radius, 2 * s.charge_radius, 1e-12);
+  geometry::Layout thick_layout = thin.layout();
+  thick_layout.substrate.height_mm = 3 * 0.508;
+  const Mesh thick = make_mesh(thick_layout, 0.4);
+  const MpieSparsity t = mpie_sparsity_in_heights(thick, 4.0);
+  EXPECT_NEAR(t.charge_radius, 3 * s.charge_radius, 1e-12);
+  EXPECT_NEAR(t.across, 3 * s.across, 1e-12);
+  // The thicker board's pattern holds more of the same rooftops' pairs.
+  const std::vector<RooftopCells> rc = rooftop_cells(thin, false);
+  EXPECT_GT(mpie_pattern_nnz(rc, thin.grid(), t), 2 * mpie_pattern_nnz(rc, thin.grid(), s));
+}
+
 // A plan for the pattern (make_table_plan with a PlanPattern) holds only the entries the
 // pattern reads, and the sparse Z from it is the one from the dense Z's plan, bit for bit.
 TEST(SparseAssembly, ThePatternsOwnPlanGivesTheSameZ) {

@@ -190,6 +190,21 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
              "9: /sparsify/rule must be one of magnitude, mpie, got 'loop-star'");
   expect_bad(edited("format: hyb", "format: hib"),
              "8: /sparsify/format must be one of auto, csr, hyb, got 'hib' (did you mean 'hyb'?)");
+  // A reach instead of a density, with rule mpie only.
+  const auto reach = [](const std::string& line) {
+    std::string text = kWithRule;
+    return text.replace(text.find("  density: 0.1\n"), 15, line);
+  };
+  EXPECT_DOUBLE_EQ(read(reach("  reach_heights: 4.5\n")).reach_heights, 4.5);
+  EXPECT_DOUBLE_EQ(read(kWithRule).reach_heights, 0.0);
+  expect_bad(reach("  reach_heights: 0\n"), "6: /sparsify/reach_heights must be > 0, got 0");
+  expect_bad(reach("  reach_heights: 1e5\n"),
+             "6: /sparsify/reach_heights must be at most 1e4 substrate heights, got 1e5");
+  expect_bad(edited("  density: 0.1\n", "  reach_heights: 4\n"),
+             "6: /sparsify/reach_heights needs rule: mpie (the magnitude rule keeps the largest "
+             "entries, whatever their distance)");
+  expect_bad(reach("  density: 0.1\n  reach_heights: 4\n"),
+             "7: /sparsify: give density or reach_heights, not both (the reach sets the density)");
   expect_bad(kValid + "termination: open\n",
              "17: /termination must be one of matched, short, got 'open'");
 }

@@ -66,6 +66,17 @@ inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
   return {charge_radius, kMpieAlongPerChargeRadius * charge_radius, across_cells};
 }
 
+// The reaches as lengths in substrate heights: R_P = charge_radius_heights · h, A = 2.04 R_P,
+// T as mpie_across_cells; the density is then what the layout makes of them. The fields of a
+// strip above its ground fall off on the scale h (a charge and its image are a dipole of
+// length 2h), so a reach in heights drops the same share of every coupling on every board,
+// where a fixed density reaches fewer heights on a thicker one.
+[[nodiscard]] inline MpieSparsity mpie_sparsity_in_heights(const geometry::Mesh& mesh,
+                                                           double charge_radius_heights) {
+  const double cells_per_height = mesh.layout().substrate.height_mm / mesh.grid().cell_mm;
+  return mpie_sparsity(charge_radius_heights * cells_per_height, mpie_across_cells(mesh));
+}
+
 // nnz of the pattern for `rooftops` (rooftop_cells order), without values. Parallel (OpenMP
 // over rows); memory: one mark per rooftop and thread. Throws std::invalid_argument for a
 // negative or non-finite reach.

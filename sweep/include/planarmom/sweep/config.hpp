@@ -4,7 +4,8 @@
 //
 //   frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 101}   # or a list in Hz
 //   sparsify: {density: 0.05, rule: magnitude, check_dense: false, format: auto}
-//     # rule: magnitude | mpie; format: auto | csr | hyb
+//     # rule: magnitude | mpie; format: auto | csr | hyb; with rule mpie, reach_heights: R
+//     # instead of density keeps the interactions within R substrate heights
 //   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
 //   termination: matched   # or short: what loads every port's gap (mom/port_loads.hpp)
@@ -51,6 +52,10 @@ struct SweepSettings {
   // keep the defaults.
   double greens_table_accuracy = 1e-6;  // [1e-10, 1e-3]
   int quadrature = 1;                   // 1 to 4
+  // Rule mpie only: when > 0, the pattern's reach in substrate heights
+  // (mom::mpie_sparsity_in_heights), the density its outcome; 0: the reach that gives
+  // `density`.
+  double reach_heights = 0;
 };
 
 // The YAML frequency section, shared with `planarmom line`: {start_hz, stop_hz, points} (points
