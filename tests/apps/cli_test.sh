@@ -291,6 +291,15 @@ awk '/^[!#]/ || NF == 0 { next }
      END { exit bad || n != 6 }' "$work/line2.s2p" ||
   fail "straight line is not matched and transparent: $(cat "$work/line2.s2p")"
 
+# A finite conductivity is read but not yet in Z: the sweep says so in one warning line.
+sed -e 's/^metal:.*/metal: {conductivity: 5.8e7}/' \
+    -e 's/^frequencies:.*/frequencies: {start_hz: 2.5e9, stop_hz: 2.5e9, points: 1}/' \
+    "$work/line2.yaml" >"$work/lossy.yaml"
+$exe -q sweep "$work/lossy.yaml" --out-dir "$work/lossy" >/dev/null 2>"$work/lossy.err" ||
+  fail "sweep with a conductivity exited non-zero: $(cat "$work/lossy.err")"
+grep -q "metal conductivity 5.8e+07 S/m is not modelled yet: the strips are computed as perfect conductors" \
+  "$work/lossy.err" || fail "no warning that the conductivity is not modelled: $(cat "$work/lossy.err")"
+
 # The Touchstone file holds the HDF5 file's S exactly (read back through io's Touchstone and
 # sweep-file readers: shortest round-trip decimals, so "to the printed precision" is every bit).
 "$check" touchstone "$work/line2.h5" "$work/line2.s2p" >"$work/touchstone.txt" ||

@@ -18,7 +18,7 @@ struct Substrate {
 // Zero-thickness strips: perfect conductors, or a finite conductivity (S/m) when !pec.
 struct Metal {
   bool pec = true;
-  double conductivity_s_per_m = 0.0;  // > 0 when !pec, unused otherwise
+  double conductivity_s_per_m = 0.0;  // > 0 when !pec; not yet in Z (the sweep warns)
 };
 
 // An axis-aligned rectangle [x0, x1] x [y0, y1] in mm.
