@@ -93,20 +93,19 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
   if (settings_.rule == "mpie") {
     const auto start = clock::now();
     const io::Heartbeat beat("sparse pattern (rule mpie)");
-    if (settings_.reach_heights > 0) {
-      mpie_ = mom::mpie_pattern(mesh_, mom::mpie_sparsity_in_heights(mesh_, settings_.reach_heights));
-    } else {
-      mpie_ = mom::mpie_pattern(mesh_, mom::choose_mpie_sparsity(mesh_, settings_.density).sparsity);
-    }
+    const bool by_reach = settings_.reach_heights > 0;
+    mpie_ = mom::mpie_pattern(
+        mesh_, by_reach ? mom::mpie_sparsity_in_heights(mesh_, settings_.reach_heights)
+                        : mom::choose_mpie_sparsity(mesh_, settings_.density).sparsity);
     const double n = static_cast<double>(mpie_->n);
-    const double h = mesh_.layout().substrate.height_mm / mesh_.grid().cell_mm;  // cells
     PMOM_LOG(info) << "sparsify rule mpie: charge radius " << mpie_->sparsity.charge_radius
-                   << " cells (" << mpie_->sparsity.charge_radius / h << " substrate heights), L box "
-                   << mpie_->sparsity.along << " x " << mpie_->sparsity.across << " cells: density "
+                   << " cells (" << mpie_->sparsity.charge_radius / mom::substrate_height_cells(mesh_)
+                   << " substrate heights), L box " << mpie_->sparsity.along << " x "
+                   << mpie_->sparsity.across << " cells: density "
                    << static_cast<double>(mpie_->nnz()) / (n * n) << " for "
-                   << (settings_.reach_heights > 0 ? "a reach of " : "")
-                   << (settings_.reach_heights > 0 ? settings_.reach_heights : settings_.density)
-                   << (settings_.reach_heights > 0 ? " heights" : "") << " (pattern "
+                   << (by_reach ? "a reach of " : "")
+                   << (by_reach ? settings_.reach_heights : settings_.density)
+                   << (by_reach ? " heights" : "") << " (pattern "
                    << seconds_since(start) << " s)";
   }
   const bool fixed_pattern = mpie_ && !settings_.check_dense && settings_.format != "hyb";

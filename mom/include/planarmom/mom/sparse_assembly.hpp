@@ -56,9 +56,13 @@ inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 // R_P² with the margin: what a pattern's values keep of the charge-piece pairs (impedance_entry's
 // charge_reach2).
 [[nodiscard]] double charge_reach2(const MpieSparsity& sparsity);
+// The substrate height in cells of the mesh's grid: the unit of the reaches that are lengths.
+[[nodiscard]] inline double substrate_height_cells(const geometry::Mesh& mesh) {
+  return mesh.layout().substrate.height_mm / mesh.grid().cell_mm;
+}
 // T in cells on the mesh's grid and substrate.
 [[nodiscard]] inline double mpie_across_cells(const geometry::Mesh& mesh) {
-  return kMpieAcrossHeights * mesh.layout().substrate.height_mm / mesh.grid().cell_mm;
+  return kMpieAcrossHeights * substrate_height_cells(mesh);
 }
 
 // A from R_P; T given (cells).
@@ -73,8 +77,8 @@ inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 // where a fixed density reaches fewer heights on a thicker one.
 [[nodiscard]] inline MpieSparsity mpie_sparsity_in_heights(const geometry::Mesh& mesh,
                                                            double charge_radius_heights) {
-  const double cells_per_height = mesh.layout().substrate.height_mm / mesh.grid().cell_mm;
-  return mpie_sparsity(charge_radius_heights * cells_per_height, mpie_across_cells(mesh));
+  return mpie_sparsity(charge_radius_heights * substrate_height_cells(mesh),
+                       mpie_across_cells(mesh));
 }
 
 // nnz of the pattern for `rooftops` (rooftop_cells order), without values. Parallel (OpenMP
