@@ -32,13 +32,16 @@ import sys
 import tempfile
 import time
 
+import read_sweep  # this folder's reader of sweep files
+
+read_sweep.require_h5py()  # exits 77, saying why, without h5py or numpy
+import numpy as np  # noqa: E402 (present once h5py is)
+
 try:
-    import h5py
-    import numpy as np
     import yaml
 except ImportError as error:
-    print(f"SKIP: {sys.executable} cannot import h5py, numpy or yaml ({error}); install "
-          "python3-h5py, python3-numpy and python3-yaml", file=sys.stderr)
+    print(f"SKIP: {sys.executable} cannot import yaml ({error}); install python3-yaml",
+          file=sys.stderr)
     sys.exit(77)
 
 KNOBS = ("density", "dense", "feeds", "cells", "tables", "tolerance")
@@ -146,10 +149,8 @@ def run(exe, name, config, frequencies, work, backend):
     seconds = time.monotonic() - start
     if status != 0:
         raise StudyError(f"the {name} run failed (exit {status}): see {log.name}")
-    with h5py.File(os.path.join(work, name, f"{name}.h5"), "r") as f:
-        s = f["s"][()]
-        s = s["r"] + 1j * s["i"] if s.dtype.names else s
-        return f["frequency"][()], s, seconds
+    sweep = read_sweep.load(os.path.join(work, name, f"{name}.h5"))
+    return sweep["frequency"], sweep["s"], seconds
 
 
 def s11_minimum(f, s):
