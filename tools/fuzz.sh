@@ -49,7 +49,7 @@ cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 # A libFuzzer log's last status line (executions, cov: coverage, corpus) and final statistics.
 summarise() {
-  grep -E '^#[0-9]+ ' "$1" | tail -1 || true
+  grep -E '^#[0-9]+[[:space:]]' "$1" | tail -1 || true
   grep -E '^Done [0-9]+ runs|^stat::(average_exec_per_sec|new_units_added|peak_rss_mb)' "$1" ||
     true
 }

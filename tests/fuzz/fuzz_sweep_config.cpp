@@ -37,6 +37,9 @@ void check(const sweep::SweepSettings& s) {
   fuzz::expect(s.greens_table_accuracy >= 1e-10 && s.greens_table_accuracy <= 1e-3,
                "greens_table accuracy outside [1e-10, 1e-3]");
   fuzz::expect(s.quadrature >= 1 && s.quadrature <= 4, "quadrature outside 1..4");
+  fuzz::expect(s.reach_heights == 0 || (s.rule == "mpie" && s.reach_heights > 0 &&
+                                        s.reach_heights <= 1e4),
+               "reach_heights set outside (0, 1e4] or without rule mpie");
   fuzz::expect(one_of(s.termination, {"matched", "short"}), "unknown termination");
   for (const std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout})
     fuzz::expect(!path->empty(), "an empty output path");
