@@ -10,7 +10,8 @@
 # refine_full (the same at 11 frequencies with every entry of Z kept: the mesh alone), speed
 # (whole-sweep timings of the coupler with a cold and a warm line cache and of the two couplers),
 # compare (after speed: its S against the cpu backend's), fr4 (the FR-4 example timed, and its
-# arm-length scan with every entry kept), speed02 (the coupler on 0.2 mm cells, timed),
+# arm-length scan with every entry kept), speed02 (the coupler on 0.2 mm cells, timed), reach
+# (both couplers' S at each mpie reach of REACH_LIST against every entry kept, by converge.py),
 # density and density_mpie (errors and S against the dense solve at 1-20% density, the
 # magnitude rule or the mpie rule), cpu101 (sweep101 on the
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
@@ -82,6 +83,10 @@ if compgen -G "$root/.deps/*.deb" >/dev/null; then
   prefix=/tmp/planarmom-deps
   mkdir -p "$prefix"
   for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" "$prefix"; done
+  # converge.py reads configs with PyYAML (pure Python; Debian's python3-yaml in .deps/).
+  if ! $py -c 'import yaml' 2>/dev/null && [ -d "$prefix/usr/lib/python3/dist-packages/yaml" ]; then
+    export PYTHONPATH=$prefix/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}
+  fi
   cmake_args+=(-DBoost_USE_STATIC_LIBS=ON
                "-DBoost_DIR=$prefix/usr/lib/x86_64-linux-gnu/cmake/Boost-1.74.0"
                "-DCMAKE_PREFIX_PATH=$prefix/usr;$prefix/usr/share/cmake"
@@ -188,6 +193,31 @@ with h5py.File(sys.argv[1], "r") as f:
     np.save(sys.argv[2], np.stack([f["frequency"][()], *[f["s"][()][:, i, j]
             for i in range(4) for j in range(4)]]))
 PY
+    unset PLANARMOM_CACHE_DIR
+    ;;
+  reach)
+    # The sparse rule's reach against every entry kept, on both boards (issue 16): for each
+    # sparsify setting in REACH_LIST (dD = density D, a number = reach_heights) converge.py's
+    # dense knob at 9 points and around the |S11| minimum. The line cache stays in the work tree
+    # (.line-cache, ignored), so later calls on the same warm machine reuse it.
+    log "mpie reach against every entry kept: ${REACH_LIST:-d0.05 4.6 6 8 11 16}"
+    export PLANARMOM_CACHE_DIR=$root/.line-cache
+    for ex in branch_line_coupler branch_line_coupler_fr4; do
+      for r in ${REACH_LIST:-d0.05 4.6 6 8 11 16}; do
+        name=reach_${ex}_$r
+        case $r in
+          d*) rule="{rule: mpie, density: ${r#d}}" ;;
+          *) rule="{rule: mpie, reach_heights: $r}" ;;
+        esac
+        sed -e "s/^sparsify:.*/sparsify: $rule/" "$root/examples/$ex.yaml" >"$out/raw/$name.yaml"
+        $py "$root/tools/converge.py" "$out/raw/$name.yaml" --knobs dense --points 9 \
+          --backend cuda --planarmom "$build/apps/planarmom" --work "$out/raw/$name" \
+          --json "$out/raw/$name.json" >"$out/raw/$name.txt" 2>&1
+        echo "$name: exit $?; $(grep -h -o 'density [0-9.e-]* for [^(]*' \
+          "$out/raw/$name/baseline.log" | head -1)" | tee -a "$out/summary.txt"
+        tail -3 "$out/raw/$name.txt" | tee -a "$out/summary.txt"
+      done
+    done
     unset PLANARMOM_CACHE_DIR
     ;;
   fr4)
