@@ -223,8 +223,8 @@ def main():
             m = s11_minimum(f2, other) if base_min else None
             row["s11_min_ghz"] = m / 1e9 if m else None
             row["s11_min_shift"] = (m / base_min - 1) if m and base_min else None
-            row["converged"] = row["db"] <= BAR_DB and (
-                row["s11_min_shift"] is None or abs(row["s11_min_shift"]) <= BAR_MIN)
+            row["converged"] = bool(row["db"] <= BAR_DB and (
+                row["s11_min_shift"] is None or abs(row["s11_min_shift"]) <= BAR_MIN))
             rows.append(row)
     except StudyError as error:
         print(f"converge.py: {error}", file=sys.stderr)

@@ -12,6 +12,7 @@
 # compare (after speed: its S against the cpu backend's), fr4 (the FR-4 example timed, and its
 # arm-length scan with every entry kept), speed02 (the coupler on 0.2 mm cells, timed), reach
 # (both couplers' S at each mpie reach of REACH_LIST against every entry kept, by converge.py),
+# converge (tools/converge.py on CONVERGE_CONFIGS with CONVERGE_KNOBS, CONVERGE_SPARSIFY),
 # density and density_mpie (errors and S against the dense solve at 1-20% density, the
 # magnitude rule or the mpie rule), cpu101 (sweep101 on the
 # host's cores, cpu backend) and heat (the CG paper's heat equation: time per CG iteration at
@@ -217,6 +218,28 @@ PY
           "$out/raw/$name/baseline.log" | head -1)" | tee -a "$out/summary.txt"
         tail -3 "$out/raw/$name.txt" | tee -a "$out/summary.txt"
       done
+    done
+    unset PLANARMOM_CACHE_DIR
+    ;;
+  converge)
+    # converge.py on CONVERGE_CONFIGS (repo-relative; default both coupler examples) at 9 points
+    # and around the |S11| minimum, knobs CONVERGE_KNOBS, each config's sparsify line replaced
+    # by CONVERGE_SPARSIFY when set (e.g. "{density: 1.0}").
+    log "convergence study: ${CONVERGE_CONFIGS:-examples/branch_line_coupler.yaml examples/branch_line_coupler_fr4.yaml}"
+    export PLANARMOM_CACHE_DIR=$root/.line-cache
+    for cfg in ${CONVERGE_CONFIGS:-examples/branch_line_coupler.yaml examples/branch_line_coupler_fr4.yaml}; do
+      name=converge_$(basename "$cfg" .yaml)
+      if [ -n "${CONVERGE_SPARSIFY:-}" ]; then
+        sed -e "s/^sparsify:.*/sparsify: $CONVERGE_SPARSIFY/" "$root/$cfg" >"$out/raw/$name.yaml"
+      else
+        cp "$root/$cfg" "$out/raw/$name.yaml"
+      fi
+      $py "$root/tools/converge.py" "$out/raw/$name.yaml" --points 9 --backend cuda \
+        --knobs "${CONVERGE_KNOBS:-density,dense,feeds,cells,tables,tolerance}" \
+        --planarmom "$build/apps/planarmom" --work "$out/raw/$name" --json "$out/raw/$name.json" \
+        >"$out/raw/$name.txt" 2>&1
+      echo "$name: exit $?" | tee -a "$out/summary.txt"
+      sed -n '/frequencies .*GHz/,$p' "$out/raw/$name.txt" | tee -a "$out/summary.txt"
     done
     unset PLANARMOM_CACHE_DIR
     ;;

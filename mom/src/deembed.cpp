@@ -32,13 +32,21 @@ struct Window {
   int first = 0, last = 0;
 };
 
-Window fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
-                  const DeembedOptions& options) {
+Window window_of(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                 const DeembedOptions& options) {
   const double cell = mesh.grid().cell_mm;
   const double size = std::max(port.width_mm, mesh.layout().substrate.height_mm);
-  const int skip = static_cast<int>(std::ceil(options.near_field_sizes * size / cell));
+  // The slack keeps a whole number of cells whole (3 · 3.2 / 0.4 is 24.000000000000004).
+  const int skip = static_cast<int>(std::ceil(options.near_field_sizes * size / cell - 1e-9));
   // Sample 0 is the gap, one cell from the open port edge: skip cells past both.
-  const Window w{1 + skip, static_cast<int>(port.samples.size()) - skip};
+  return {1 + skip, static_cast<int>(port.samples.size()) - skip};
+}
+
+Window fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                  const DeembedOptions& options) {
+  const Window w = window_of(mesh, port, options);
+  const double cell = mesh.grid().cell_mm;
+  const int skip = w.first - 1;
   if (w.last - w.first < 6) {
     const auto& p = mesh.layout().ports[static_cast<std::size_t>(port.port)];
     const double needed = (2 * skip + 7) * cell;
@@ -156,6 +164,12 @@ std::vector<cd> port_excitations(const geometry::Mesh& mesh) {
     v.insert(v.end(), column.begin(), column.end());
   }
   return v;
+}
+
+double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                     const DeembedOptions& options) {
+  const Window w = window_of(mesh, port, options);
+  return std::max(0, w.last - 1 - w.first) * mesh.grid().cell_mm;
 }
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,

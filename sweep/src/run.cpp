@@ -18,6 +18,7 @@
 #include "planarmom/io/logging.hpp"
 #include "planarmom/io/touchstone.hpp"
 #include "planarmom/mom/constants.hpp"
+#include "planarmom/sweep/knob_checks.hpp"
 #include "planarmom/sweep/pipeline.hpp"
 
 namespace pmom::sweep {
@@ -92,6 +93,7 @@ SweepJob load_sweep(const fs::path& config) {
                  << mesh.grid().cell_mm << " mm, " << mesh.basis().size() << " unknowns, "
                  << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
+  for (const std::string& w : knob_warnings(mesh, settings)) PMOM_LOG(warning) << w;
   return {config, std::move(g), std::move(settings), std::move(mesh)};
 }
 

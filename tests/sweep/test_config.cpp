@@ -116,7 +116,7 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   EXPECT_EQ(bare.frequencies_hz, (std::vector<double>{3.0e9, 1.0e10}));
   EXPECT_EQ(bare.hdf5, "coupler.h5");
   EXPECT_EQ(bare.touchstone, "coupler.s2p");
-  EXPECT_DOUBLE_EQ(bare.density, 0.05);
+  EXPECT_DOUBLE_EQ(bare.density, 1.0);  // every entry kept
   EXPECT_EQ(bare.rule, "magnitude");
 }
 

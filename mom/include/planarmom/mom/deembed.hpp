@@ -46,6 +46,11 @@ struct SParameters {
 // a feed is too short to leave at least 6 samples between its near fields (the message names
 // the port and the length it needs; 10–15 sizes give the fit room to be accurate), std::runtime_error when the excitations do not determine
 // S (singular wave matrix).
+// The length (mm) of the stretch of a port's feed whose samples the fit uses: the feed less
+// the near-field margins at both ends (0 when they overlap).
+double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                     const DeembedOptions& options = {});
+
 SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
                     std::span<const double> feed_z0_ohm, const DeembedOptions& options = {});
 

@@ -18,6 +18,7 @@
 // is the dense Z entry for entry.
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <vector>
 
@@ -71,14 +72,16 @@ inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 }
 
 // The reaches as lengths in substrate heights: R_P = charge_radius_heights · h, A = 2.04 R_P,
-// T as mpie_across_cells; the density is then what the layout makes of them. The fields of a
-// strip above its ground fall off on the scale h (a charge and its image are a dipole of
-// length 2h), so a reach in heights drops the same share of every coupling on every board,
-// where a fixed density reaches fewer heights on a thicker one.
+// T the larger of mpie_across_cells and R_P (so that a growing reach keeps the vector
+// couplings of parallel strips too, and every entry at the layout's size); the density is then
+// what the layout makes of them. The quasi-static fields of a strip above its ground fall off
+// on the scale h (a charge and its image are a dipole of length 2h), so a reach in heights
+// drops the same share of those couplings on every board, where a fixed density reaches fewer
+// heights on a thicker one (the surface wave's do not fall off so: docs/VALIDATION.md).
 [[nodiscard]] inline MpieSparsity mpie_sparsity_in_heights(const geometry::Mesh& mesh,
                                                            double charge_radius_heights) {
-  return mpie_sparsity(charge_radius_heights * substrate_height_cells(mesh),
-                       mpie_across_cells(mesh));
+  const double r = charge_radius_heights * substrate_height_cells(mesh);
+  return mpie_sparsity(r, std::max(mpie_across_cells(mesh), r));
 }
 
 // nnz of the pattern for `rooftops` (rooftop_cells order), without values. Parallel (OpenMP
