@@ -223,6 +223,25 @@ template <class T> void Solver<T>::refresh() {
   if (options_.preconditioner == Preconditioner::jacobi) backend_.inverse_diagonal(*a_, inv_diag_);
 }
 
+template <class T>
+void Solver<T>::set_preconditioner(std::shared_ptr<const Operator<T>> m_inverse) {
+  if (m_inverse) {
+    if (method_ != Method::cocg && method_ != Method::cg)
+      throw std::invalid_argument("solver: a given preconditioner serves COCG and CG, not " +
+                                  to_string(method_));
+    if (options_.preconditioner != Preconditioner::none)
+      throw std::invalid_argument("solver: a given preconditioner replaces " +
+                                  to_string(options_.preconditioner) +
+                                  "; set the options' preconditioner to none");
+    if (m_inverse->rows() != n_ || m_inverse->cols() != n_)
+      throw std::invalid_argument("solver: the preconditioner is " +
+                                  std::to_string(m_inverse->rows()) + " x " +
+                                  std::to_string(m_inverse->cols()) + ", A is " +
+                                  std::to_string(n_) + " x " + std::to_string(n_));
+  }
+  m_inverse_ = std::move(m_inverse);
+}
+
 template <class T> void Solver<T>::check_options(index_t rows, index_t cols) {
   if (rows != cols)
     throw std::invalid_argument("solver: matrix is " + std::to_string(rows) + " x " +
@@ -464,22 +483,28 @@ template <class T> void Solver<T>::run_bicg_family(Workspace& w, Shadow shadow) 
   // SSOR (CG, COCG): z = M⁻¹r by a forward sweep from zero and a backward sweep, and
   // ρ = r̃ᴴz, before the directions. The fused kernels then run with a unit diagonal and see
   // z in place of r; the ρ bicg_update forms from r alone is overwritten here each step.
+  // A given M⁻¹ (set_preconditioner) the same way, z = M⁻¹r by one product.
+  const bool applies_m = sweeps_ || m_inverse_;
   Block<T> z;
   BicgVectors<T> vz = v;
-  if (sweeps_) {
+  if (applies_m) {
     z = vec();
     vz.r = &z;
   }
   const auto omega = static_cast<real_t<T>>(options_.omega);
   auto precondition = [&] {
-    const Sweeper<T>& s = sweeps_->sweeper();
-    backend_.sor_sweep(s, SweepDirection::forward, true, omega, w.r, z, w.status);
-    backend_.sor_sweep(s, SweepDirection::backward, false, omega, w.r, z, w.status);
+    if (m_inverse_) {
+      backend_.spmv(*m_inverse_, Transpose::none, w.r, z);
+    } else {
+      const Sweeper<T>& s = sweeps_->sweeper();
+      backend_.sor_sweep(s, SweepDirection::forward, true, omega, w.r, z, w.status);
+      backend_.sor_sweep(s, SweepDirection::backward, false, omega, w.r, z, w.status);
+    }
     backend_.dot(w.r, z, rho, conjugated, options_.summation);
   };
   auto step = [&] {
-    if (sweeps_) precondition();
-    backend_.bicg_directions(sweeps_ ? vz : v);
+    if (applies_m) precondition();
+    backend_.bicg_directions(applies_m ? vz : v);
     backend_.spmv(*a_, Transpose::none, p, q);
     if (expl) backend_.spmv(*a_, Transpose::conj_trans, pt, qt);
     backend_.dot(sigma_left, q, sigma, conjugated, options_.summation);

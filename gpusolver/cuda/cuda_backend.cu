@@ -185,6 +185,14 @@ template <class T> class CudaBackend final : public Backend<T> {
     launch_inverse_diagonal(o.a, out.data(), stream_);
   }
 
+  void gather(const T* values, const Block<std::int64_t>& positions, Block<T>& out) override {
+    if (out.size() != positions.size())
+      throw std::invalid_argument("CUDA gather: " + std::to_string(positions.size()) +
+                                  " positions for " + std::to_string(out.size()) + " values");
+    launch_gather(values, positions.data(), static_cast<long long>(positions.size()), out.data(),
+                  stream_);
+  }
+
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
     const auto* o = dynamic_cast<const CudaOperator<T>*>(&a);

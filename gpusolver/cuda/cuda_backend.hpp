@@ -95,6 +95,9 @@ template <class T> struct SpmvArgs {
 template <class T> void launch_spmv(const SpmvArgs<T>& args, cudaStream_t stream);
 // out = 1/diag of a CSR matrix (Backend::inverse_diagonal).
 template <class T> void launch_inverse_diagonal(const DeviceMatrix<T>& m, T* out, cudaStream_t stream);
+template <class T>
+void launch_gather(const T* values, const std::int64_t* positions, long long count, T* out,
+                   cudaStream_t stream);
 template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream);
 // The same for ELLPACK-R, SELL-P and DIA; the transposed one adds into a y already scaled by beta.
 template <class T> void launch_format_spmv(const SpmvArgs<T>& args, cudaStream_t stream);

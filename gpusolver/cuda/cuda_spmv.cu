@@ -331,7 +331,26 @@ void launch_inverse_diagonal(const DeviceMatrix<T>& m, T* out, cudaStream_t stre
   PMOM_CUDA(cudaGetLastError());
 }
 
+template <class D>
+__global__ void gather_kernel(const D* values, const std::int64_t* positions, long long count,
+                              D* out) {
+  const long long k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k < count) out[k] = positions[k] < 0 ? D(0) : values[positions[k]];
+}
+
+template <class T>
+void launch_gather(const T* values, const std::int64_t* positions, long long count, T* out,
+                   cudaStream_t stream) {
+  using D = device_t<T>;
+  if (count == 0) return;
+  constexpr int block = 256;
+  gather_kernel<D><<<static_cast<unsigned>((count + block - 1) / block), block, 0, stream>>>(
+      reinterpret_cast<const D*>(values), positions, count, reinterpret_cast<D*>(out));
+  PMOM_CUDA(cudaGetLastError());
+}
+
 #define PMOM_INSTANTIATE(T) template void launch_spmv(const SpmvArgs<T>&, cudaStream_t); \
+ template void launch_gather(const T*, const std::int64_t*, long long, T*, cudaStream_t); \
  template void launch_spmv_transposed(const SpmvArgs<T>&, cudaStream_t); \
  template void launch_inverse_diagonal(const DeviceMatrix<T>&, T*, cudaStream_t);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)

@@ -70,6 +70,15 @@ template <class T> class CpuBackend final : public Backend<T> {
     cpu_operator(a).inverse_diagonal(out.data());
   }
 
+  void gather(const T* values, const Block<std::int64_t>& positions, Block<T>& out) override {
+    if (out.size() != positions.size())
+      throw std::invalid_argument("gather: " + std::to_string(positions.size()) +
+                                  " positions for " + std::to_string(out.size()) + " values");
+    const std::int64_t* at = positions.data();
+    T* o = out.data();
+    for (std::size_t k = 0; k < positions.size(); ++k) o[k] = at[k] < 0 ? T(0) : values[at[k]];
+  }
+
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
     const cpu::CpuOperator<T>* cpu_op = &cpu_operator(a);

@@ -1,5 +1,5 @@
 // solve_line_on_backend (line_checks.hpp): the line's dense Z as a CSR holding every entry,
-// filled where the backend is, solved by COCG there.
+// filled where the backend is, solved by COCG there with the tiles' block Jacobi.
 #include <chrono>
 #include <cmath>
 
@@ -7,6 +7,7 @@
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/device_fill.hpp"
+#include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/line_checks.hpp"
 
 namespace pmom::sweep {
@@ -28,6 +29,7 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
 
   SolverOptions o;
   o.method = Method::cocg;
+  o.preconditioner = Preconditioner::none;  // the tiles' blocks below
   o.tolerance = tolerance;
   o.max_iterations = 20000;
   o.format = Format::csr;
@@ -46,6 +48,12 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
   }
   // Z is complex symmetric by construction (the dense assembly mirrors its upper triangle).
   Solver<cd> solver(backend, op, o, MatrixTraits{true, false, false});
+  // Block Jacobi on tiles of the line (block_jacobi.hpp), read from the dense Z on the backend.
+  BlockJacobi blocks(backend, tile_blocks(s.mesh, tile_for(s.mesh, kLargestBlock)), n);
+  const auto columns = static_cast<std::int64_t>(n);
+  blocks.set_positions([columns](index_t i, index_t j) { return i * columns + j; });
+  blocks.update_on_backend(backend.csr_values(*op));
+  solver.set_preconditioner(blocks.inverse());
   const auto assembled = clock::now();
   std::vector<cd> x;
   const SolveResult result = solver.solve(s.rhs, x, s.columns);

@@ -39,7 +39,8 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
 }
 
 void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
-  r.check_keys(node, "/solver", {"method", "tolerance", "max_iterations", "backend"});
+  r.check_keys(node, "/solver",
+               {"method", "tolerance", "max_iterations", "backend", "preconditioner"});
   if (const YAML::Node n = node["method"])
     s.method = r.choice(n, "/solver/method", {"auto", "bicg", "cocg", "bicgstab"});
   if (const YAML::Node n = node["tolerance"]) {
@@ -52,6 +53,12 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
         r.integer(n, "/solver/max_iterations", 1, std::numeric_limits<int>::max());
   if (const YAML::Node n = node["backend"])
     s.backend = r.choice(n, "/solver/backend", {"auto", "cpu", "cuda"});
+  if (const YAML::Node n = node["preconditioner"]) {
+    s.preconditioner = r.choice(n, "/solver/preconditioner", {"block", "jacobi"});
+    if (s.preconditioner == "block" && s.method != "auto" && s.method != "cocg")
+      r.fail(n, "/solver/preconditioner block needs method auto or cocg (the block inverse is "
+                "complex symmetric, as COCG needs); use jacobi with " + s.method);
+  }
 }
 
 void read_accuracy(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {

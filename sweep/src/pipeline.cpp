@@ -25,6 +25,7 @@
 #include "planarmom/sparsify/device_threshold.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
+#include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/line_checks.hpp"
 
 namespace pmom::sweep {
@@ -41,9 +42,15 @@ double seconds_since(clock::time_point start) {
 // triangle's entries are the upper triangle's evaluations (the thresholding keeps pairs).
 const MatrixTraits kSymmetric{true, false, false};
 
+// The block preconditioner serves COCG (method auto resolves to it on Z, complex symmetric).
+bool uses_blocks(const SweepSettings& s) {
+  return s.preconditioner == "block" && (s.method == "auto" || s.method == "cocg");
+}
+
 SolverOptions solver_options(const SweepSettings& s, Format format) {
   SolverOptions o;
   o.method = s.method == "auto" ? Method::automatic : parse_method(s.method);
+  if (uses_blocks(s)) o.preconditioner = Preconditioner::none;  // the blocks replace Jacobi
   o.tolerance = s.tolerance;
   o.max_iterations = s.max_iterations;
   o.record_history = false;
@@ -134,7 +141,39 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     make_device_fill(mom::FillPattern::all(n),
                      "tables and the dense Z on the device, thresholded there to the density");
   }
+  if (uses_blocks(settings_)) {
+    // Blocks at most as large as a row of the operator is long, so that their product costs
+    // no more than Z's (a sparse Z keeps them small), and at most kLargestBlock.
+    const auto n = static_cast<index_t>(mesh_.basis().size());
+    const double per_row = mpie_ ? static_cast<double>(mpie_->nnz()) / n : settings_.density * n;
+    const int most = static_cast<int>(std::clamp(per_row, 32.0, double(kLargestBlock)));
+    const int tile = tile_for(mesh_, most);
+    blocks_ = std::make_unique<BlockJacobi>(backend_, tile_blocks(mesh_, tile), n);
+    PMOM_LOG(info) << "preconditioner: block Jacobi on tiles of " << tile << " cells, "
+                   << blocks_->blocks() << " blocks of up to " << blocks_->largest()
+                   << " functions";
+    if (in_place_) in_place_->solver->set_preconditioner(blocks_->inverse());
+    if (in_place_ || device_fill_) set_block_positions();
+  }
   backend_.synchronize();  // uploads and zeroing are done before any fill writes
+}
+
+// Where the block preconditioner reads Z on the backend: the in-place CSR (rule mpie; entries
+// outside its pattern are 0) or the dense Z, row-major.
+void SweepPipeline::set_block_positions() {
+  const auto n = static_cast<std::int64_t>(mesh_.basis().size());
+  if (!in_place_) {
+    blocks_->set_positions([n](index_t i, index_t j) { return i * n + j; });
+    return;
+  }
+  const std::vector<index_t>& row_ptr = mpie_->row_ptr;
+  const std::vector<index_t>& col_idx = mpie_->col_idx;
+  blocks_->set_positions([&](index_t i, index_t j) -> std::int64_t {
+    const auto first = col_idx.begin() + row_ptr[static_cast<std::size_t>(i)];
+    const auto last = col_idx.begin() + row_ptr[static_cast<std::size_t>(i) + 1];
+    const auto at = std::lower_bound(first, last, j);
+    return at != last && *at == j ? at - col_idx.begin() : -1;
+  });
 }
 
 void SweepPipeline::make_device_fill(mom::FillPattern pattern, const char* what) {
@@ -206,6 +245,7 @@ void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<cons
                         CopyKind::to_backend);
   }
   p.solver->refresh();
+  if (blocks_) blocks_->update_on_backend(values);
 }
 
 // A new sparse Z of one frequency: rule mpie on its pattern, or the dense Z thresholded to the
@@ -278,12 +318,26 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     const std::shared_ptr<Operator<cd>> op = threshold_on_device(r);
     start = clock::now();
     solver = &own_solver.emplace(backend_, op, solver_options(settings_, Format::csr), kSymmetric);
+    if (blocks_) {
+      blocks_->update_on_backend(dense_z_.data());
+      solver->set_preconditioner(blocks_->inverse());
+    }
   } else {
     sparse = sparse_z(greens, loads, r, z);
     r.nnz = sparse.nnz();
     start = clock::now();
     solver = &own_solver.emplace(backend_, sparse,
                                  solver_options(settings_, format_for(settings_, sparse)));
+    if (blocks_) {
+      blocks_->update([&sparse](index_t i, index_t j) {
+        const auto first = sparse.col_idx.begin() + sparse.row_ptr[static_cast<std::size_t>(i)];
+        const auto last = sparse.col_idx.begin() + sparse.row_ptr[static_cast<std::size_t>(i) + 1];
+        const auto at = std::lower_bound(first, last, j);
+        return at != last && *at == j ? sparse.values[static_cast<std::size_t>(at - sparse.col_idx.begin())]
+                                      : cd(0.0);
+      });
+      solver->set_preconditioner(blocks_->inverse());
+    }
   }
   r.density = static_cast<double>(r.nnz) / (static_cast<double>(n) * n);
   if (guess.size() != rhs_.size()) guess.assign(rhs_.size(), cd(0.0));

@@ -59,8 +59,8 @@ std::string edited(const std::string& from, const std::string& to) {
 // Every field but the frequencies.
 auto fields(const SweepSettings& s) {
   return std::tie(s.density, s.rule, s.check_dense, s.format, s.method, s.tolerance,
-                  s.max_iterations, s.backend, s.termination, s.hdf5, s.touchstone, s.plot,
-                  s.layout);
+                  s.max_iterations, s.backend, s.preconditioner, s.termination, s.hdf5,
+                  s.touchstone, s.plot, s.layout);
 }
 
 void expect_bad(const std::string& text, const std::string& message) {
@@ -94,8 +94,8 @@ TEST(SweepConfig, ExampleCouplerParses) {
   // The example sets density 0.05, rule mpie and tolerance 1e-9; the rest are the defaults.
   const SweepSettings expected{{},     0.05,          "mpie",         false,
                                "auto", "auto",        1e-9,           5000,
-                               "auto", "matched",     stem + ".h5",   stem + ".s4p",
-                               stem + ".png",         stem + ".svg"};
+                               "auto", "block",       "matched",      stem + ".h5",
+                               stem + ".s4p",         stem + ".png",  stem + ".svg"};
   EXPECT_EQ(fields(s), fields(expected));
 }
 
@@ -105,10 +105,12 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   // Relative paths are relative to the config file's folder; missing ones default to its stem.
   const SweepSettings given{{},        0.1,            "magnitude",    true,
                             "hyb",     "cocg",         1e-6,           200,
-                            "cpu",     "matched",      "dir/out/run.h5", "/tmp/run.s2p",
-                            "dir/sweep.png", "dir/sweep.svg"};
+                            "cpu",     "block",        "matched",      "dir/out/run.h5",
+                            "/tmp/run.s2p", "dir/sweep.png", "dir/sweep.svg"};
   EXPECT_EQ(fields(s), fields(given));
   EXPECT_EQ(read(kWithRule).rule, "mpie");
+  EXPECT_EQ(read(edited("backend: cpu", "backend: cpu\n  preconditioner: jacobi")).preconditioner,
+            "jacobi");
   EXPECT_EQ(read(kValid + "termination: short\n").termination, "short");
   EXPECT_EQ(read(kValid + "termination: matched\n").termination, "matched");
   // A file in the working folder: names without a folder; only frequencies is required.
@@ -175,6 +177,11 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
        "12: /solver/max_iterations must be >= 1, got 0"},
       {"hdf5: out/run.h5", "hdf5: [a, b]", "15: /output/hdf5 must be a string"},
       {"hdf5: out/run.h5", "hdf5: ''", "15: /output/hdf5 must not be empty"},
+      {"backend: cpu", "backend: cpu\n  preconditioner: ilu",
+       "14: /solver/preconditioner must be one of block, jacobi, got 'ilu'"},
+      {"method: cocg", "method: bicg\n  preconditioner: block",
+       "11: /solver/preconditioner block needs method auto or cocg (the block inverse is "
+       "complex symmetric, as COCG needs); use jacobi with bicg"},
   };
   for (const Case& c : cases) expect_bad(edited(c.from, c.to), c.message);
   // The sparsify rule, with the nearest choice named when it is close.

@@ -5,6 +5,7 @@
 // them through the host; the solver reads only the monitor blocks for its stopping test.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -196,6 +197,10 @@ template <class T> class Backend {
   // out (n x 1) = 1/a_ii of the CSR operator's current values, 1 where a_ii is 0 or not stored
   // (the Jacobi preconditioner of a matrix that lives on the backend). Throws as csr_values.
   virtual void inverse_diagonal(const Operator<T>& a, Block<T>& out) = 0;
+  // out[k] = values[positions[k]] (0 where positions[k] < 0), all in backend memory: entries
+  // of a matrix that lives on the backend read back in a chosen order (the sweep's block
+  // preconditioner reads the diagonal blocks of Z so).
+  virtual void gather(const T* values, const Block<std::int64_t>& positions, Block<T>& out) = 0;
   // y = alpha op(A) x + beta y, column by column of the blocks.
   virtual void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y,
                     T alpha = T(1), T beta = T(0)) = 0;

@@ -182,6 +182,12 @@ template <class T> class Solver {
   // Re-reads the Jacobi diagonal from the operator after its values were rewritten in place.
   // Throws std::logic_error for the sweeping methods and the Jacobi iteration.
   void refresh();
+  // M⁻¹ given by the caller as an operator on this backend (e.g. the inverses of diagonal
+  // blocks of A; its values may be rewritten in place between solves): each iteration then
+  // applies z = M⁻¹ r. COCG and CG only (M must be complex symmetric, resp. Hermitian positive
+  // definite, as A), with options.preconditioner none; throws std::invalid_argument otherwise.
+  // nullptr takes it away.
+  void set_preconditioner(std::shared_ptr<const Operator<T>> m_inverse);
 
  private:
   struct Workspace;
@@ -206,6 +212,7 @@ template <class T> class Solver {
   std::shared_ptr<const Operator<T>> a_;
   Block<T> inv_diag_;  // M⁻¹ of Jacobi preconditioning; ω D⁻¹ for the Jacobi iteration
   std::unique_ptr<SweepSystem<T>> sweeps_;  // Gauss-Seidel and SSOR only
+  std::shared_ptr<const Operator<T>> m_inverse_;  // set_preconditioner
   ProgressCallback progress_;
 };
 

@@ -6,7 +6,8 @@
 //   sparsify: {density: 0.05, rule: magnitude, check_dense: false, format: auto}
 //     # rule: magnitude | mpie; format: auto | csr | hyb; with rule mpie, reach_heights: R
 //     # instead of density keeps the interactions within R substrate heights
-//   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto}
+//   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto,
+//            preconditioner: block}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
 //   termination: matched   # or short: what loads every port's gap (mom/port_loads.hpp)
 //   accuracy: {greens_table: 1.0e-6, quadrature: 1}   # the MoM integrals' accuracy knobs
@@ -37,6 +38,9 @@ struct SweepSettings {
   double tolerance = 1e-7;             // (0, 1)
   int max_iterations = 5000;           // >= 1
   std::string backend = "auto";        // auto (cuda if a device is there, else cpu) | cpu | cuda
+  // block: block Jacobi on geometric tiles of the layout (sweep/block_jacobi.hpp; COCG only,
+  // so with method auto or cocg); jacobi: the diagonal.
+  std::string preconditioner = "block";  // block | jacobi
   // What loads every port's delta gap: matched, Z0 − Z_end so that each feed sees its own Z0
   // (FeedImpedances::matched_loads; the undriven feeds absorb what reaches them, as on a
   // bench); short, an ideal short (the layout is then a resonator of open-ended feeds, and its

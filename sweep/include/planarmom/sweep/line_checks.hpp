@@ -15,8 +15,8 @@
 namespace pmom::sweep {
 
 // The line's dense system solved on `backend`: Z filled there (by the GPU fill on a CUDA
-// device) into a CSR holding every entry, COCG with Jacobi to `tolerance` (Z is complex
-// symmetric). Falls back to the host LU, with a warning, when the solve does not converge.
+// device) into a CSR holding every entry, COCG with block Jacobi on tiles (block_jacobi.hpp)
+// to `tolerance` (Z is complex symmetric). Falls back to the host LU, with a warning, when the solve does not converge.
 mom::LineSolution solve_line_on_backend(const mom::LineSystem& system,
                                         Backend<std::complex<double>>& backend,
                                         double tolerance = 1e-12);

@@ -22,6 +22,7 @@
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/mom/table_plan.hpp"
+#include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/config.hpp"
 
 namespace pmom::sweep {
@@ -59,6 +60,7 @@ class SweepPipeline {
                                      io::FrequencyRecord& r,
                                      std::optional<mom::ImpedanceMatrix>& z);
   void fill_in_place(const mom::GreensTable& greens, std::span<const std::complex<double>> loads);
+  void set_block_positions();
 
   const geometry::Mesh& mesh_;
   SweepSettings settings_;
@@ -68,6 +70,7 @@ class SweepPipeline {
   std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
   mom::TablePlan plan_;                   // the offset tables' plan, once
   std::optional<InPlace> in_place_;
+  std::unique_ptr<BlockJacobi> blocks_;  // solver.preconditioner block (COCG)
   // On a CUDA backend without the dense check: the GPU fill, into the in-place operator (rule
   // mpie) or into the dense Z that the device then thresholds (rule magnitude).
   std::unique_ptr<mom::DeviceFill> device_fill_;

@@ -1,0 +1,65 @@
+// The sweep's preconditioner: block Jacobi on geometric tiles. The basis functions are grouped
+// by the square tile of cells their minus cell lies in, M is the block diagonal of Z on those
+// groups, and M⁻¹ (each block inverted on the host) is an operator on the backend that the
+// COCG solver applies every iteration (Solver::set_preconditioner). A tile holds whole loops and
+// the charges they move, which point Jacobi cannot see: on the RO4003 coupler at 3 GHz, every
+// entry of Z kept, tiles of 8, 16 and 24 cells took COCG from 839 iterations to 270, 141 and 98
+// (docs/PERFORMANCE.md v0.12). M is complex symmetric as Z is, as COCG needs.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "planarmom/geometry/mesh.hpp"
+#include "planarmom/gpusolver/backend.hpp"
+
+namespace pmom::sweep {
+
+// The largest block the sweep and the line checks use. Larger blocks cut the iterations
+// (the FR-4 example, every entry kept, H200: 843 a frequency at 160, 540 at 320, solve 13.8 and
+// 12.1 s over 41 frequencies) but the host inverts every block at every frequency, ~10 b²
+// flops per function.
+inline constexpr int kLargestBlock = 320;
+
+// Groups of basis functions (each sorted, together every index once) by tiles of `tile`
+// cells; tile >= 1.
+[[nodiscard]] std::vector<std::vector<index_t>> tile_blocks(const geometry::Mesh& mesh, int tile);
+// The largest tile whose biggest group has at most max_block functions (at least 1).
+[[nodiscard]] int tile_for(const geometry::Mesh& mesh, int max_block);
+
+class BlockJacobi {
+ public:
+  using cd = std::complex<double>;
+  BlockJacobi(Backend<cd>& backend, std::vector<std::vector<index_t>> blocks, index_t n);
+
+  // M⁻¹ from Z's entries: read through `entry` on the host (z(i, j)), or gathered on the
+  // backend from Z's values there, at the positions in them that `position` gave (−1: not
+  // stored, 0); the positions are set once per pattern. Throws std::runtime_error naming the
+  // block when a block is singular, std::logic_error when no positions were set.
+  void update(const std::function<cd(index_t, index_t)>& entry);
+  void set_positions(const std::function<std::int64_t(index_t, index_t)>& position);
+  void update_on_backend(const cd* values);
+
+  [[nodiscard]] std::shared_ptr<const Operator<cd>> inverse() const { return op_; }
+  [[nodiscard]] std::size_t blocks() const { return blocks_.size(); }
+  [[nodiscard]] std::size_t largest() const;
+  [[nodiscard]] std::size_t entries() const { return entries_; }
+
+ private:
+  // Inverts the blocks whose entries, block after block and row-major in each, are in `z`,
+  // and writes M⁻¹'s values on the backend.
+  void invert(std::vector<cd> z);
+
+  Backend<cd>& backend_;
+  std::vector<std::vector<index_t>> blocks_;
+  std::size_t entries_ = 0;
+  std::vector<std::size_t> slot_;  // per block entry (block order), its place in M's CSR values
+  std::shared_ptr<Operator<cd>> op_;
+  Block<std::int64_t> device_positions_;  // set_positions
+  Block<cd> gathered_;
+};
+
+}  // namespace pmom::sweep

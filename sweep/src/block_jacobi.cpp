@@ -1,0 +1,135 @@
+// BlockJacobi (block_jacobi.hpp).
+#include "planarmom/sweep/block_jacobi.hpp"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include <Eigen/Dense>
+
+namespace pmom::sweep {
+
+std::vector<std::vector<index_t>> tile_blocks(const geometry::Mesh& mesh, int tile) {
+  if (tile < 1) throw std::invalid_argument("tile_blocks: the tile must be at least 1 cell");
+  std::map<std::pair<int, int>, std::vector<index_t>> tiles;
+  const auto& basis = mesh.basis();
+  for (std::size_t k = 0; k < basis.size(); ++k)
+    tiles[{basis[k].minus.j / tile, basis[k].minus.i / tile}].push_back(static_cast<index_t>(k));
+  std::vector<std::vector<index_t>> out;
+  out.reserve(tiles.size());
+  for (auto& [where, members] : tiles) out.push_back(std::move(members));  // sorted: k grows
+  return out;
+}
+
+int tile_for(const geometry::Mesh& mesh, int max_block) {
+  const int most = std::max(mesh.grid().nx, mesh.grid().ny);
+  int best = 1;
+  for (int tile = 2; tile <= most; ++tile) {
+    std::size_t biggest = 0;
+    for (const auto& b : tile_blocks(mesh, tile)) biggest = std::max(biggest, b.size());
+    if (biggest > static_cast<std::size_t>(max_block)) break;
+    best = tile;
+  }
+  return best;
+}
+
+BlockJacobi::BlockJacobi(Backend<cd>& backend, std::vector<std::vector<index_t>> blocks,
+                         index_t n)
+    : backend_(backend), blocks_(std::move(blocks)) {
+  // M's pattern: row i holds the columns of its block, sorted.
+  std::vector<index_t> block_of(static_cast<std::size_t>(n), -1), rank(static_cast<std::size_t>(n));
+  for (std::size_t b = 0; b < blocks_.size(); ++b)
+    for (std::size_t k = 0; k < blocks_[b].size(); ++k) {
+      const auto i = static_cast<std::size_t>(blocks_[b][k]);
+      if (i >= block_of.size() || block_of[i] >= 0)
+        throw std::invalid_argument("BlockJacobi: the blocks must hold every index below n once");
+      block_of[i] = static_cast<index_t>(b);
+      rank[i] = static_cast<index_t>(k);
+    }
+  if (std::count(block_of.begin(), block_of.end(), -1) > 0)
+    throw std::invalid_argument("BlockJacobi: the blocks must hold every index below n once");
+  Csr<cd> m;
+  m.rows = m.cols = n;
+  m.row_ptr.assign(1, 0);
+  for (index_t i = 0; i < n; ++i) {
+    const auto& b = blocks_[static_cast<std::size_t>(block_of[static_cast<std::size_t>(i)])];
+    m.col_idx.insert(m.col_idx.end(), b.begin(), b.end());
+    m.row_ptr.push_back(static_cast<index_t>(m.col_idx.size()));
+  }
+  m.values.assign(m.col_idx.size(), cd(0.0));
+  entries_ = m.col_idx.size();
+  for (const auto& b : blocks_)
+    for (const index_t i : b)
+      for (std::size_t c = 0; c < b.size(); ++c)
+        slot_.push_back(static_cast<std::size_t>(m.row_ptr[static_cast<std::size_t>(i)]) + c);
+  OperatorOptions o;
+  o.format = Format::csr;
+  o.need_adjoint = false;
+  op_ = backend_.make_operator(m, o);
+}
+
+std::size_t BlockJacobi::largest() const {
+  std::size_t most = 0;
+  for (const auto& b : blocks_) most = std::max(most, b.size());
+  return most;
+}
+
+void BlockJacobi::update(const std::function<cd(index_t, index_t)>& entry) {
+  std::vector<cd> z;
+  z.reserve(entries_);
+  for (const auto& b : blocks_)
+    for (const index_t i : b)
+      for (const index_t j : b) z.push_back(entry(i, j));
+  invert(std::move(z));
+}
+
+void BlockJacobi::set_positions(const std::function<std::int64_t(index_t, index_t)>& position) {
+  std::vector<std::int64_t> at;
+  at.reserve(entries_);
+  for (const auto& b : blocks_)
+    for (const index_t i : b)
+      for (const index_t j : b) at.push_back(position(i, j));
+  device_positions_ = backend_.allocate<std::int64_t>(static_cast<index_t>(at.size()), 1);
+  backend_.upload<std::int64_t>(at, device_positions_);
+  gathered_ = backend_.allocate<cd>(static_cast<index_t>(at.size()), 1);
+}
+
+void BlockJacobi::update_on_backend(const cd* values) {
+  if (device_positions_.size() != entries_)
+    throw std::logic_error("BlockJacobi: update_on_backend before set_positions");
+  backend_.gather(values, device_positions_, gathered_);
+  invert(backend_.download(gathered_));
+}
+
+void BlockJacobi::invert(std::vector<cd> z) {
+  std::vector<std::size_t> first(blocks_.size() + 1, 0);
+  for (std::size_t b = 0; b < blocks_.size(); ++b)
+    first[b + 1] = first[b] + blocks_[b].size() * blocks_[b].size();
+  std::vector<cd> values(entries_);
+  std::vector<int> singular;
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t b = 0; b < blocks_.size(); ++b) {
+    const auto k = static_cast<Eigen::Index>(blocks_[b].size());
+    const Eigen::Map<const Eigen::Matrix<cd, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+        block(z.data() + first[b], k, k);
+    const Eigen::PartialPivLU<Eigen::MatrixXcd> lu(block);
+    const Eigen::MatrixXcd inv = lu.inverse();
+    if (!inv.allFinite()) {
+#pragma omp critical
+      singular.push_back(static_cast<int>(b));
+      continue;
+    }
+    for (Eigen::Index r = 0; r < k; ++r)
+      for (Eigen::Index c = 0; c < k; ++c)
+        values[slot_[first[b] + static_cast<std::size_t>(r * k + c)]] = inv(r, c);
+  }
+  if (!singular.empty())
+    throw std::runtime_error("block preconditioner: diagonal block " +
+                             std::to_string(singular.front()) + " of Z is singular");
+  backend_.copy_bytes(backend_.csr_values(*op_), values.data(), values.size() * sizeof(cd),
+                      CopyKind::to_backend);
+}
+
+}  // namespace pmom::sweep
