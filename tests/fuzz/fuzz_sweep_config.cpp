@@ -11,6 +11,7 @@
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
 #include "planarmom/sweep/config.hpp"
+#include "planarmom/sweep/knob_checks.hpp"
 
 namespace {
 
@@ -34,6 +35,7 @@ void check(const sweep::SweepSettings& s) {
   fuzz::expect(one_of(s.format, {"auto", "csr", "hyb"}), "unknown format");
   fuzz::expect(one_of(s.method, {"auto", "bicg", "cocg", "bicgstab"}), "unknown method");
   fuzz::expect(one_of(s.backend, {"auto", "cpu", "cuda"}), "unknown backend");
+  fuzz::expect(one_of(s.preconditioner, {"block", "jacobi"}), "unknown preconditioner");
   fuzz::expect(s.greens_table_accuracy >= 1e-10 && s.greens_table_accuracy <= 1e-3,
                "greens_table accuracy outside [1e-10, 1e-3]");
   fuzz::expect(s.quadrature >= 1 && s.quadrature <= 4, "quadrature outside 1..4");
@@ -57,7 +59,9 @@ double grid_cells(const std::vector<geometry::Rect>& rects, double cell_mm) {
   return ((box.x1 - box.x0) / cell_mm + 1) * ((box.y1 - box.y0) / cell_mm + 1);
 }
 
-void mesh_if_small(const geometry::GeometryConfig& g) {
+// The mesh, and the sweep's warnings about its knobs (sweep/knob_checks.hpp), for layouts small
+// enough to mesh quickly.
+void mesh_if_small(const geometry::GeometryConfig& g, const sweep::SweepSettings& s) {
   fuzz::expect(g.mesh.cell_mm.has_value() != g.mesh.cells_per_wavelength.has_value(),
                "not exactly one of cell_mm and cells_per_wavelength");
   if (!g.mesh.cell_mm) return;
@@ -65,6 +69,8 @@ void mesh_if_small(const geometry::GeometryConfig& g) {
   if (std::isfinite(cells) && cells > kMaxFuzzCells) return;
   const geometry::Mesh mesh = g.make_mesh(*g.mesh.cell_mm);
   fuzz::expect(mesh.ports().size() == g.layout.ports.size(), "a port lost in meshing");
+  for (const std::string& w : sweep::knob_warnings(mesh, s))
+    fuzz::expect(!w.empty(), "an empty knob warning");
 }
 
 }  // namespace
@@ -75,8 +81,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const YAML::Node root = geometry::YamlReader::load(file);
     const geometry::GeometryConfig g = geometry::parse_geometry_config(root, file);
     geometry::validate(g.layout);  // what the reader accepts, the layout's own checks must too
-    check(sweep::read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size())));
-    mesh_if_small(g);
+    const sweep::SweepSettings s =
+        sweep::read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size()));
+    check(s);
+    mesh_if_small(g, s);
   } catch (const geometry::ConfigError& error) {
     fuzz::expect_names_file(error.what(), file);
   }
