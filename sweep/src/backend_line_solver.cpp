@@ -49,7 +49,7 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
   // Z is complex symmetric by construction (the dense assembly mirrors its upper triangle).
   Solver<cd> solver(backend, op, o, MatrixTraits{true, false, false});
   // Block Jacobi on tiles of the line (block_jacobi.hpp), read from the dense Z on the backend.
-  BlockJacobi blocks(backend, tile_blocks(s.mesh, tile_for(s.mesh, kLargestBlock)), n);
+  BlockJacobi blocks(backend, tile_blocks(s.mesh, tile_for(s.mesh, kLargestDenseBlock)), n);
   const auto columns = static_cast<std::int64_t>(n);
   blocks.set_positions([columns](index_t i, index_t j) { return i * columns + j; });
   blocks.update_on_backend(backend.csr_values(*op));

@@ -143,10 +143,13 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
   }
   if (uses_blocks(settings_)) {
     // Blocks at most as large as a row of the operator is long, so that their product costs
-    // no more than Z's (a sparse Z keeps them small), and at most kLargestBlock.
+    // no more than Z's (a sparse Z keeps them small), and within the limits of
+    // block_jacobi.hpp.
     const auto n = static_cast<index_t>(mesh_.basis().size());
     const double per_row = mpie_ ? static_cast<double>(mpie_->nnz()) / n : settings_.density * n;
-    const int most = static_cast<int>(std::clamp(per_row, 32.0, double(kLargestBlock)));
+    const bool dense = !mpie_ && settings_.density >= 1;
+    const int most = static_cast<int>(std::clamp(
+        per_row, 32.0, double(dense ? kLargestDenseBlock : kLargestSparseBlock)));
     const int tile = tile_for(mesh_, most);
     blocks_ = std::make_unique<BlockJacobi>(backend_, tile_blocks(mesh_, tile), n);
     PMOM_LOG(info) << "preconditioner: block Jacobi on tiles of " << tile << " cells, "

@@ -18,11 +18,14 @@
 
 namespace pmom::sweep {
 
-// The largest block the sweep and the line checks use. Larger blocks cut the iterations
-// (the FR-4 example, every entry kept, H200: 843 a frequency at 160, 540 at 320, solve 13.8 and
-// 12.1 s over 41 frequencies) but the host inverts every block at every frequency, ~10 b²
-// flops per function.
-inline constexpr int kLargestBlock = 320;
+// The largest blocks. Larger blocks cut the iterations, but the host inverts every block at
+// every frequency (~10 b² flops per function), which only a dense Z's product outweighs. H200,
+// blocks of at most 160 against 320: the FR-4 example, every entry kept, 843 against 540
+// iterations a frequency and 13.8 against 12.1 s of solve over 41 frequencies; the two
+// couplers (20% of Z) 1.3 against 3.2 s of solve; the 0.2 mm coupler (5%) 0.5 against 2.5 s of
+// fill, where the inversion is counted, for 1.9 against 2.1 s of solve.
+inline constexpr int kLargestDenseBlock = 320;   // every entry of Z kept, and the line checks
+inline constexpr int kLargestSparseBlock = 160;  // a thresholded Z
 
 // Groups of basis functions (each sorted, together every index once) by tiles of `tile`
 // cells; tile >= 1.
