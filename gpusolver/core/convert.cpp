@@ -169,10 +169,8 @@ template <class T> Hyb<T> to_hyb(const Csr<T>& a, index_t ell_width) {
 template <class T> std::vector<T> diagonal(const Csr<T>& a) {
   std::vector<T> d(static_cast<std::size_t>(std::min(a.rows, a.cols)), T(0));
   for (index_t i = 0; i < static_cast<index_t>(d.size()); ++i) {
-    const auto first = a.col_idx.begin() + a.row_ptr[i];
-    const auto last = a.col_idx.begin() + a.row_ptr[i + 1];
-    const auto it = std::lower_bound(first, last, i);
-    if (it != last && *it == i) d[i] = a.values[static_cast<std::size_t>(it - a.col_idx.begin())];
+    const std::int64_t at = csr_position(a.row_ptr, a.col_idx, i, i);
+    if (at >= 0) d[i] = a.values[static_cast<std::size_t>(at)];
   }
   return d;
 }

@@ -1,9 +1,9 @@
 // The ports' gap loads added to a dense or CSR impedance matrix (port_loads.hpp).
 #include "planarmom/mom/port_loads.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -48,16 +48,14 @@ void add_port_loads(const geometry::Mesh& mesh, std::span<const cd> load_ohm, Im
 
 void add_port_loads(const geometry::Mesh& mesh, std::span<const cd> load_ohm, Csr<cd>& z) {
   for_each_load_entry(mesh, load_ohm, z.rows, [&z](int m, int n, cd v) {
-    const auto first = z.col_idx.begin() + z.row_ptr[static_cast<std::size_t>(m)];
-    const auto last = z.col_idx.begin() + z.row_ptr[static_cast<std::size_t>(m) + 1];
-    const auto at = std::lower_bound(first, last, n);
-    if (at == last || *at != n) {
+    const std::int64_t at = csr_position(z.row_ptr, z.col_idx, m, n);
+    if (at < 0) {
       throw std::invalid_argument("add_port_loads: the sparse Z lacks entry (" +
                                   std::to_string(m) + ", " + std::to_string(n) +
                                   ") between two rooftops of a loaded port's gap; keep the "
                                   "gap's pairs in its pattern");
     }
-    z.values[static_cast<std::size_t>(at - z.col_idx.begin())] += v;
+    z.values[static_cast<std::size_t>(at)] += v;
   });
 }
 

@@ -10,6 +10,21 @@
 #include <Eigen/Dense>
 
 namespace pmom::sweep {
+namespace {
+
+// f(i, j) for every entry of every block, block after block and row-major in each: the order
+// of the entries update and set_positions read and invert expects.
+template <class F>
+auto in_block_order(const std::vector<std::vector<index_t>>& blocks, std::size_t entries, F f) {
+  std::vector<decltype(f(index_t{0}, index_t{0}))> out;
+  out.reserve(entries);
+  for (const auto& b : blocks)
+    for (const index_t i : b)
+      for (const index_t j : b) out.push_back(f(i, j));
+  return out;
+}
+
+}  // namespace
 
 std::vector<std::vector<index_t>> tile_blocks(const geometry::Mesh& mesh, int tile) {
   if (tile < 1) throw std::invalid_argument("tile_blocks: the tile must be at least 1 cell");
@@ -77,20 +92,11 @@ std::size_t BlockJacobi::largest() const {
 }
 
 void BlockJacobi::update(const std::function<cd(index_t, index_t)>& entry) {
-  std::vector<cd> z;
-  z.reserve(entries_);
-  for (const auto& b : blocks_)
-    for (const index_t i : b)
-      for (const index_t j : b) z.push_back(entry(i, j));
-  invert(std::move(z));
+  invert(in_block_order(blocks_, entries_, entry));
 }
 
 void BlockJacobi::set_positions(const std::function<std::int64_t(index_t, index_t)>& position) {
-  std::vector<std::int64_t> at;
-  at.reserve(entries_);
-  for (const auto& b : blocks_)
-    for (const index_t i : b)
-      for (const index_t j : b) at.push_back(position(i, j));
+  const std::vector<std::int64_t> at = in_block_order(blocks_, entries_, position);
   device_positions_ = backend_.allocate<std::int64_t>(static_cast<index_t>(at.size()), 1);
   backend_.upload<std::int64_t>(at, device_positions_);
   gathered_ = backend_.allocate<cd>(static_cast<index_t>(at.size()), 1);

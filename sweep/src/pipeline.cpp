@@ -169,13 +169,8 @@ void SweepPipeline::set_block_positions() {
     blocks_->set_positions([n](index_t i, index_t j) { return i * n + j; });
     return;
   }
-  const std::vector<index_t>& row_ptr = mpie_->row_ptr;
-  const std::vector<index_t>& col_idx = mpie_->col_idx;
-  blocks_->set_positions([&](index_t i, index_t j) -> std::int64_t {
-    const auto first = col_idx.begin() + row_ptr[static_cast<std::size_t>(i)];
-    const auto last = col_idx.begin() + row_ptr[static_cast<std::size_t>(i) + 1];
-    const auto at = std::lower_bound(first, last, j);
-    return at != last && *at == j ? at - col_idx.begin() : -1;
+  blocks_->set_positions([this](index_t i, index_t j) {
+    return csr_position(mpie_->row_ptr, mpie_->col_idx, i, j);
   });
 }
 
@@ -333,11 +328,8 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
                                  solver_options(settings_, format_for(settings_, sparse)));
     if (blocks_) {
       blocks_->update([&sparse](index_t i, index_t j) {
-        const auto first = sparse.col_idx.begin() + sparse.row_ptr[static_cast<std::size_t>(i)];
-        const auto last = sparse.col_idx.begin() + sparse.row_ptr[static_cast<std::size_t>(i) + 1];
-        const auto at = std::lower_bound(first, last, j);
-        return at != last && *at == j ? sparse.values[static_cast<std::size_t>(at - sparse.col_idx.begin())]
-                                      : cd(0.0);
+        const std::int64_t at = csr_position(sparse.row_ptr, sparse.col_idx, i, j);
+        return at < 0 ? cd(0.0) : sparse.values[static_cast<std::size_t>(at)];
       });
       solver->set_preconditioner(blocks_->inverse());
     }

@@ -2,6 +2,9 @@
 // every backend's device copy is built from.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <span>
 #include <vector>
 
 #include "planarmom/gpusolver/scalar.hpp"
@@ -21,6 +24,17 @@ template <class T> struct Csr {
   // Throws std::invalid_argument naming the first broken invariant.
   void validate() const;
 };
+
+// Where entry (row, col) of a CSR pattern (columns sorted in each row) is stored in its
+// col_idx and values, or −1 when the pattern does not hold it.
+[[nodiscard]] inline std::int64_t csr_position(std::span<const index_t> row_ptr,
+                                               std::span<const index_t> col_idx, index_t row,
+                                               index_t col) {
+  const auto first = col_idx.begin() + row_ptr[static_cast<std::size_t>(row)];
+  const auto last = col_idx.begin() + row_ptr[static_cast<std::size_t>(row) + 1];
+  const auto at = std::lower_bound(first, last, col);
+  return at != last && *at == col ? at - col_idx.begin() : -1;
+}
 
 #define PMOM_DECLARE(T) extern template struct Csr<T>;
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)

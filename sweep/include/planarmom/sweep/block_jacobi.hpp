@@ -49,7 +49,6 @@ class BlockJacobi {
   [[nodiscard]] std::shared_ptr<const Operator<cd>> inverse() const { return op_; }
   [[nodiscard]] std::size_t blocks() const { return blocks_.size(); }
   [[nodiscard]] std::size_t largest() const;
-  [[nodiscard]] std::size_t entries() const { return entries_; }
 
  private:
   // Inverts the blocks whose entries, block after block and row-major in each, are in `z`,
