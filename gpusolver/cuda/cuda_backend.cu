@@ -193,6 +193,11 @@ template <class T> class CudaBackend final : public Backend<T> {
                   stream_);
   }
 
+  long long invert_blocks(Block<T>& blocks, std::span<const index_t> sizes) override {
+    Backend<T>::check_blocks_input(blocks, sizes);
+    return launch_invert_blocks(*this, block_inverse_, blocks.data(), sizes, stream_);
+  }
+
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
     const auto* o = dynamic_cast<const CudaOperator<T>*>(&a);
@@ -327,6 +332,7 @@ template <class T> class CudaBackend final : public Backend<T> {
   ReduceScratch scratch_;
   std::shared_ptr<void> partials_;
   Block<unsigned> tickets_;
+  BlockInverse<T> block_inverse_;
 };
 
 }  // namespace

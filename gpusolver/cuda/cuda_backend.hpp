@@ -98,6 +98,22 @@ template <class T> void launch_inverse_diagonal(const DeviceMatrix<T>& m, T* out
 template <class T>
 void launch_gather(const T* values, const std::int64_t* positions, long long count, T* out,
                    cudaStream_t stream);
+// What invert_blocks keeps between calls (cuda_block_inverse.cu): cuBLAS's handle on the
+// backend's stream, and the buffers of the last layout of blocks, which the sweep repeats
+// every frequency.
+template <class T> struct BlockInverse {
+  std::shared_ptr<void> handle;  // cublasHandle_t
+  std::vector<index_t> sizes;
+  int padded = 0;                // the largest block: every block is inverted at this size
+  Block<long long> first;        // where each block starts in the packed entries
+  Block<index_t> block_sizes;
+  Block<T> a, c;                 // the padded blocks, column-major, and their inverses
+  Block<int> pivots, info;
+  std::shared_ptr<void> pointers;  // a's matrices, then c's: cuBLAS's arrays of pointers
+};
+template <class T>
+long long launch_invert_blocks(Backend<T>& be, BlockInverse<T>& w, T* blocks,
+                               std::span<const index_t> sizes, cudaStream_t stream);
 template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream);
 // The same for ELLPACK-R, SELL-P and DIA; the transposed one adds into a y already scaled by beta.
 template <class T> void launch_format_spmv(const SpmvArgs<T>& args, cudaStream_t stream);

@@ -5,6 +5,8 @@
 #include <new>
 #include <type_traits>
 
+#include <Eigen/Dense>
+
 #include "cpu_kernels.hpp"
 #include "cpu_operator.hpp"
 #include "cpu_relaxation.hpp"
@@ -77,6 +79,27 @@ template <class T> class CpuBackend final : public Backend<T> {
     const std::int64_t* at = positions.data();
     T* o = out.data();
     for (std::size_t k = 0; k < positions.size(); ++k) o[k] = at[k] < 0 ? T(0) : values[at[k]];
+  }
+
+  long long invert_blocks(Block<T>& blocks, std::span<const index_t> sizes) override {
+    Backend<T>::check_blocks_input(blocks, sizes);
+    std::vector<std::size_t> first(sizes.size() + 1, 0);
+    for (std::size_t b = 0; b < sizes.size(); ++b)
+      first[b + 1] = first[b] + static_cast<std::size_t>(sizes[b]) * sizes[b];
+    using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    long long singular = -1;
+#pragma omp parallel for schedule(dynamic)
+    for (std::size_t b = 0; b < sizes.size(); ++b) {
+      Eigen::Map<Dense> block(blocks.data() + first[b], sizes[b], sizes[b]);
+      const Dense inverse = Eigen::PartialPivLU<Dense>(block).inverse();
+      if (inverse.allFinite()) {
+        block = inverse;
+      } else {
+#pragma omp critical
+        if (singular < 0 || static_cast<long long>(b) < singular) singular = static_cast<long long>(b);
+      }
+    }
+    return singular;
   }
 
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,

@@ -7,8 +7,6 @@
 #include <string>
 #include <utility>
 
-#include <Eigen/Dense>
-
 namespace pmom::sweep {
 namespace {
 
@@ -75,10 +73,20 @@ BlockJacobi::BlockJacobi(Backend<cd>& backend, std::vector<std::vector<index_t>>
   }
   m.values.assign(m.col_idx.size(), cd(0.0));
   entries_ = m.col_idx.size();
-  for (const auto& b : blocks_)
+  // Where M's CSR values come from in the blocks' order: row i's entries of block b.
+  std::vector<std::int64_t> from(entries_);
+  std::size_t e = 0;
+  for (const auto& b : blocks_) {
+    sizes_.push_back(static_cast<index_t>(b.size()));
     for (const index_t i : b)
       for (std::size_t c = 0; c < b.size(); ++c)
-        slot_.push_back(static_cast<std::size_t>(m.row_ptr[static_cast<std::size_t>(i)]) + c);
+        from[static_cast<std::size_t>(m.row_ptr[static_cast<std::size_t>(i)]) + c] =
+            static_cast<std::int64_t>(e++);
+  }
+  csr_order_ = backend_.allocate<std::int64_t>(static_cast<index_t>(entries_), 1);
+  backend_.upload<std::int64_t>(from, csr_order_);
+  gathered_ = backend_.allocate<cd>(static_cast<index_t>(entries_), 1);
+  inverted_ = backend_.allocate<cd>(static_cast<index_t>(entries_), 1);
   OperatorOptions o;
   o.format = Format::csr;
   o.need_adjoint = false;
@@ -92,50 +100,31 @@ std::size_t BlockJacobi::largest() const {
 }
 
 void BlockJacobi::update(const std::function<cd(index_t, index_t)>& entry) {
-  invert(in_block_order(blocks_, entries_, entry));
+  backend_.upload<cd>(in_block_order(blocks_, entries_, entry), gathered_);
+  invert();
 }
 
 void BlockJacobi::set_positions(const std::function<std::int64_t(index_t, index_t)>& position) {
   const std::vector<std::int64_t> at = in_block_order(blocks_, entries_, position);
   device_positions_ = backend_.allocate<std::int64_t>(static_cast<index_t>(at.size()), 1);
   backend_.upload<std::int64_t>(at, device_positions_);
-  gathered_ = backend_.allocate<cd>(static_cast<index_t>(at.size()), 1);
 }
 
 void BlockJacobi::update_on_backend(const cd* values) {
   if (device_positions_.size() != entries_)
     throw std::logic_error("BlockJacobi: update_on_backend before set_positions");
   backend_.gather(values, device_positions_, gathered_);
-  invert(backend_.download(gathered_));
+  invert();
 }
 
-void BlockJacobi::invert(std::vector<cd> z) {
-  std::vector<std::size_t> first(blocks_.size() + 1, 0);
-  for (std::size_t b = 0; b < blocks_.size(); ++b)
-    first[b + 1] = first[b] + blocks_[b].size() * blocks_[b].size();
-  std::vector<cd> values(entries_);
-  std::vector<int> singular;
-#pragma omp parallel for schedule(dynamic)
-  for (std::size_t b = 0; b < blocks_.size(); ++b) {
-    const auto k = static_cast<Eigen::Index>(blocks_[b].size());
-    const Eigen::Map<const Eigen::Matrix<cd, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
-        block(z.data() + first[b], k, k);
-    const Eigen::PartialPivLU<Eigen::MatrixXcd> lu(block);
-    const Eigen::MatrixXcd inv = lu.inverse();
-    if (!inv.allFinite()) {
-#pragma omp critical
-      singular.push_back(static_cast<int>(b));
-      continue;
-    }
-    for (Eigen::Index r = 0; r < k; ++r)
-      for (Eigen::Index c = 0; c < k; ++c)
-        values[slot_[first[b] + static_cast<std::size_t>(r * k + c)]] = inv(r, c);
-  }
-  if (!singular.empty())
-    throw std::runtime_error("block preconditioner: diagonal block " +
-                             std::to_string(singular.front()) + " of Z is singular");
-  backend_.copy_bytes(backend_.csr_values(*op_), values.data(), values.size() * sizeof(cd),
-                      CopyKind::to_backend);
+void BlockJacobi::invert() {
+  const long long singular = backend_.invert_blocks(gathered_, sizes_);
+  if (singular >= 0)
+    throw std::runtime_error("block preconditioner: diagonal block " + std::to_string(singular) +
+                             " of Z is singular");
+  backend_.gather(gathered_.data(), csr_order_, inverted_);
+  backend_.copy_bytes(backend_.csr_values(*op_), inverted_.data(), inverted_.bytes(),
+                      CopyKind::within_backend);
 }
 
 }  // namespace pmom::sweep

@@ -189,6 +189,37 @@ TYPED_TEST(CpuBackendTest, SpmvMatchesDenseOnAwkwardShapes) {
                                  to_csr(test::random_coo<T>(c.rows, c.cols, seed++, c.shape)));
 }
 
+// Each block times what invert_blocks made of it is the identity; a singular block is named,
+// the first of two; sizes that do not fit the entries are refused.
+TYPED_TEST(CpuBackendTest, InvertBlocksGivesEachBlocksInverse) {
+  using T = TypeParam;
+  const std::vector<index_t> sizes{1, 5, 17, 3};
+  const std::vector<T> packed = test::random_blocks<T>(sizes, 7);
+  auto blocks = this->backend->template allocate<T>(static_cast<index_t>(packed.size()), 1);
+  this->backend->template upload<T>(packed, blocks);
+  EXPECT_EQ(this->backend->invert_blocks(blocks, sizes), -1);
+  const std::vector<T> inverted = this->backend->download(blocks);
+  std::size_t first = 0;
+  for (const index_t k : sizes) {
+    using RowMajor = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Dense<T> a = Eigen::Map<const RowMajor>(packed.data() + first, k, k);
+    const Dense<T> inverse = Eigen::Map<const RowMajor>(inverted.data() + first, k, k);
+    EXPECT_CLOSE(Dense<T>(a * inverse), Dense<T>(Dense<T>::Identity(k, k))) << "block of " << k;
+    first += static_cast<std::size_t>(k) * k;
+  }
+
+  std::vector<T> singular = packed;
+  std::fill(singular.begin() + 26, singular.begin() + 26 + 17 * 17, T(0));  // block 2
+  std::fill(singular.end() - 9, singular.end(), T(0));                       // block 3
+  this->backend->template upload<T>(singular, blocks);
+  EXPECT_EQ(this->backend->invert_blocks(blocks, sizes), 2);
+
+  EXPECT_THROW(this->backend->invert_blocks(blocks, std::vector<index_t>{1, 5, 17}),
+               std::invalid_argument);
+  EXPECT_THROW(this->backend->invert_blocks(blocks, std::vector<index_t>{0, 1, 5, 17, 3}),
+               std::invalid_argument);
+}
+
 TYPED_TEST(CpuBackendTest, SpmvChecksItsArguments) {
   using T = TypeParam;
   Backend<T>& be = *this->backend;

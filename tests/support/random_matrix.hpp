@@ -90,4 +90,18 @@ template <class T> double relative_error(const DenseVector<T>& x, const DenseVec
   return den == 0 ? (x - ref).norm() : (x - ref).norm() / den;
 }
 
+// Square blocks one after another, each row-major (Backend::invert_blocks's layout): random
+// entries plus 2k on the diagonal of a block of size k, which keeps each block's condition
+// number small (a few), so that inverses computed in any order agree to a few ulps times k.
+template <class T> std::vector<T> random_blocks(const std::vector<index_t>& sizes, std::uint64_t seed) {
+  std::vector<T> packed;
+  for (const index_t k : sizes) {
+    Dense<T> b = random_dense<T>(k, k, seed++);
+    b.diagonal().array() += T(real_t<T>(2 * k));
+    for (index_t i = 0; i < k; ++i)
+      for (index_t j = 0; j < k; ++j) packed.push_back(b(i, j));
+  }
+  return packed;
+}
+
 }  // namespace pmom::test

@@ -201,6 +201,11 @@ template <class T> class Backend {
   // of a matrix that lives on the backend read back in a chosen order (the sweep's block
   // preconditioner reads the diagonal blocks of Z so).
   virtual void gather(const T* values, const Block<std::int64_t>& positions, Block<T>& out) = 0;
+  // Square blocks stored one after another in `blocks`, block b row-major in sizes[b]²
+  // entries, each replaced by its inverse where it lives (the sweep's block preconditioner
+  // inverts Z's diagonal blocks so, every frequency). Returns the index of the first block found
+  // singular, −1 when none was; then the blocks' contents are unspecified.
+  virtual long long invert_blocks(Block<T>& blocks, std::span<const index_t> sizes) = 0;
   // y = alpha op(A) x + beta y, column by column of the blocks.
   virtual void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y,
                     T alpha = T(1), T beta = T(0)) = 0;
@@ -266,6 +271,18 @@ template <class T> class Backend {
   }
   // What every make_sweeper checks: A valid and square, inv_diag of its size, colour_ptr
   // empty or non-decreasing from 0 to the row count.
+  // What every invert_blocks checks: positive sizes whose squares add up to the blocks' entries.
+  static void check_blocks_input(const Block<T>& blocks, std::span<const index_t> sizes) {
+    std::size_t entries = 0;
+    for (const index_t k : sizes) {
+      if (k < 1) throw std::invalid_argument("invert_blocks: a block of size " + std::to_string(k));
+      entries += static_cast<std::size_t>(k) * static_cast<std::size_t>(k);
+    }
+    if (entries != blocks.size())
+      throw std::invalid_argument("invert_blocks: " + std::to_string(sizes.size()) +
+                                  " blocks of " + std::to_string(entries) + " entries in all, " +
+                                  std::to_string(blocks.size()) + " given");
+  }
   static void check_sweep_input(const Csr<T>& a, std::span<const T> inv_diag,
                                 std::span<const index_t> colour_ptr) {
     a.validate();

@@ -1,6 +1,6 @@
 // The sweep's preconditioner: block Jacobi on geometric tiles. The basis functions are grouped
 // by the square tile of cells their minus cell lies in, M is the block diagonal of Z on those
-// groups, and M⁻¹ (each block inverted on the host) is an operator on the backend that the
+// groups, and M⁻¹ (each block inverted where Z lives, Backend::invert_blocks) is an operator on the backend that the
 // COCG solver applies every iteration (Solver::set_preconditioner). A tile holds whole loops and
 // the charges they move, which point Jacobi cannot see: on the RO4003 coupler at 3 GHz, every
 // entry of Z kept, tiles of 8, 16 and 24 cells took COCG from 839 iterations to 270, 141 and 98
@@ -18,12 +18,13 @@
 
 namespace pmom::sweep {
 
-// The largest blocks. Larger blocks cut the iterations, but the host inverts every block at
-// every frequency (~10 b² flops per function), which only a dense Z's product outweighs. H200,
-// blocks of at most 160 against 320: the FR-4 example, every entry kept, 843 against 540
-// iterations a frequency and 13.8 against 12.1 s of solve over 41 frequencies; the two
-// couplers (20% of Z) 1.3 against 3.2 s of solve; the 0.2 mm coupler (5%) 0.5 against 2.5 s of
-// fill, where the inversion is counted, for 1.9 against 2.1 s of solve.
+// The largest blocks. Larger blocks cut the iterations but cost more in M⁻¹'s product (b
+// entries a row) and in its inversion every frequency (~10 b² flops a function). Measured on an
+// H200 with the blocks inverted on the host, blocks of at most 160 against 320: the FR-4
+// example, every entry kept, 843 against 540 iterations a frequency and 13.8 against 12.1 s of
+// solve over 41 frequencies; the two couplers (20% of Z) 1.3 against 3.2 s of solve; the 0.2 mm
+// coupler (5%) 0.5 against 2.5 s of fill, where the inversion is counted, for 1.9 against 2.1 s
+// of solve. Inverted on the device (cuBLAS's batched LU) the FR-4 example's solve is 9.0 s.
 inline constexpr int kLargestDenseBlock = 320;   // every entry of Z kept, and the line checks
 inline constexpr int kLargestSparseBlock = 160;  // a thresholded Z
 
@@ -51,17 +52,17 @@ class BlockJacobi {
   [[nodiscard]] std::size_t largest() const;
 
  private:
-  // Inverts the blocks whose entries, block after block and row-major in each, are in `z`,
-  // and writes M⁻¹'s values on the backend.
-  void invert(std::vector<cd> z);
+  // Inverts the blocks in gathered_ where they live and writes M⁻¹'s values in its CSR order.
+  void invert();
 
   Backend<cd>& backend_;
   std::vector<std::vector<index_t>> blocks_;
+  std::vector<index_t> sizes_;
   std::size_t entries_ = 0;
-  std::vector<std::size_t> slot_;  // per block entry (block order), its place in M's CSR values
   std::shared_ptr<Operator<cd>> op_;
-  Block<std::int64_t> device_positions_;  // set_positions
-  Block<cd> gathered_;
+  Block<std::int64_t> device_positions_;  // set_positions: where Z's blocks are read
+  Block<std::int64_t> csr_order_;         // where M's CSR values are in the blocks' order
+  Block<cd> gathered_, inverted_;         // the blocks, block after block and row-major in each
 };
 
 }  // namespace pmom::sweep
