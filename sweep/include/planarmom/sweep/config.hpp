@@ -3,7 +3,7 @@
 // geometry::parse_geometry_config from the same document.
 //
 //   frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 101}   # or a list in Hz
-//   sparsify: {density: 0.05, rule: magnitude, check_dense: false, format: auto}
+//   sparsify: {density: 1.0, rule: magnitude, check_dense: false, format: auto}
 //     # rule: magnitude | mpie; format: auto | csr | hyb; with rule mpie, reach_heights: R
 //     # instead of density keeps the interactions within R substrate heights
 //   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto,
