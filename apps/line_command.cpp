@@ -11,6 +11,7 @@
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
+#include "planarmom/mom/surface_impedance.hpp"
 
 namespace pmom::app {
 namespace {
@@ -25,6 +26,9 @@ struct LineFlags {
   std::vector<double> freq_ghz{3};
   std::string config;  // YAML settings; the flags given on the command line override it
   bool plain_rooftops = false;
+  double loss_tangent = 0;
+  double conductivity = 0;  // S/m; 0: perfect strip and ground
+  double thickness_um = 35;
 };
 
 // The options whose values a config file supplies unless they are given.
@@ -65,10 +69,20 @@ int run(const LineFlags& f) {
               f.plain_rooftops ? "plain" : "edge-shaped");
   std::printf("%8s %8s %9s %10s %10s %8s %9s %8s %10s %8s\n", "f GHz", "half mm", "unknowns",
               "eps_eff", "KJ", "diff %", "Z0 ohm", "diff %", "assembly s", "LU s");
+  const bool lossy = f.loss_tangent > 0 || f.conductivity > 0;
+  const mom::Conductor metal =
+      f.conductivity > 0 ? mom::Conductor{f.conductivity, f.thickness_um * 1e-6} : mom::Conductor{};
+  if (lossy)
+    std::printf("losses: tan delta %g, metal %s; attenuation in dB/m against Pozar's dielectric "
+                "and Hammerstad-Jensen's conductor loss\n",
+                f.loss_tangent,
+                metal.perfect() ? "perfect"
+                                : (std::to_string(f.conductivity) + " S/m, " +
+                                   std::to_string(f.thickness_um) + " um").c_str());
   for (double g : f.freq_ghz) {
     const double kj = mom::effective_permittivity_kj(u, f.eps_r, g, f.height_mm);
-    mom::LineSpec spec{f.eps_r, f.height_mm, width, f.cells_across, f.half_length_mm,
-                       !f.plain_rooftops};
+    mom::LineSpec spec{f.eps_r,        f.height_mm, width, f.cells_across, f.half_length_mm,
+                       !f.plain_rooftops, f.loss_tangent, metal};
     if (spec.half_length_mm <= 0) spec.half_length_mm = mom::suggested_half_length_mm(spec, g * 1e9);
     const double half = spec.half_length_mm;
     PMOM_LOG(info) << "line at " << g << " GHz, half length " << half << " mm";
@@ -77,6 +91,30 @@ int run(const LineFlags& f) {
                 r.unknowns,
                 r.eps_eff, kj, 100 * (r.eps_eff / kj - 1), r.z0.real(),
                 100 * (r.z0.real() / z_hj - 1), r.seconds_assembly, r.seconds_solve);
+    if (lossy) {
+      // The fit's Re γ of the lossless line (its bias: near fields of the gap and the open
+      // ends, ~1e-4 of β) taken away, so that what is compared is the losses' attenuation.
+      mom::LineSpec lossless = spec;
+      lossless.loss_tangent = 0;
+      lossless.metal = {};
+      const double alpha = r.gamma.real() - mom::characterise_line(lossless, g * 1e9).gamma.real();
+      const double db = 20 / std::log(10.0);
+      const double dielectric = mom::attenuation_dielectric(f.eps_r, kj, f.loss_tangent, g * 1e9);
+      const double rs =
+          metal.perfect() ? 0 : 1 / (f.conductivity * mom::skin_depth_m(f.conductivity, g * 1e9));
+      const double conductor = metal.perfect() ? 0 : mom::attenuation_conductor_hj(width, z_hj, rs);
+      const double wheeler =
+          metal.perfect() ? 0
+                          : mom::attenuation_conductor_wheeler(width, f.height_mm,
+                                                               f.thickness_um * 1e-3, z_hj, rs);
+      const double formula = dielectric + conductor;
+      std::printf("%8s attenuation %.4f dB/m (Re gamma %.4f less the lossless line's %.4f), "
+                  "formulas %.4f (dielectric %.4f, conductor %.4f; Wheeler's rule %.4f): "
+                  "%+.2f %%\n",
+                  "", db * alpha, db * r.gamma.real(), db * (r.gamma.real() - alpha),
+                  db * formula, db * dielectric, db * conductor, db * wheeler,
+                  100 * (alpha / formula - 1));
+    }
     std::fflush(stdout);
   }
   return 0;
@@ -116,6 +154,15 @@ Command add_line_command(CLI::App& parent) {
   app->add_option("--config", flags->config,
                   "YAML settings (examples/microstrip_line.yaml); flags given override them")
       ->check(CLI::ExistingFile);
+  app->add_option("--loss-tangent", flags->loss_tangent, "Substrate loss tangent")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  app->add_option("--conductivity", flags->conductivity,
+                  "Strip and ground conductivity, S/m (default: perfect conductors)")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--thickness-um", flags->thickness_um, "Strip and ground thickness, um")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app->add_flag("--plain-rooftops", flags->plain_rooftops,
                 "Plain rooftops also beside the metal edges (to compare with the default "
                 "edge-shaped ones)");

@@ -51,15 +51,24 @@ class Reader : public YamlReader {
   }
 
   void metal(const YAML::Node& node) const {
-    check_keys(node, "/metal", {"pec", "conductivity"});
+    check_keys(node, "/metal", {"pec", "conductivity_s_per_m", "thickness_um"});
     c_.lines[{Item::metal, -1, ""}] = line_of(node);
     Metal& m = c_.layout.metal;
-    const bool has_pec = node["pec"].IsDefined(), has_sigma = node["conductivity"].IsDefined();
+    const bool has_pec = node["pec"].IsDefined();
+    const bool has_sigma = node["conductivity_s_per_m"].IsDefined();
     if (has_pec == has_sigma || (has_pec && !boolean(node["pec"], "/metal/pec"))) {
-      fail(node, "/metal needs exactly one of 'pec: true' or 'conductivity: S/m'");
+      fail(node, "/metal needs exactly one of 'pec: true' or 'conductivity_s_per_m: S/m' (with "
+                 "'thickness_um')");
+    }
+    if (has_pec && node["thickness_um"].IsDefined()) {
+      fail(node["thickness_um"], "/metal/thickness_um goes with conductivity_s_per_m, not pec");
     }
     m.pec = has_pec;
-    if (has_sigma) m.conductivity_s_per_m = field(node, "/metal", "conductivity", Item::metal, -1);
+    if (has_sigma) {
+      m.conductivity_s_per_m =
+          field(node, "/metal", "conductivity_s_per_m", Item::metal, -1);
+      m.thickness_um = field(node, "/metal", "thickness_um", Item::metal, -1);
+    }
     validated([&] { validate(m); });
   }
 

@@ -44,10 +44,14 @@ void validate(const Substrate& substrate) {
 }
 
 void validate(const Metal& metal) {
-  if (!metal.pec && (!(metal.conductivity_s_per_m > 0.0) ||
-                     !std::isfinite(metal.conductivity_s_per_m))) {
+  if (metal.pec) return;
+  if (!(metal.conductivity_s_per_m > 0.0) || !std::isfinite(metal.conductivity_s_per_m)) {
     throw GeometryError("metal conductivity must be > 0 S/m, got " +
-                        num(metal.conductivity_s_per_m), Item::metal, -1, "conductivity");
+                        num(metal.conductivity_s_per_m), Item::metal, -1, "conductivity_s_per_m");
+  }
+  if (!(metal.thickness_um > 0.0) || !std::isfinite(metal.thickness_um)) {
+    throw GeometryError("metal thickness must be > 0 µm, got " + num(metal.thickness_um),
+                        Item::metal, -1, "thickness_um");
   }
 }
 

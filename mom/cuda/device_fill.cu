@@ -11,6 +11,7 @@
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/device_fill.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 
 namespace pmom::mom {
 namespace {
@@ -95,6 +96,12 @@ __global__ void add_loads(const long long* slot, const int* port, long long coun
   if (k < count) z[slot[k]] += loads[port[k]] * a * a;
 }
 
+__global__ void add_surface(const long long* slot, const double* gram, long long count, dc zs,
+                            dc* z) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k < count) z[slot[k]] += zs * gram[k];
+}
+
 constexpr int kBlock = 128;
 unsigned blocks(long long count) { return static_cast<unsigned>((count + kBlock - 1) / kBlock); }
 
@@ -113,8 +120,9 @@ struct DeviceFill::Impl {
   DeviceArray<long long> copy_to, copy_from, table_start;
   DeviceArray<RooftopCells> cells;
   DeviceArray<index_t> row_of, col_idx;
-  DeviceArray<long long> load_slot;
+  DeviceArray<long long> load_slot, gram_slot;
   DeviceArray<int> load_port;
+  DeviceArray<double> gram;
   DeviceArray<dc> tables, remainder, quasi_static, loads;
   std::size_t ports = 0;
 };
@@ -156,6 +164,15 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
     d.row_of = DeviceArray<index_t>(row_of, d.stream);
     d.col_idx = DeviceArray<index_t>(pattern.col_idx, d.stream);
   }
+  // Where entry (m, c) is in `values`.
+  const auto slot_of = [&](index_t m, index_t c, const std::string& what) -> long long {
+    if (pattern.dense) return static_cast<long long>(m) * n + c;
+    const std::int64_t at = csr_position(pattern.row_ptr, pattern.col_idx, m, c);
+    if (at < 0)
+      throw std::invalid_argument("DeviceFill: the pattern lacks entry (" + std::to_string(m) +
+                                  ", " + std::to_string(c) + ") of " + what);
+    return at;
+  };
   // The gaps' pairs, where add_port_loads puts each port's load.
   std::vector<long long> slots;
   std::vector<int> ports;
@@ -163,25 +180,22 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
     const std::vector<int>& gap = mesh.ports()[p].delta_gap().basis;
     for (const int m : gap)
       for (const int c : gap) {
-        if (pattern.dense) {
-          slots.push_back(static_cast<long long>(m) * n + c);
-          ports.push_back(static_cast<int>(p));
-          continue;
-        }
-        const auto first = pattern.col_idx.begin() + pattern.row_ptr[m];
-        const auto last = pattern.col_idx.begin() + pattern.row_ptr[m + 1];
-        const auto at = std::lower_bound(first, last, c);
-        if (at == last || *at != c)
-          throw std::invalid_argument("DeviceFill: the pattern lacks entry (" + std::to_string(m) +
-                                      ", " + std::to_string(c) + ") of port " +
-                                      std::to_string(p + 1) + "'s gap");
-        slots.push_back(at - pattern.col_idx.begin());
+        slots.push_back(slot_of(m, c, "port " + std::to_string(p + 1) + "'s gap"));
         ports.push_back(static_cast<int>(p));
       }
   }
   d.ports = mesh.ports().size();
   d.load_slot = DeviceArray<long long>(slots, d.stream);
   d.load_port = DeviceArray<int>(ports, d.stream);
+  // The Gram entries, where add_surface_impedance puts the strips' surface impedance.
+  std::vector<long long> gram_slots;
+  std::vector<double> gram;
+  for (const GramEntry& e : basis_gram(mesh, plan.edge_profiles)) {
+    gram_slots.push_back(slot_of(e.row, e.col, "the basis's Gram matrix"));
+    gram.push_back(e.value);
+  }
+  d.gram_slot = DeviceArray<long long>(gram_slots, d.stream);
+  d.gram = DeviceArray<double>(gram, d.stream);
   d.tables = DeviceArray<dc>(static_cast<std::size_t>(plan.size));
   check(cudaMemsetAsync(d.tables.data, 0, sizeof(dc) * d.tables.size, d.stream), "cudaMemset");
   d.loads = DeviceArray<dc>(std::max<std::size_t>(d.ports, 1));
@@ -199,9 +213,9 @@ DeviceFill::~DeviceFill() {
 std::size_t DeviceFill::nnz() const { return impl_->pattern.nnz(); }
 
 void DeviceFill::fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
-                      std::complex<double>* values) {
+                      std::complex<double>* values, std::complex<double> surface_impedance) {
   start_tables(greens);
-  assemble(loads, values);
+  assemble(loads, values, surface_impedance);
 }
 
 void DeviceFill::start_tables(const GreensTable& greens) {
@@ -236,7 +250,7 @@ void DeviceFill::start_tables(const GreensTable& greens) {
 }
 
 void DeviceFill::assemble(std::span<const std::complex<double>> loads,
-                          std::complex<double>* values) {
+                          std::complex<double>* values, std::complex<double> surface_impedance) {
   Impl& d = *impl_;
   if (loads.size() != d.ports)
     throw std::invalid_argument("DeviceFill: " + std::to_string(loads.size()) + " loads for " +
@@ -263,6 +277,11 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
   if (load_count > 0)
     add_loads<<<blocks(load_count), kBlock, 0, d.stream>>>(d.load_slot.data, d.load_port.data,
                                                           load_count, d.loads.data, d.cell_m, z);
+  const auto gram_count = static_cast<long long>(d.gram_slot.size);
+  if (gram_count > 0 && surface_impedance != std::complex<double>(0.0))
+    add_surface<<<blocks(gram_count), kBlock, 0, d.stream>>>(
+        d.gram_slot.data, d.gram.data, gram_count,
+        dc(surface_impedance.real(), surface_impedance.imag()), z);
   check(cudaGetLastError(), "kernel launch");
   check(cudaStreamSynchronize(d.stream), "fill");
 }

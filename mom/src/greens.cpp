@@ -47,8 +47,15 @@ SlabSpectrum slab_spectrum(const Slab& slab, double frequency_hz) {
   if (!(frequency_hz > 0.0) || !std::isfinite(frequency_hz))
     throw std::invalid_argument("greens: frequency must be positive and finite, got " +
                                 std::to_string(frequency_hz) + " Hz");
-  return {complex_permittivity(slab), 2.0 * pi * frequency_hz / c0, slab.height_m,
-          slab.eps_r};
+  SlabSpectrum s{complex_permittivity(slab), 2.0 * pi * frequency_hz / c0, slab.height_m,
+                 slab.eps_r};
+  if (!slab.ground.perfect()) {
+    const std::complex<double> zs = surface_impedance(slab.ground, frequency_hz);
+    const std::complex<double> jw(0.0, 2.0 * pi * frequency_hz);
+    s.ground_a = zs / (jw * mu0);
+    s.ground_b = jw * eps0 * s.eps * zs;
+  }
+  return s;
 }
 
 void check_path(const PathOptions& p) {
@@ -67,6 +74,7 @@ void validate(const Slab& slab) {
   if (!(slab.height_m > 0.0) || !std::isfinite(slab.height_m))
     throw std::invalid_argument("Slab: height_m must be a positive thickness in metres, got " +
                                 std::to_string(slab.height_m));
+  validate(slab.ground);
 }
 
 std::complex<double> complex_permittivity(const Slab& slab) {

@@ -16,6 +16,7 @@
 #include "planarmom/mom/line_fit.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 
 namespace pmom::mom {
 
@@ -60,13 +61,34 @@ cd z_entry(const TableView& view, const std::vector<RooftopCells>& cells, int m,
                               cells[static_cast<std::size_t>(m)]);
 }
 
+// The strip's surface impedance on row m's Gram entries (`first`: where each row's entries
+// start in `gram`, which basis_gram sorts by row).
+struct SurfaceRows {
+  std::vector<GramEntry> gram;
+  std::vector<std::size_t> first;
+  cd zs = 0;
+
+  SurfaceRows(const LineSystem& s, int n) : zs(s.surface_impedance) {
+    if (zs != cd(0.0)) gram = basis_gram(s.mesh, s.plan.edge_profiles);
+    first.assign(static_cast<std::size_t>(n) + 1, 0);
+    for (const GramEntry& e : gram) ++first[static_cast<std::size_t>(e.row) + 1];
+    for (int m = 0; m < n; ++m) first[m + 1] += first[m];
+  }
+  template <class Row> void add(int m, Row&& row) const {
+    for (std::size_t k = first[m]; k < first[m + 1]; ++k) row(gram[k].col) += zs * gram[k].value;
+  }
+};
+
 LineSolution solve_full(const LineSystem& s, const TableView& view,
                         const std::vector<RooftopCells>& cells, clock::time_point start) {
   const int n = static_cast<int>(cells.size());
+  const SurfaceRows surface(s, n);
   RowMajor z(n, n);
 #pragma omp parallel for schedule(dynamic, 16)
-  for (int m = 0; m < n; ++m)
+  for (int m = 0; m < n; ++m) {
     for (int c = 0; c < n; ++c) z(m, c) = z_entry(view, cells, m, c);
+    surface.add(m, [&](int c) -> cd& { return z(m, c); });
+  }
   const auto assembled = clock::now();
   const Eigen::MatrixXcd x =
       z.partialPivLu().solve(Eigen::Map<const Eigen::MatrixXcd>(s.rhs.data(), n, s.columns));
@@ -91,10 +113,13 @@ LineSolution solve_line_by_lu(const LineSystem& s) {
     if (mirror.image[static_cast<std::size_t>(c)] >= c) reps.push_back(c);
   const auto r_count = static_cast<int>(reps.size());
   RowMajor rows(r_count, n);
+  const SurfaceRows surface(s, n);
 #pragma omp parallel for schedule(dynamic, 16)
-  for (int r = 0; r < r_count; ++r)
-    for (int c = 0; c < n; ++c)
-      rows(r, c) = z_entry(view, cells, reps[static_cast<std::size_t>(r)], c);
+  for (int r = 0; r < r_count; ++r) {
+    const int m = reps[static_cast<std::size_t>(r)];
+    for (int c = 0; c < n; ++c) rows(r, c) = z_entry(view, cells, m, c);
+    surface.add(m, [&](int c) -> cd& { return rows(r, c); });
+  }
   LineSolution out;
   out.x.assign(static_cast<std::size_t>(n) * s.columns, cd(0.0));
   double assembly = seconds_between(start, clock::now()), solve = 0;
@@ -181,6 +206,7 @@ namespace {
 struct LineProblem {
   int half = 0;
   double a = 0;  // cell, m
+  cd zs = 0;     // the strip's surface impedance
   geometry::Mesh mesh;
   GreensTable greens;
   TablePlan plan;
@@ -209,13 +235,14 @@ LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* 
                                 std::to_string(spec.cells_across) + " and " +
                                 std::to_string(half));
   geometry::Mesh mesh = line_mesh(spec, half);
-  GreensTable greens(Slab{spec.eps_r, 0.0, spec.height_mm * 1e-3}, frequency_hz,
+  GreensTable greens(Slab{spec.eps_r, spec.loss_tangent, spec.height_mm * 1e-3, spec.metal},
+                     frequency_hz,
                      required_rho_max(mesh.grid()), {});
   AssemblyOptions options;
   options.edge_profiles = spec.edge_profiles;
   TablePlan plan = make_table_plan(mesh, options);
-  return {half, cell_mm * 1e-3, std::move(mesh), std::move(greens), std::move(plan),
-          seconds_between(t0, clock::now())};
+  return {half, cell_mm * 1e-3, surface_impedance(spec.metal, frequency_hz), std::move(mesh),
+          std::move(greens), std::move(plan), seconds_between(t0, clock::now())};
 }
 
 // The centre gap's 1 V drive: every x-rooftop on the middle grid line, so the source is
@@ -320,7 +347,7 @@ LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
     const std::vector<cd> load = load_columns(p);
     rhs.insert(rhs.end(), load.begin(), load.end());
   }
-  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, rhs, with_load ? 3 : 1});
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, rhs, with_load ? 3 : 1, p.zs});
   const std::span<const cd> columns(x.x);
   LineCheck c;
   c.line = line_from(p, columns.subspan(0, n), spec.cells_across, frequency_hz);
@@ -341,7 +368,7 @@ std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
                                       std::complex<double> gamma, const LineSolver& solve) {
   const LineProblem p = line_problem(spec, frequency_hz, "matched gap load");
   const auto n = p.mesh.basis().size();
-  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2});
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2, p.zs});
   const std::span<const cd> columns(x.x);
   return load_from(p, columns.subspan(0, n), columns.subspan(n, n), spec, frequency_hz, gamma);
 }

@@ -41,6 +41,35 @@ double width_for_impedance_hj(double z0_ohm, double eps_r) {
   return std::sqrt(lo * hi);
 }
 
+double attenuation_dielectric(double eps_r, double eps_eff, double loss_tangent, double f_hz) {
+  if (eps_r == 1) return 0;
+  const double k0 = 2 * pi * f_hz / c0;
+  return k0 * eps_r * (eps_eff - 1) * loss_tangent / (2 * std::sqrt(eps_eff) * (eps_r - 1));
+}
+
+double impedance_air_thick_hj(double u, double t_over_h) {
+  if (t_over_h <= 0) return impedance_air_hj(u);
+  const double coth = 1 / std::tanh(std::sqrt(6.517 * u));
+  return impedance_air_hj(
+      u + t_over_h / pi * std::log(1 + 4 * std::exp(1.0) / (t_over_h * coth * coth)));
+}
+
+double attenuation_conductor_hj(double w_mm, double z0_ohm, double rs_ohm) {
+  return rs_ohm / (z0_ohm * w_mm * 1e-3) * std::exp(-1.2 * std::pow(z0_ohm / eta0_ohm, 0.7));
+}
+
+double attenuation_conductor_wheeler(double w_mm, double h_mm, double t_mm, double z0_ohm,
+                                     double rs_ohm) {
+  if (!(w_mm > 0) || !(h_mm > 0) || !(t_mm > 0))
+    throw std::invalid_argument("conductor attenuation: need W, h and t > 0 mm");
+  const auto z0a = [&](double n) {
+    return impedance_air_thick_hj((w_mm - 2 * n) / (h_mm + 2 * n), (t_mm - 2 * n) / (h_mm + 2 * n));
+  };
+  const double dn = 1e-4 * t_mm;  // mm; central difference, error O(dn²)
+  const double dz_dn = (z0a(dn) - z0a(-dn)) / (2 * dn * 1e-3);  // ohm per metre
+  return rs_ohm / eta0_ohm * dz_dn / (2 * z0_ohm);
+}
+
 double effective_permittivity_kj(double u, double eps_r, double f_ghz, double h_mm) {
   if (f_ghz < 0 || !(h_mm > 0))
     throw std::invalid_argument("microstrip dispersion: need f >= 0 and h > 0");

@@ -31,23 +31,38 @@ Hyperbolic hyperbolic(cd u, double h) {
   return {2.0 * u * e / (1.0 - e), 2.0 * u * e / (1.0 + e)};
 }
 
+// A lossy ground (greens.hpp): hy's cx and tx become those of u C and u T, and `extra` is
+// u0 (uC·uT − u²)/kρ², the term G̃_V's numerator gains. With u²csch² = cx(2u + cx) and
+// u²sech² = tx(2u − tx), uC − u coth = −a u²csch²/(1 + a u coth) and uT − u tanh =
+// b u²sech²/(u² + b u tanh) are formed without cancellation; both vanish like e^{−2uh}.
+cd load_ground(const SlabSpectrum& s, cd kr, cd u0, cd u, Hyperbolic& hy) {
+  const cd u_coth = u + hy.cx, u_tanh = u - hy.tx;
+  const cd dc = -s.ground_a * hy.cx * (2.0 * u + hy.cx) / (1.0 + s.ground_a * u_coth);
+  const cd dt = s.ground_b * hy.tx * (2.0 * u - hy.tx) / (u * u + s.ground_b * u_tanh);
+  hy.cx += dc;
+  hy.tx -= dt;
+  return u0 * (u_tanh * dc + u_coth * dt + dc * dt) / (kr * kr);
+}
+
 }  // namespace
 
 Pair SlabSpectrum::exact(cd kr) const {
   const cd u0 = std::sqrt(kr * kr - k0 * k0);  // principal root: Re u0 ≥ 0, the proper sheet
   const cd u = std::sqrt(kr * kr - eps * k0 * k0);
-  const Hyperbolic hy = hyperbolic(u, h);
+  Hyperbolic hy = hyperbolic(u, h);
+  const cd extra = ground_a == 0.0 ? 0.0 : load_ground(*this, kr, u0, u, hy);
   const cd d_te = u0 + u + hy.cx;
   const cd d_tm = eps * u0 + u - hy.tx;
-  const cd num = u0 + u - hy.tx;
+  const cd num = u0 + u - hy.tx + extra;
   return {mu0 / d_te, num / (eps0 * d_te * d_tm)};
 }
 
 Pair SlabSpectrum::remainder(cd kr) const {
   const cd u0 = std::sqrt(kr * kr - k0 * k0);
   const cd u = std::sqrt(kr * kr - eps * k0 * k0);
-  const Hyperbolic hy = hyperbolic(u, h);
-  const Hyperbolic hy0 = hyperbolic(u0, h);
+  Hyperbolic hy = hyperbolic(u, h);
+  const cd extra = ground_a == 0.0 ? 0.0 : load_ground(*this, kr, u0, u, hy);
+  const Hyperbolic hy0 = hyperbolic(u0, h);  // G̃_qs: u0 for u, the ground perfect
   const cd du = (1.0 - eps) * k0 * k0 / (u + u0);  // u − u0 without cancellation
   const cd dc = du + (hy.cx - hy0.cx);            // u coth(uh) − u0 coth(u0h)
   const cd dt = du - (hy.tx - hy0.tx);            // u tanh(uh) − u0 tanh(u0h)
@@ -57,8 +72,9 @@ Pair SlabSpectrum::remainder(cd kr) const {
   const cd num0 = u0 + t0;
   const cd d_te = d_te0 + dc;
   const cd d_tm = d_tm0 + dt;
-  // N/(D M) − N0/(D0 M0) over a common denominator; N − N0 = M − M0 = dt, D − D0 = dc.
-  const cd num_v = dt * d_te0 * d_tm0 - num0 * (dc * d_tm0 + d_te * dt);
+  // N/(D M) − N0/(D0 M0) over a common denominator; N − N0 = dt + extra, M − M0 = dt,
+  // D − D0 = dc.
+  const cd num_v = (dt + extra) * d_te0 * d_tm0 - num0 * (dc * d_tm0 + d_te * dt);
   return {-mu0 * dc / (d_te * d_te0), num_v / (eps0 * d_te * d_tm * d_te0 * d_tm0)};
 }
 

@@ -17,6 +17,8 @@ struct SlabSpectrum {
   double k0;                 // free-space wavenumber, rad/m
   double h;                  // slab thickness, m
   double eps_real;           // εr', which bounds the surface-wave poles by √εr' k0
+  // A lossy ground's a = Zs/(jωμ0) (m) and b = jω ε0 εr Zs (1/m), greens.hpp; 0 for PEC.
+  std::complex<double> ground_a = 0.0, ground_b = 0.0;
 
   // G̃_A, G̃_V at (complex) kρ.
   Pair exact(std::complex<double> kr) const;

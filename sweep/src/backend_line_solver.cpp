@@ -7,6 +7,7 @@
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/device_fill.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/line_checks.hpp"
 
@@ -39,10 +40,13 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
   if (backend.name().rfind("cuda", 0) == 0) {
     mom::DeviceFill fill(s.mesh, s.plan, mom::FillPattern::all(n));
     const std::vector<cd> no_loads(s.mesh.ports().size(), cd(0.0));
-    fill.fill(s.greens, no_loads, backend.csr_values(*op));
+    fill.fill(s.greens, no_loads, backend.csr_values(*op), s.surface_impedance);
   } else {
-    const mom::ImpedanceMatrix z =
+    mom::ImpedanceMatrix z =
         mom::assemble_impedance(s.mesh, mom::evaluate_tables(s.plan, s.greens));
+    if (s.surface_impedance != cd(0.0))
+      mom::add_surface_impedance(mom::basis_gram(s.mesh, s.plan.edge_profiles),
+                                 s.surface_impedance, z);
     backend.copy_bytes(backend.csr_values(*op), z.values.data(), z.values.size() * sizeof(cd),
                        CopyKind::to_backend);
   }

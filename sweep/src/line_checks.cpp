@@ -50,7 +50,11 @@ std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
          " eps_r " + hex(spec.eps_r) + " h_mm " + hex(spec.height_mm) + " w_mm " +
          hex(spec.width_mm) + " across " + std::to_string(spec.cells_across) + " half_mm " +
          hex(spec.half_length_mm) + " edges " + (spec.edge_profiles ? "1" : "0") + " f_hz " +
-         hex(frequency_hz);
+         hex(frequency_hz) +
+         (spec.loss_tangent == 0 && spec.metal.perfect()
+              ? std::string()
+              : " tand " + hex(spec.loss_tangent) + " sigma " +
+                    hex(spec.metal.conductivity_s_per_m) + " t_m " + hex(spec.metal.thickness_m));
 }
 
 void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, bool with_load,

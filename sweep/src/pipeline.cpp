@@ -20,6 +20,7 @@
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/port_loads.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sparsify/dense_check.hpp"
 #include "planarmom/sparsify/device_threshold.hpp"
@@ -95,6 +96,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     : mesh_(mesh),
       settings_(settings),
       backend_(backend),
+      metal_(mom::conductor(mesh.layout().metal)),
       rhs_(mom::port_excitations(mesh)),
       feeds_(band_feed_impedances(mesh, settings, backend)) {
   if (settings_.rule == "mpie") {
@@ -128,6 +130,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
                    << plan_.lookups() << " Green's lookups a frequency (plan "
                    << seconds_since(start) << " s)";
   }
+  if (!metal_.perfect()) gram_ = mom::basis_gram(mesh_, plan_.edge_profiles);
   const bool on_device = backend_.name().rfind("cuda", 0) == 0;
   if (fixed_pattern) {
     make_in_place();
@@ -201,7 +204,7 @@ void SweepPipeline::make_in_place() {
 void SweepPipeline::fill_on_device(const mom::GreensTable& greens, std::span<const cd> loads,
                                    cd* values) {
   if (tables_started_hz_ != greens.frequency()) device_fill_->start_tables(greens);
-  device_fill_->assemble(loads, values);
+  device_fill_->assemble(loads, values, mom::surface_impedance(metal_, greens.frequency()));
 }
 
 // Rule magnitude on the device: the dense Z thresholded there into a new CSR operator.
@@ -224,9 +227,14 @@ std::shared_ptr<Operator<cd>> SweepPipeline::threshold_on_device(io::FrequencyRe
   return op;
 }
 
+// The strips' surface impedance on the basis's Gram entries (nothing for perfect metal).
+template <class Z> void SweepPipeline::add_metal_loss(double frequency_hz, Z& z) const {
+  if (!gram_.empty()) mom::add_surface_impedance(gram_, mom::surface_impedance(metal_, frequency_hz), z);
+}
+
 mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {
   const geometry::Substrate& sub = mesh_.layout().substrate;
-  return {mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3}, frequency_hz,
+  return {mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3, metal_}, frequency_hz,
           mom::required_rho_max(mesh_.grid()), table_options(settings_)};
 }
 
@@ -239,6 +247,7 @@ void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<cons
   } else {
     Csr<cd> z = mom::assemble_sparse_impedance(mesh_, mom::evaluate_tables(plan_, greens), *mpie_);
     mom::add_port_loads(mesh_, loads, z);
+    add_metal_loss(greens.frequency(), z);
     backend_.copy_bytes(values, z.values.data(), z.values.size() * sizeof(cd),
                         CopyKind::to_backend);
   }
@@ -258,10 +267,12 @@ Csr<cd> SweepPipeline::sparse_z(const mom::GreensTable& greens, std::span<const 
     if (settings_.check_dense || !mpie_) {
       z = mom::assemble_impedance(mesh_, tables);
       mom::add_port_loads(mesh_, loads, *z);
+      add_metal_loss(greens.frequency(), *z);
     }
     if (mpie_) {
       sparse = mom::assemble_sparse_impedance(mesh_, tables, *mpie_);
       mom::add_port_loads(mesh_, loads, sparse);
+      add_metal_loss(greens.frequency(), sparse);
     }
   }
   r.seconds_fill = seconds_since(start);

@@ -86,9 +86,10 @@ SweepJob load_sweep(const fs::path& config) {
   SweepSettings settings = read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size()));
   geometry::Mesh mesh = g.make_mesh(cell_size(g, settings.frequencies_hz.back()));
   if (!g.layout.metal.pec)
-    PMOM_LOG(warning) << file << ": metal conductivity " << g.layout.metal.conductivity_s_per_m
-                      << " S/m is not modelled yet: the strips are computed as perfect "
-                         "conductors (no conductor loss)";
+    PMOM_LOG(info) << file << ": metal of " << g.layout.metal.conductivity_s_per_m << " S/m, "
+                   << g.layout.metal.thickness_um
+                   << " µm thick: conductor loss by its surface impedance on the strips and the "
+                      "ground (the feeds' line checks stay lossless)";
   PMOM_LOG(info) << file << ": " << mesh.metal_cell_count() << " cells of "
                  << mesh.grid().cell_mm << " mm, " << mesh.basis().size() << " unknowns, "
                  << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()

@@ -77,9 +77,11 @@ TEST(ConfigYaml, ValidConfigParses) {
 }
 
 TEST(ConfigYaml, AlternativesAndDefaults) {
-  const auto config = parse(edited("  pec: true", "  conductivity: 5.8e7"));
+  const auto config =
+      parse(edited("  pec: true", "  conductivity_s_per_m: 5.8e7\n  thickness_um: 35"));
   EXPECT_FALSE(config.layout.metal.pec);
   EXPECT_DOUBLE_EQ(config.layout.metal.conductivity_s_per_m, 5.8e7);
+  EXPECT_DOUBLE_EQ(config.layout.metal.thickness_um, 35.0);
   const auto by_wavelength = parse(edited("  cell_mm: 0.115", "  cells_per_wavelength: 20"));
   EXPECT_FALSE(by_wavelength.mesh.cell_mm.has_value());
   EXPECT_DOUBLE_EQ(*by_wavelength.mesh.cells_per_wavelength, 20.0);
@@ -109,9 +111,16 @@ TEST(ConfigYaml, MissingFieldsAndWrongTypes) {
                             "config.yaml:8: /layout/0/x1 must be a number, got 'abc'");
   expect_error<ConfigError>([] { (void)parse(edited("direction: \"+x\"", "direction: left")); },
                             "config.yaml:14: /ports/0/direction: port direction must be one of");
-  expect_error<ConfigError>([] { (void)parse(edited("  pec: true", "  pec: true\n  conductivity: 1")); },
-                            "config.yaml:6: /metal needs exactly one of 'pec: true' or "
-                            "'conductivity: S/m'");
+  expect_error<ConfigError>(
+      [] { (void)parse(edited("  pec: true", "  pec: true\n  conductivity_s_per_m: 1")); },
+      "config.yaml:6: /metal needs exactly one of 'pec: true' or 'conductivity_s_per_m: S/m' "
+      "(with 'thickness_um')");
+  expect_error<ConfigError>(
+      [] { (void)parse(edited("  pec: true", "  conductivity_s_per_m: 5.8e7")); },
+      "config.yaml:6: missing required key 'thickness_um' in /metal");
+  expect_error<ConfigError>(
+      [] { (void)parse(edited("  pec: true", "  pec: true\n  thickness_um: 35")); },
+      "config.yaml:7: /metal/thickness_um goes with conductivity_s_per_m, not pec");
   expect_error<ConfigError>([] { (void)parse(edited("  cell_mm: 0.115", "  cell_mm: 0")); },
                             "config.yaml:24: /mesh/cell_mm must be > 0, got 0");
   expect_error<ConfigError>(

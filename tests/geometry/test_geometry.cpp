@@ -22,10 +22,12 @@ TEST(Layout, SubstrateAndMetalErrorsNameTheValue) {
   expect_error<GeometryError>([] { validate(Substrate{2.0, 1.0, -0.01}); },
                               "substrate loss tangent must be >= 0, got -0.01");
   EXPECT_NO_THROW(validate(Substrate{1.0, 1.0, 0.0}));  // air over ground is allowed
-  expect_error<GeometryError>([] { validate(Metal{false, 0.0}); },
+  expect_error<GeometryError>([] { validate(Metal{false, 0.0, 35.0}); },
                               "metal conductivity must be > 0 S/m, got 0");
-  EXPECT_NO_THROW(validate(Metal{false, 5.8e7}));
-  EXPECT_NO_THROW(validate(Metal{true, 0.0}));
+  expect_error<GeometryError>([] { validate(Metal{false, 5.8e7, 0.0}); },
+                              "metal thickness must be > 0 µm, got 0");
+  EXPECT_NO_THROW(validate(Metal{false, 5.8e7, 35.0}));
+  EXPECT_NO_THROW(validate(Metal{true, 0.0, 0.0}));
 }
 
 TEST(Layout, RectangleAndPortErrors) {

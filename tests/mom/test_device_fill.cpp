@@ -20,6 +20,7 @@
 #include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/port_loads.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 #include "support/gpu.hpp"
 
 namespace pmom::mom {
@@ -35,22 +36,24 @@ double worst_relative(const std::vector<cd>& got, const std::vector<cd>& want) {
 }
 
 void expect_same_fill(const geometry::Mesh& mesh, const MpiePattern& host_pattern, double f_hz,
-                      const std::vector<cd>& loads) {
+                      const std::vector<cd>& loads, const Conductor& metal = {}) {
   const FillPattern pattern{host_pattern.n, host_pattern.row_ptr, host_pattern.col_idx,
                             charge_reach2(host_pattern.sparsity)};
   const geometry::Substrate& sub = mesh.layout().substrate;
-  const GreensTable greens(Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3}, f_hz,
+  const GreensTable greens(Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3, metal}, f_hz,
                            required_rho_max(mesh.grid()));
+  const cd zs = surface_impedance(metal, f_hz);
   const TablePlan plan = make_table_plan(mesh);
   const InteractionTables tables = evaluate_tables(plan, greens);
   Csr<cd> z = assemble_sparse_impedance(mesh, tables, host_pattern);
   add_port_loads(mesh, loads, z);
+  if (!metal.perfect()) add_surface_impedance(basis_gram(mesh, plan.edge_profiles), zs, z);
 
   auto backend = make_cuda_backend<cd>();
   Block<cd> values = backend->allocate<cd>(static_cast<index_t>(z.nnz()), 1);
   backend->synchronize();  // the allocation's zeroing is queued on the backend's stream
   DeviceFill fill(mesh, plan, pattern);
-  fill.fill(greens, loads, values.data());
+  fill.fill(greens, loads, values.data(), zs);
   const std::vector<cd> device_z = backend->download(values);
   std::vector<cd> used_host, used_device;
   const std::vector<cd> device_tables = fill.tables();
@@ -90,10 +93,12 @@ TEST(DeviceFill, EqualsTheHostFillOnTheCouplerExample) {
                    {cd(50, -3), cd(49, 2), cd(51, 1), cd(50, 0)});
 }
 
-TEST(DeviceFill, EqualsTheHostFillOnFr4) {
+// Copper strips and ground: the lossy ground's tables and the strips' Gram entries too.
+TEST(DeviceFill, EqualsTheHostFillOnFr4WithCopper) {
   PMOM_REQUIRE_GPU();
   const geometry::Mesh mesh = coupler_mesh(4.4, 1.6, 0.02);
-  expect_same_fill(mesh, mpie_at(mesh, 0.05), 2.4e9, std::vector<cd>(4, cd(50, 0)));
+  expect_same_fill(mesh, mpie_at(mesh, 0.05), 2.4e9, std::vector<cd>(4, cd(50, 0)),
+                   Conductor{5.8e7, 35e-6});
 }
 
 // Every pair stored: the scalar part's full reach, and the bubbles' four-term entries.

@@ -100,6 +100,63 @@ TEST(LineCharacterisation, MirrorSplitEqualsOneFullLu) {
   EXPECT_LT(std::abs(load_split - load_full), 1e-7 * std::abs(load_full));
 }
 
+// The attenuation the losses add: Re γ of the lossy line less the lossless line's (the fit's
+// own Re γ there, ~1e-4 of β, from the near fields of the gap and the open ends).
+double loss_attenuation(LineSpec spec, double f_hz) {
+  const double lossy = characterise_line(spec, f_hz).gamma.real();
+  spec.loss_tangent = 0;
+  spec.metal = {};
+  return lossy - characterise_line(spec, f_hz).gamma.real();
+}
+
+// Dielectric loss against Pozar's filling-factor formula (with Kirschning-Jansen's εeff), on
+// both boards' 50 Ω lines at the sweeps' cells. 3%: the formula is exact for a quasi-TEM line
+// of that εeff, and the MoM's εeff is within 0.5% of KJ's here; measured −0.7% (RO4003, 2.4 GHz)
+// and +1.2% (FR-4).
+TEST(LineLoss, DielectricLossMatchesPozar) {
+  struct Case {
+    LineSpec spec;
+    double f_hz;
+  };
+  for (const Case& c : {Case{{3.38, 0.508, 1.2, 3, 0, true, 0.0027}, 2.4e9},
+                        Case{{4.4, 1.6, 3.2, 4, 0, true, 0.02}, 2.4e9}}) {
+    LineSpec spec = c.spec;
+    spec.half_length_mm = suggested_half_length_mm(spec, c.f_hz);
+    const double u = spec.width_mm / spec.height_mm;
+    const double pozar = attenuation_dielectric(
+        spec.eps_r, effective_permittivity_kj(u, spec.eps_r, c.f_hz * 1e-9, spec.height_mm),
+        spec.loss_tangent, c.f_hz);
+    const double alpha = loss_attenuation(spec, c.f_hz);
+    std::printf("[line loss] eps_r %.2f: dielectric %.4f dB/m, Pozar %.4f (%+.2f%%)\n",
+                spec.eps_r, 8.686 * alpha, 8.686 * pozar, 100 * (alpha / pozar - 1));
+    EXPECT_NEAR(alpha, pozar, 0.03 * pozar);
+  }
+}
+
+// Conductor loss (copper strip and ground, 35 µm) on the RO4003 line: a surface resistance's
+// loss grows as Rs, so as √f (2.4 → 6 GHz) and as 1/√σ (σ/4 doubles it), within 3% (the line's
+// εeff and Z0 move by < 1% over that band); the dielectric's and the metal's losses add (2%).
+// Against Hammerstad and Jensen's formula it is 35% high on this line (and on FR-4's),
+// printed, not asserted: docs/VALIDATION.md, "Losses".
+TEST(LineLoss, ConductorLossScalesAsTheSurfaceResistanceAndAddsToTheDielectric) {
+  LineSpec spec{3.38, 0.508, 1.2, 3, 0, true, 0, Conductor{5.8e7, 35e-6}};
+  spec.half_length_mm = suggested_half_length_mm(spec, 2.4e9);
+  const double low = loss_attenuation(spec, 2.4e9), high = loss_attenuation(spec, 6e9);
+  EXPECT_NEAR(high / low, std::sqrt(2.5), 0.03 * std::sqrt(2.5));
+  LineSpec brass = spec;
+  brass.metal.conductivity_s_per_m /= 4;
+  EXPECT_NEAR(loss_attenuation(brass, 2.4e9) / low, 2.0, 0.06);
+  LineSpec both = spec, dielectric = spec;
+  both.loss_tangent = dielectric.loss_tangent = 0.0027;
+  dielectric.metal = {};
+  const double sum = low + loss_attenuation(dielectric, 2.4e9);
+  EXPECT_NEAR(loss_attenuation(both, 2.4e9), sum, 0.02 * sum);
+  const double z0 = impedance_hj(1.2 / 0.508, 3.38);
+  const double hj = attenuation_conductor_hj(1.2, z0, 1 / (5.8e7 * skin_depth_m(5.8e7, 2.4e9)));
+  std::printf("[line loss] RO4003 copper: %.4f dB/m at 2.4 GHz (Hammerstad-Jensen %.4f, %+.1f%%)\n",
+              8.686 * low, 8.686 * hj, 100 * (low / hj - 1));
+}
+
 TEST(LineCharacterisation, RejectsUnusableSpecs) {
   EXPECT_THROW(characterise_line({3.38, 0.508, 1.17, 1, 25}, 3e9), std::invalid_argument);
   EXPECT_THROW(characterise_line({3.38, 0.508, 1.17, 6, 2}, 3e9), std::invalid_argument);

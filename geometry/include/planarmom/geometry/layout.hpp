@@ -15,10 +15,13 @@ struct Substrate {
   double loss_tangent = 0.0;  // >= 0
 };
 
-// Zero-thickness strips: perfect conductors, or a finite conductivity (S/m) when !pec.
+// The strips and the ground: perfect conductors, or, when !pec, of a finite conductivity (S/m)
+// and thickness (µm), whose surface impedance brings conductor loss and the skin effect
+// (mom/surface_impedance.hpp). The strips are meshed as zero-thickness sheets either way.
 struct Metal {
   bool pec = true;
-  double conductivity_s_per_m = 0.0;  // > 0 when !pec; not yet in Z (the sweep warns)
+  double conductivity_s_per_m = 0.0;  // > 0 when !pec
+  double thickness_um = 0.0;          // > 0 when !pec
 };
 
 // An axis-aligned rectangle [x0, x1] x [y0, y1] in mm.

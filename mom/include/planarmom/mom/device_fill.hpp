@@ -36,24 +36,28 @@ struct FillPattern {
 class DeviceFill {
  public:
   // Uploads what does not change with frequency: the plan, the mesh's basis functions, the
-  // pattern and the places of the port gaps' entries in it. Throws std::invalid_argument when
-  // the plan or pattern does not fit the mesh or a gap pair is missing from the pattern,
+  // pattern and the places of the port gaps' entries and of the Gram entries in it. Throws
+  // std::invalid_argument when the plan or pattern does not fit the mesh or a gap pair or Gram
+  // entry is missing from the pattern,
   // std::runtime_error when there is no CUDA device (or no CUDA in this build).
   DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern);
   ~DeviceFill();
   DeviceFill(const DeviceFill&) = delete;
   DeviceFill& operator=(const DeviceFill&) = delete;
 
-  // Z at the Green's table's frequency, the port loads (Ω, one per port) added on the gaps,
-  // into `values`: device memory for nnz() values in the pattern's order. Returns when done.
+  // Z at the Green's table's frequency, the port loads (Ω, one per port) added on the gaps and
+  // the strips' surface impedance (Ω, surface_loss.hpp; 0 for perfect metal) on the basis's
+  // Gram entries, into `values`: device memory for nnz() values in the pattern's order.
+  // Returns when done.
   void fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
-            std::complex<double>* values);
+            std::complex<double>* values, std::complex<double> surface_impedance = 0.0);
   // fill() in two steps, so that the tables of the next frequency are computed while the
   // solver works on this one (the tables do not touch Z): start_tables queues the tables'
   // kernels on the fill's own stream and returns at once; assemble then writes Z from them
   // (waiting for them first) and returns when done.
   void start_tables(const GreensTable& greens);
-  void assemble(std::span<const std::complex<double>> loads, std::complex<double>* values);
+  void assemble(std::span<const std::complex<double>> loads, std::complex<double>* values,
+                std::complex<double> surface_impedance = 0.0);
 
   [[nodiscard]] std::size_t nnz() const;
   // The tables of the last fill, copied to the host (InteractionTables::values' layout).

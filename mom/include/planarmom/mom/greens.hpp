@@ -1,8 +1,8 @@
 // Mixed-potential Green's functions G_A, G_V of a grounded dielectric slab for horizontal
 // currents with source and observer on the air–dielectric interface (DESIGN §5).
 //
-// Time convention e^{+jωt}. Slab: εr = εr'(1 − j tanδ), thickness h, PEC ground at z = 0, air
-// above. With u0 = √(kρ² − k0²), u = √(kρ² − εr k0²) (Re ≥ 0; u0 = j√(k0² − kρ²) for
+// Time convention e^{+jωt}. Slab: εr = εr'(1 − j tanδ), thickness h, PEC ground at z = 0 (or
+// one of finite conductivity, below), air above. With u0 = √(kρ² − k0²), u = √(kρ² − εr k0²) (Re ≥ 0; u0 = j√(k0² − kρ²) for
 // real kρ < k0):
 //   D_TE = u0 + u coth(uh),  D_TM = εr u0 + u tanh(uh),
 //   G̃_A = μ0 / D_TE,         G̃_V = (u0 + u tanh(uh)) / (ε0 D_TE D_TM),
@@ -16,6 +16,17 @@
 // branch point k0 and the surface-wave poles (Mosig & Gardiol; Michalski & Mosig, IEEE TAP
 // 45(3), 1997), its tail by weighted averages (quadrature.hpp).
 //
+// A ground of finite conductivity (Slab::ground, surface_impedance.hpp): the substrate's TE and
+// TM lines end in its surface impedance Zs instead of a short, which turns u coth(uh) and
+// u tanh(uh) into
+//   u C = (u coth(uh) + a u²)/(1 + a u coth(uh)),  a = Zs/(jωμ0),
+//   u T = (u tanh(uh) + b)/(1 + b tanh(uh)/u),     b = jω ε0 εr Zs,
+// and, as u C · u T ≠ u² then, G̃_V = (u0 + u T + u0 (uC·uT − u²)/kρ²)/(ε0 D_TE D_TM) (from
+// G̃_V = jω (V_TM − V_TE)/kρ², Michalski & Zheng's formulation C, which the PEC form is the case
+// uC·uT = u² of; at kρ = 0 both lines see the same Zs and the extra term is finite). The
+// changes fall like e^{−2uh} for large kρ, where the fields do not reach the ground, so the
+// quasi-static part (PEC images) and its closed form stay as they are.
+//
 // Singular/smooth split for the assembly: G(ρ) = c/ρ + smooth(ρ), with c_A = μ0/(4π) and
 // c_V = 1/(2π ε0 (1+εr)); smooth(ρ) is finite and continuous at ρ = 0, so the 1/R part can be
 // integrated analytically over cells. SI units throughout (metres, Hz); G_A in H/m, G_V in
@@ -24,12 +35,15 @@
 
 #include <complex>
 
+#include "planarmom/mom/surface_impedance.hpp"
+
 namespace pmom::mom {
 
 struct Slab {
   double eps_r = 1.0;         // real part εr' ≥ 1
   double loss_tangent = 0.0;  // tanδ ≥ 0
   double height_m = 1e-3;     // h > 0
+  Conductor ground;           // perfect by default
 };
 
 // Throws std::invalid_argument naming the offending field.

@@ -13,18 +13,22 @@
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/mom/greens_table.hpp"
+#include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/mom/table_plan.hpp"
 
 namespace pmom::mom {
 
 struct LineSpec {
-  double eps_r = 1;          // substrate permittivity (lossless here)
+  double eps_r = 1;          // substrate permittivity
   double height_mm = 1;      // substrate height
   double width_mm = 1;       // strip width
   int cells_across = 6;      // square cells across the width
   double half_length_mm = 25;  // gap to each open end; keep it away from odd multiples of
                                // λg/4, where the gap sits at a voltage null and Z0 is lost
   bool edge_profiles = true;   // edge-shaped rooftops (AssemblyOptions::edge_profiles)
+  // Losses, for the attenuation α = Re γ; the sweep's feed checks keep the line lossless.
+  double loss_tangent = 0;     // the substrate's tanδ
+  Conductor metal;             // the strip's and the ground's; perfect by default
 };
 
 struct LineResult {
@@ -57,6 +61,8 @@ struct LineSystem {
   const GreensTable& greens;
   std::span<const std::complex<double>> rhs;
   int columns = 1;
+  // The strip's surface impedance (Ω), added on the basis's Gram entries (surface_loss.hpp).
+  std::complex<double> surface_impedance = 0.0;
 };
 struct LineSolution {
   std::vector<std::complex<double>> x;  // N x columns, column-major

@@ -31,4 +31,21 @@ double width_for_impedance_hj(double z0_ohm, double eps_r);
 // f·h ≤ 25 GHz·mm.
 double effective_permittivity_kj(double u, double eps_r, double f_ghz, double h_mm);
 
+// Losses, in Np/m (× 20/ln 10 = 8.686 for dB/m).
+// Dielectric (Pozar, Microwave Engineering, eq. 3.198): the filling factor of the substrate,
+// α_d = k0 εr (εeff − 1) tanδ / (2 √εeff (εr − 1)); εeff at the frequency (εr = 1: 0).
+double attenuation_dielectric(double eps_r, double eps_eff, double loss_tangent, double f_hz);
+// Air impedance of a strip of thickness t (Hammerstad-Jensen's correction): Z01(u + Δu),
+// Δu = (t/π) ln(1 + 4e / (t coth²√(6.517 u))), t normalised to h (t = 0: impedance_air_hj).
+double impedance_air_thick_hj(double u, double t_over_h);
+// Conductor (strip and ground), Hammerstad and Jensen's formula (as circuit simulators use
+// it): α_c = Rs/(Z0 W) · exp(−1.2 (Z0/η0)^0.7), the exponential their current-distribution
+// factor; Rs = 1/(σδ) the surface resistance, z0_ohm the line's impedance; for t > 3δ.
+double attenuation_conductor_hj(double w_mm, double z0_ohm, double rs_ohm);
+// The same by Wheeler's incremental-inductance rule on impedance_air_thick_hj:
+// R = (Rs/η0) dZ0a/dn with every conductor face receding by n (W − 2n, t − 2n, h + 2n), and
+// α_c = R / (2 Z0): the route Pucel et al. (1968) took to their closed forms.
+double attenuation_conductor_wheeler(double w_mm, double h_mm, double t_mm, double z0_ohm,
+                                     double rs_ohm);
+
 }  // namespace pmom::mom

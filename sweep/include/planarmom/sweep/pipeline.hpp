@@ -21,6 +21,8 @@
 #include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
+#include "planarmom/mom/surface_impedance.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/config.hpp"
@@ -61,10 +63,13 @@ class SweepPipeline {
                                      std::optional<mom::ImpedanceMatrix>& z);
   void fill_in_place(const mom::GreensTable& greens, std::span<const std::complex<double>> loads);
   void set_block_positions();
+  template <class Z> void add_metal_loss(double frequency_hz, Z& z) const;
 
   const geometry::Mesh& mesh_;
   SweepSettings settings_;
   Backend<std::complex<double>>& backend_;
+  mom::Conductor metal_;                  // the strips and the ground
+  std::vector<mom::GramEntry> gram_;      // the basis's Gram matrix; empty for perfect metal
   std::vector<std::complex<double>> rhs_;  // N×P delta gaps
   mom::FeedImpedances feeds_;
   std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
