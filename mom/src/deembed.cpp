@@ -223,7 +223,12 @@ SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
                                  a)
                    .gamma;
     }
-    const cd g = common_gamma(group_feeds, start / static_cast<double>(group.size()), a);
+    // The residual is even in γ (e^{∓γx} span the same curves), so the fit may land on −γ,
+    // which swaps the incident and outgoing waves and turns S into S⁻¹ (a through line's
+    // phase conjugated: seen on a single-frequency sweep). The forward wave e^{−γx} runs into
+    // the circuit when β = Im γ > 0 (e^{+jωt}).
+    cd g = common_gamma(group_feeds, start / static_cast<double>(group.size()), a);
+    if (g.imag() < 0) g = -g;
     for (const int o : group) {
       gamma[static_cast<std::size_t>(o)] = g;
       done[static_cast<std::size_t>(o)] = true;
