@@ -100,13 +100,13 @@ int run(const LineFlags& f) {
       const double alpha = r.gamma.real() - mom::characterise_line(lossless, g * 1e9).gamma.real();
       const double db = 20 / std::log(10.0);
       const double dielectric = mom::attenuation_dielectric(f.eps_r, kj, f.loss_tangent, g * 1e9);
-      const double rs =
-          metal.perfect() ? 0 : 1 / (f.conductivity * mom::skin_depth_m(f.conductivity, g * 1e9));
-      const double conductor = metal.perfect() ? 0 : mom::attenuation_conductor_hj(width, z_hj, rs);
-      const double wheeler =
-          metal.perfect() ? 0
-                          : mom::attenuation_conductor_wheeler(width, f.height_mm,
-                                                               f.thickness_um * 1e-3, z_hj, rs);
+      double conductor = 0, wheeler = 0;
+      if (!metal.perfect()) {
+        const double rs = 1 / (f.conductivity * mom::skin_depth_m(f.conductivity, g * 1e9));
+        conductor = mom::attenuation_conductor_hj(width, z_hj, rs);
+        wheeler = mom::attenuation_conductor_wheeler(width, f.height_mm, f.thickness_um * 1e-3,
+                                                     z_hj, rs);
+      }
       const double formula = dielectric + conductor;
       std::printf("%8s attenuation %.4f dB/m (Re gamma %.4f less the lossless line's %.4f), "
                   "formulas %.4f (dielectric %.4f, conductor %.4f; Wheeler's rule %.4f): "

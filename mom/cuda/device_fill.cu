@@ -11,7 +11,6 @@
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/device_fill.hpp"
-#include "planarmom/mom/surface_loss.hpp"
 
 namespace pmom::mom {
 namespace {
@@ -127,7 +126,8 @@ struct DeviceFill::Impl {
   std::size_t ports = 0;
 };
 
-DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern)
+DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern,
+                       std::span<const GramEntry> gram)
     : impl_(std::make_unique<Impl>()) {
   Impl& d = *impl_;
   const auto n = static_cast<index_t>(mesh.basis().size());
@@ -189,13 +189,13 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   d.load_port = DeviceArray<int>(ports, d.stream);
   // The Gram entries, where add_surface_impedance puts the strips' surface impedance.
   std::vector<long long> gram_slots;
-  std::vector<double> gram;
-  for (const GramEntry& e : basis_gram(mesh, plan.edge_profiles)) {
+  std::vector<double> gram_values;
+  for (const GramEntry& e : gram) {
     gram_slots.push_back(slot_of(e.row, e.col, "the basis's Gram matrix"));
-    gram.push_back(e.value);
+    gram_values.push_back(e.value);
   }
   d.gram_slot = DeviceArray<long long>(gram_slots, d.stream);
-  d.gram = DeviceArray<double>(gram, d.stream);
+  d.gram = DeviceArray<double>(gram_values, d.stream);
   d.tables = DeviceArray<dc>(static_cast<std::size_t>(plan.size));
   check(cudaMemsetAsync(d.tables.data, 0, sizeof(dc) * d.tables.size, d.stream), "cudaMemset");
   d.loads = DeviceArray<dc>(std::max<std::size_t>(d.ports, 1));

@@ -7,7 +7,8 @@ namespace pmom::mom {
 
 struct DeviceFill::Impl {};
 
-DeviceFill::DeviceFill(const geometry::Mesh&, const TablePlan&, FillPattern) {
+DeviceFill::DeviceFill(const geometry::Mesh&, const TablePlan&, FillPattern,
+                       std::span<const GramEntry>) {
   throw std::runtime_error(
       "DeviceFill: this build has no CUDA (configured with PLANARMOM_WITH_CUDA=OFF)");
 }

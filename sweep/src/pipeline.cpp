@@ -179,7 +179,7 @@ void SweepPipeline::set_block_positions() {
 
 void SweepPipeline::make_device_fill(mom::FillPattern pattern, const char* what) {
   const auto start = clock::now();
-  device_fill_ = std::make_unique<mom::DeviceFill>(mesh_, plan_, std::move(pattern));
+  device_fill_ = std::make_unique<mom::DeviceFill>(mesh_, plan_, std::move(pattern), gram_);
   PMOM_LOG(info) << "fill on the GPU: " << what << " (set-up " << seconds_since(start) << " s)";
 }
 
@@ -229,7 +229,8 @@ std::shared_ptr<Operator<cd>> SweepPipeline::threshold_on_device(io::FrequencyRe
 
 // The strips' surface impedance on the basis's Gram entries (nothing for perfect metal).
 template <class Z> void SweepPipeline::add_metal_loss(double frequency_hz, Z& z) const {
-  if (!gram_.empty()) mom::add_surface_impedance(gram_, mom::surface_impedance(metal_, frequency_hz), z);
+  if (!gram_.empty())
+    mom::add_surface_impedance(gram_, mom::surface_impedance(metal_, frequency_hz), z);
 }
 
 mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {

@@ -47,12 +47,14 @@ void expect_same_fill(const geometry::Mesh& mesh, const MpiePattern& host_patter
   const InteractionTables tables = evaluate_tables(plan, greens);
   Csr<cd> z = assemble_sparse_impedance(mesh, tables, host_pattern);
   add_port_loads(mesh, loads, z);
-  if (!metal.perfect()) add_surface_impedance(basis_gram(mesh, plan.edge_profiles), zs, z);
+  const std::vector<GramEntry> gram =
+      metal.perfect() ? std::vector<GramEntry>{} : basis_gram(mesh, plan.edge_profiles);
+  add_surface_impedance(gram, zs, z);
 
   auto backend = make_cuda_backend<cd>();
   Block<cd> values = backend->allocate<cd>(static_cast<index_t>(z.nnz()), 1);
   backend->synchronize();  // the allocation's zeroing is queued on the backend's stream
-  DeviceFill fill(mesh, plan, pattern);
+  DeviceFill fill(mesh, plan, pattern, gram);
   fill.fill(greens, loads, values.data(), zs);
   const std::vector<cd> device_z = backend->download(values);
   std::vector<cd> used_host, used_device;

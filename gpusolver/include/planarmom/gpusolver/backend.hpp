@@ -269,8 +269,6 @@ template <class T> class Backend {
         (options.need_adjoint && options.adjoint == AdjointMode::stored))
       throw std::invalid_argument("make_csr_operator: CSR format without a stored adjoint only");
   }
-  // What every make_sweeper checks: A valid and square, inv_diag of its size, colour_ptr
-  // empty or non-decreasing from 0 to the row count.
   // What every invert_blocks checks: positive sizes whose squares add up to the blocks' entries.
   static void check_blocks_input(const Block<T>& blocks, std::span<const index_t> sizes) {
     std::size_t entries = 0;
@@ -283,6 +281,8 @@ template <class T> class Backend {
                                   " blocks of " + std::to_string(entries) + " entries in all, " +
                                   std::to_string(blocks.size()) + " given");
   }
+  // What every make_sweeper checks: A valid and square, inv_diag of its size, colour_ptr
+  // empty or non-decreasing from 0 to the row count.
   static void check_sweep_input(const Csr<T>& a, std::span<const T> inv_diag,
                                 std::span<const index_t> colour_ptr) {
     a.validate();

@@ -13,6 +13,7 @@
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/scalar.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
 
 namespace pmom::mom {
@@ -36,18 +37,19 @@ struct FillPattern {
 class DeviceFill {
  public:
   // Uploads what does not change with frequency: the plan, the mesh's basis functions, the
-  // pattern and the places of the port gaps' entries and of the Gram entries in it. Throws
+  // pattern and the places in it of the port gaps' entries and of `gram`'s (the basis's Gram
+  // matrix, surface_loss.hpp, where the metal is lossy; empty for perfect metal). Throws
   // std::invalid_argument when the plan or pattern does not fit the mesh or a gap pair or Gram
   // entry is missing from the pattern,
   // std::runtime_error when there is no CUDA device (or no CUDA in this build).
-  DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern);
+  DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern,
+             std::span<const GramEntry> gram = {});
   ~DeviceFill();
   DeviceFill(const DeviceFill&) = delete;
   DeviceFill& operator=(const DeviceFill&) = delete;
 
   // Z at the Green's table's frequency, the port loads (Ω, one per port) added on the gaps and
-  // the strips' surface impedance (Ω, surface_loss.hpp; 0 for perfect metal) on the basis's
-  // Gram entries, into `values`: device memory for nnz() values in the pattern's order.
+  // the strips' surface impedance (Ω) on the Gram entries given at construction, into `values`: device memory for nnz() values in the pattern's order.
   // Returns when done.
   void fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
             std::complex<double>* values, std::complex<double> surface_impedance = 0.0);

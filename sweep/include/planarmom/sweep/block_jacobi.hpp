@@ -1,7 +1,7 @@
 // The sweep's preconditioner: block Jacobi on geometric tiles. The basis functions are grouped
 // by the square tile of cells their minus cell lies in, M is the block diagonal of Z on those
-// groups, and M⁻¹ (each block inverted where Z lives, Backend::invert_blocks) is an operator on the backend that the
-// COCG solver applies every iteration (Solver::set_preconditioner). A tile holds whole loops and
+// groups, and M⁻¹ (each block inverted where Z lives, Backend::invert_blocks) is an operator on
+// the backend that the COCG solver applies every iteration (Solver::set_preconditioner). A tile holds whole loops and
 // the charges they move, which point Jacobi cannot see: on the RO4003 coupler at 3 GHz, every
 // entry of Z kept, tiles of 8, 16 and 24 cells took COCG from 839 iterations to 270, 141 and 98
 // (docs/PERFORMANCE.md v0.12). M is complex symmetric as Z is, as COCG needs.
