@@ -84,4 +84,10 @@ double effective_permittivity_kj(double u, double eps_r, double f_ghz, double h_
   return eps_r - (eps_r - e0) / (1 + p);
 }
 
+double impedance_dispersive_hj(double u, double eps_r, double eps_eff_f) {
+  const double e0 = effective_permittivity_hj(u, eps_r);
+  if (eps_r == 1) return impedance_hj(u, eps_r);
+  return impedance_hj(u, eps_r) * std::sqrt(e0 / eps_eff_f) * (eps_eff_f - 1) / (e0 - 1);
+}
+
 }  // namespace pmom::mom

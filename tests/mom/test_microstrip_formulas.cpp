@@ -72,5 +72,21 @@ TEST(MicrostripFormulas, DispersionRisesFromStaticTowardsSubstrate) {
   EXPECT_NEAR(effective_permittivity_kj(u, er, 2000, h), er, 0.01 * er);
 }
 
+// Hammerstad-Jensen's dispersive Z0: the static value at εeff(0), rising with εeff(f); on the
+// FR-4 50 Ω line (3.2 mm) with Kirschning-Jansen's εeff, +4.5% at 6 GHz (f·h 9.6 GHz·mm).
+TEST(MicrostripFormulas, DispersiveImpedanceRisesFromStatic) {
+  const double er = 4.4, h = 1.6, u = 3.2 / h;
+  const double z0 = impedance_hj(u, er);
+  EXPECT_DOUBLE_EQ(impedance_dispersive_hj(u, er, effective_permittivity_hj(u, er)), z0);
+  double last = z0;
+  for (double f = 1; f <= 6; f += 1) {
+    const double z = impedance_dispersive_hj(u, er, effective_permittivity_kj(u, er, f, h));
+    EXPECT_GT(z, last);
+    last = z;
+  }
+  EXPECT_NEAR(last / z0, 1.0451, 1e-3);
+  EXPECT_DOUBLE_EQ(impedance_dispersive_hj(u, 1.0, 1.0), impedance_air_hj(u));
+}
+
 }  // namespace
 }  // namespace pmom::mom

@@ -31,6 +31,12 @@ double width_for_impedance_hj(double z0_ohm, double eps_r);
 // f·h ≤ 25 GHz·mm.
 double effective_permittivity_kj(double u, double eps_r, double f_ghz, double h_mm);
 
+// Characteristic impedance at a frequency where the line's effective permittivity is
+// eps_eff_f, per Hammerstad and Jensen (1980): Z0(0)·√(εeff(0)/εeff(f))·(εeff(f) − 1)/(εeff(0) − 1),
+// with Z0(0) and εeff(0) their static values; it rises with frequency as the fields draw into
+// the substrate. εr = 1 (no dispersion): the static impedance.
+double impedance_dispersive_hj(double u, double eps_r, double eps_eff_f);
+
 // Losses, in Np/m (× 20/ln 10 = 8.686 for dB/m).
 // Dielectric (Pozar, Microwave Engineering, eq. 3.198): the filling factor of the substrate,
 // α_d = k0 εr (εeff − 1) tanδ / (2 √εeff (εr − 1)); εeff at the frequency (εr = 1: 0).
