@@ -147,14 +147,15 @@ bad_heat heat_dtneg "the time step dt must be > 0" --n 8 --dt -1e-3
 bad_heat heat_steps0 "--steps must be >= 1, got 0" --n 8 --steps 0
 bad_heat heat_initial "unknown initial field 'hot' (sine, gaussian or square)" --initial hot
 
-# line rows: f GHz, half mm, unknowns, eps_eff, KJ, diff %, Z0, diff %, assembly s, LU s.
-# check_line_rows FILE FREQUENCIES: exactly those rows, each with eps_eff within 1% of
-# Kirschning-Jansen and Z0 within 2% of Hammerstad-Jensen. The bars: 2 to 4 cells across at
+# line rows: f GHz, half mm, unknowns, eps_eff, KJ, diff %, Z0, diff %, HJ(f), diff %,
+# assembly s, LU s. check_line_rows FILE FREQUENCIES: exactly those rows, each with eps_eff
+# within 1% of Kirschning-Jansen and Z0 within 2% of Hammerstad-Jensen, static and dispersive. The bars: 2 to 4 cells across at
 # the default lengths measured at most 0.54% and 1.37% (2 cells: the coarsest allowed; 6 cells
 # are within 0.3% and 0.2%, docs/VALIDATION.md); a wrong column, sign or formula is off by more.
 check_line_rows() {
   awk -v want="$2" '$1 ~ /^[0-9.]+$/ { f = f " " $1
-       if (NF != 10 || $6 < -1 || $6 > 1 || $8 < -2 || $8 > 2) bad = bad " " $1 }
+       if (NF != 12 || $6 < -1 || $6 > 1 || $8 < -2 || $8 > 2 || $10 < -2 || $10 > 2)
+         bad = bad " " $1 }
      END { if (bad != "" || f != " " want) { print "rows" f ", out of bounds at" bad; exit 1 } }' \
     "$1" >"$1.check" || fail "line: $(cat "$1.check"): $(cat "$1")"
 }
@@ -176,7 +177,7 @@ $exe -q line --config "$work/line.yaml" >"$work/line_yaml.txt" 2>"$work/line_yam
   fail "line --config failed: $(cat "$work/line_yaml.err")"
 grep -q "W 1.1765 mm .*2 cells across" "$work/line_yaml.txt" ||
   fail "line --config: wrong width or mesh: $(head -1 "$work/line_yaml.txt")"
-grep -qE "^ +f GHz +half mm +unknowns +eps_eff +KJ +diff % +Z0 ohm +diff % +assembly s +LU s$" \
+grep -qE "^ +f GHz +half mm +unknowns +eps_eff +KJ +diff % +Z0 ohm +diff % +HJ\(f\) +diff % +assembly s +LU s$" \
   "$work/line_yaml.txt" || fail "line --config printed no column header"
 check_line_rows "$work/line_yaml.txt" "2.000 3.000"
 # Every example parses and runs, the flags overriding the file (2 cells across, one frequency),
