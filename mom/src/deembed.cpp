@@ -172,8 +172,12 @@ double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
   return std::max(0, w.last - 1 - w.first) * mesh.grid().cell_mm;
 }
 
-SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
-                    std::span<const double> feed_z0_ohm, const DeembedOptions& options) {
+namespace {
+
+// Every feed's fitted window and currents, after checking the sizes.
+std::vector<FeedData> feed_data(const geometry::Mesh& mesh, std::span<const cd> currents,
+                                std::span<const double> feed_z0_ohm,
+                                const DeembedOptions& options) {
   const auto p = static_cast<int>(mesh.ports().size());
   const auto n = mesh.basis().size();
   if (currents.size() != n * static_cast<std::size_t>(p) ||
@@ -183,8 +187,6 @@ SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
                                 std::to_string(p) + " feed impedances");
   }
   const double a = mesh.grid().cell_mm * 1e-3;
-  SParameters out;
-  out.ports = p;
   std::vector<FeedData> feeds(static_cast<std::size_t>(p));
   for (int q = 0; q < p; ++q) {
     const geometry::MeshPort& port = mesh.ports()[static_cast<std::size_t>(q)];
@@ -195,6 +197,13 @@ SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
           feed_currents(port, currents.subspan(static_cast<std::size_t>(e) * n, n), a));
     }
   }
+  return feeds;
+}
+
+// γ per port fitted on the feeds themselves.
+std::vector<cd> fitted_gammas(const geometry::Mesh& mesh, const std::vector<FeedData>& feeds) {
+  const auto p = static_cast<int>(mesh.ports().size());
+  const double a = mesh.grid().cell_mm * 1e-3;
   // One γ per feed line (feeds as many cells wide are the same line on the square grid),
   // fitted to every excitation on every such feed together. γ from each port's own excitation
   // alone was biased by its driven gap's near field, which reaches further into the window
@@ -234,6 +243,16 @@ SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
       done[static_cast<std::size_t>(o)] = true;
     }
   }
+  return gamma;
+}
+
+// S from the feeds' waves at the given γ, moved to the reference planes and renormalised.
+SParameters scattering(const geometry::Mesh& mesh, const std::vector<FeedData>& feeds,
+                       std::span<const cd> gamma, std::span<const double> feed_z0_ohm) {
+  const auto p = static_cast<int>(mesh.ports().size());
+  const double a = mesh.grid().cell_mm * 1e-3;
+  SParameters out;
+  out.ports = p;
   Eigen::MatrixXcd incident(p, p), outgoing(p, p);
   for (int q = 0; q < p; ++q) {
     const geometry::MeshPort& port = mesh.ports()[static_cast<std::size_t>(q)];
@@ -278,6 +297,25 @@ SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
       out.s[static_cast<std::size_t>(row) * static_cast<std::size_t>(p) +
             static_cast<std::size_t>(col)] = s(row, col);
   return out;
+}
+
+}  // namespace
+
+SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
+                    std::span<const double> feed_z0_ohm, const DeembedOptions& options) {
+  const std::vector<FeedData> feeds = feed_data(mesh, currents, feed_z0_ohm, options);
+  return scattering(mesh, feeds, fitted_gammas(mesh, feeds), feed_z0_ohm);
+}
+
+SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
+                    std::span<const double> feed_z0_ohm, std::span<const cd> feed_gamma,
+                    const DeembedOptions& options) {
+  const std::vector<FeedData> feeds = feed_data(mesh, currents, feed_z0_ohm, options);
+  if (feed_gamma.size() != feeds.size())
+    throw std::invalid_argument("de-embedding: expected " + std::to_string(feeds.size()) +
+                                " feed propagation constants, got " +
+                                std::to_string(feed_gamma.size()));
+  return scattering(mesh, feeds, feed_gamma, feed_z0_ohm);
 }
 
 }  // namespace pmom::mom

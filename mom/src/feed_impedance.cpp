@@ -34,20 +34,30 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     auto [it, added] = width_index.emplace(port.count, static_cast<int>(z0_.size()));
     width_of_port_.push_back(it->second);
     if (!added) continue;
-    LineSpec spec{sub.eps_r, sub.height_mm, port.width_mm, port.count, 0, true};
+    // The board's losses included: the de-embedding takes the feed's γ from this line.
+    LineSpec spec{sub.eps_r,  sub.height_mm, port.width_mm, port.count, 0, true,
+                  sub.loss_tangent, conductor(mesh.layout().metal)};
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
     std::vector<double> z0;
-    std::vector<std::complex<double>> loads;
+    std::vector<std::complex<double>> loads, gammas;
     for (const double f : nodes_) {
       spec.half_length_mm = half_length_mm(spec, f, half_wavelengths);
       const LineCheck check = checks(spec, f, matched_loads);
       z0.push_back(check.line.z0.real());
+      // γ/f: β ∝ f·√εeff(f) and the dielectric's α ∝ f are smooth in it. On a lossless
+      // board the line's α is 0 (a bound mode); the fit's own Re γ there (~1e-4 of β, from
+      // the near fields of the line's gap and ends) would make the de-embedding add gain.
+      const std::complex<double> gamma = spec.loss_tangent == 0 && spec.metal.perfect()
+                                             ? std::complex<double>(0, check.line.gamma.imag())
+                                             : check.line.gamma;
+      gammas.push_back(gamma / f);
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.
       if (matched_loads) loads.push_back(f * check.load);
     }
     z0_.push_back(std::move(z0));
     loads_.push_back(std::move(loads));
+    gamma_.push_back(std::move(gammas));
   }
 }
 
@@ -80,6 +90,12 @@ std::vector<T> FeedImpedances::interpolate(const std::vector<std::vector<T>>& va
 
 std::vector<double> FeedImpedances::at(double frequency_hz) const {
   return interpolate(z0_, frequency_hz);
+}
+
+std::vector<std::complex<double>> FeedImpedances::propagation_constants(double frequency_hz) const {
+  std::vector<std::complex<double>> gamma = interpolate(gamma_, frequency_hz);
+  for (std::complex<double>& g : gamma) g *= frequency_hz;
+  return gamma;
 }
 
 std::vector<std::complex<double>> FeedImpedances::matched_loads(double frequency_hz) const {

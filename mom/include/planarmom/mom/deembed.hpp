@@ -1,8 +1,9 @@
 // S-parameters of a P-port layout from its MoM solutions (DESIGN §5): every port driven in turn
 // by a delta gap on its feed line, the current standing wave on every feed fitted for its
-// incident and outgoing waves (one γ per feed line, fitted to every excitation on every feed
-// of that width together), those moved to the reference planes, S solved from the P
-// excitations (S = B A⁻¹) and renormalised to each port's reference impedance.
+// incident and outgoing waves (at a γ given per feed, e.g. the line checks', or else one γ
+// per feed line fitted to every excitation on every feed of that width together), those
+// moved to the reference planes, S solved from the P excitations (S = B A⁻¹) and
+// renormalised to each port's reference impedance.
 #pragma once
 
 #include <complex>
@@ -53,5 +54,11 @@ double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
                     std::span<const double> feed_z0_ohm, const DeembedOptions& options = {});
+// The same with each feed's γ given (per port, 1/m, β > 0; e.g. FeedImpedances'), so that only
+// the waves' amplitudes are fitted on the feeds.
+SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
+                    std::span<const double> feed_z0_ohm,
+                    std::span<const std::complex<double>> feed_gamma,
+                    const DeembedOptions& options = {});
 
 }  // namespace pmom::mom

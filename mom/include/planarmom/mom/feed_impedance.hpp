@@ -38,6 +38,9 @@ class FeedImpedances {
   // Z0 of every port's feed (Ω, in port order) at f, by the barycentric interpolant through
   // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
   [[nodiscard]] std::vector<double> at(double frequency_hz) const;
+  // γ of every port's feed (1/m, in port order) at f, interpolated as γ/f; the line's losses
+  // (the substrate's tanδ, the metal's surface impedance) included. Throws as at().
+  [[nodiscard]] std::vector<std::complex<double>> propagation_constants(double frequency_hz) const;
   // The gap load of every port (Ω, in port order) at f that terminates its feed
   // (matched_gap_load). Throws as at(), std::logic_error when built without the loads.
   [[nodiscard]] std::vector<std::complex<double>> matched_loads(double frequency_hz) const;
@@ -51,6 +54,7 @@ class FeedImpedances {
   std::vector<int> width_of_port_;            // index into z0_
   std::vector<std::vector<double>> z0_;       // per distinct width, per node
   std::vector<std::vector<std::complex<double>>> loads_;  // likewise, times the node's f
+  std::vector<std::vector<std::complex<double>>> gamma_;  // likewise, divided by it
 
   // Barycentric interpolation of per-width node values at f, returned per port.
   template <class T>

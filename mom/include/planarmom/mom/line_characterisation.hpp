@@ -26,7 +26,7 @@ struct LineSpec {
   double half_length_mm = 25;  // gap to each open end; keep it away from odd multiples of
                                // λg/4, where the gap sits at a voltage null and Z0 is lost
   bool edge_profiles = true;   // edge-shaped rooftops (AssemblyOptions::edge_profiles)
-  // Losses, for the attenuation α = Re γ; the sweep's feed checks keep the line lossless.
+  // Losses, for the attenuation α = Re γ (the sweep's feed checks take the board's).
   double loss_tangent = 0;     // the substrate's tanδ
   Conductor metal;             // the strip's and the ground's; perfect by default
 };
