@@ -76,7 +76,8 @@ int run(const LineFlags& f) {
       f.conductivity > 0 ? mom::Conductor{f.conductivity, f.thickness_um * 1e-6} : mom::Conductor{};
   if (lossy)
     std::printf("losses: tan delta %g, metal %s; attenuation in dB/m against Pozar's dielectric "
-                "and Hammerstad-Jensen's conductor loss\n",
+                "and the conductor loss by Wheeler's incremental-inductance rule (Pucel's "
+                "method)\n",
                 f.loss_tangent,
                 metal.perfect() ? "perfect"
                                 : (std::to_string(f.conductivity) + " S/m, " +
@@ -103,19 +104,19 @@ int run(const LineFlags& f) {
       const double alpha = r.gamma.real() - mom::characterise_line(lossless, g * 1e9).gamma.real();
       const double db = 20 / std::log(10.0);
       const double dielectric = mom::attenuation_dielectric(f.eps_r, kj, f.loss_tangent, g * 1e9);
-      double conductor = 0, wheeler = 0;
+      double conductor = 0, hj = 0;
       if (!metal.perfect()) {
         const double rs = 1 / (f.conductivity * mom::skin_depth_m(f.conductivity, g * 1e9));
-        conductor = mom::attenuation_conductor_hj(width, z_hj, rs);
-        wheeler = mom::attenuation_conductor_wheeler(width, f.height_mm, f.thickness_um * 1e-3,
-                                                     z_hj, rs);
+        conductor = mom::attenuation_conductor_wheeler(width, f.height_mm, f.thickness_um * 1e-3,
+                                                       z_hj, rs);
+        hj = mom::attenuation_conductor_hj(width, z_hj, rs);
       }
       const double formula = dielectric + conductor;
       std::printf("%8s attenuation %.4f dB/m (Re gamma %.4f less the lossless line's %.4f), "
-                  "formulas %.4f (dielectric %.4f, conductor %.4f; Wheeler's rule %.4f): "
-                  "%+.2f %%\n",
+                  "formulas %.4f (dielectric %.4f, conductor %.4f; Hammerstad-Jensen's "
+                  "conductor %.4f): %+.2f %%\n",
                   "", db * alpha, db * r.gamma.real(), db * (r.gamma.real() - alpha),
-                  db * formula, db * dielectric, db * conductor, db * wheeler,
+                  db * formula, db * dielectric, db * conductor, db * hj,
                   100 * (alpha / formula - 1));
     }
     std::fflush(stdout);

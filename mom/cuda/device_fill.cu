@@ -95,10 +95,10 @@ __global__ void add_loads(const long long* slot, const int* port, long long coun
   if (k < count) z[slot[k]] += loads[port[k]] * a * a;
 }
 
-__global__ void add_surface(const long long* slot, const double* gram, long long count, dc zs,
-                            dc* z) {
+__global__ void add_surface(const long long* slot, const double* gram, const double* image,
+                            long long count, dc sheet, dc image_z, dc* z) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (k < count) z[slot[k]] += zs * gram[k];
+  if (k < count) z[slot[k]] += sheet * gram[k] + image_z * image[k];
 }
 
 constexpr int kBlock = 128;
@@ -121,7 +121,7 @@ struct DeviceFill::Impl {
   DeviceArray<index_t> row_of, col_idx;
   DeviceArray<long long> load_slot, gram_slot;
   DeviceArray<int> load_port;
-  DeviceArray<double> gram;
+  DeviceArray<double> gram, image;
   DeviceArray<dc> tables, remainder, quasi_static, loads;
   std::size_t ports = 0;
 };
@@ -187,15 +187,17 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   d.ports = mesh.ports().size();
   d.load_slot = DeviceArray<long long>(slots, d.stream);
   d.load_port = DeviceArray<int>(ports, d.stream);
-  // The Gram entries, where add_surface_impedance puts the strips' surface impedance.
+  // The strips' loss entries, where add_surface_impedance puts their impedances.
   std::vector<long long> gram_slots;
-  std::vector<double> gram_values;
+  std::vector<double> gram_values, image_values;
   for (const GramEntry& e : gram) {
-    gram_slots.push_back(slot_of(e.row, e.col, "the basis's Gram matrix"));
+    gram_slots.push_back(slot_of(e.row, e.col, "the strips' loss terms"));
     gram_values.push_back(e.value);
+    image_values.push_back(e.image);
   }
   d.gram_slot = DeviceArray<long long>(gram_slots, d.stream);
   d.gram = DeviceArray<double>(gram_values, d.stream);
+  d.image = DeviceArray<double>(image_values, d.stream);
   d.tables = DeviceArray<dc>(static_cast<std::size_t>(plan.size));
   check(cudaMemsetAsync(d.tables.data, 0, sizeof(dc) * d.tables.size, d.stream), "cudaMemset");
   d.loads = DeviceArray<dc>(std::max<std::size_t>(d.ports, 1));
@@ -213,9 +215,9 @@ DeviceFill::~DeviceFill() {
 std::size_t DeviceFill::nnz() const { return impl_->pattern.nnz(); }
 
 void DeviceFill::fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
-                      std::complex<double>* values, std::complex<double> surface_impedance) {
+                      std::complex<double>* values, const StripImpedance& strip) {
   start_tables(greens);
-  assemble(loads, values, surface_impedance);
+  assemble(loads, values, strip);
 }
 
 void DeviceFill::start_tables(const GreensTable& greens) {
@@ -250,7 +252,7 @@ void DeviceFill::start_tables(const GreensTable& greens) {
 }
 
 void DeviceFill::assemble(std::span<const std::complex<double>> loads,
-                          std::complex<double>* values, std::complex<double> surface_impedance) {
+                          std::complex<double>* values, const StripImpedance& strip) {
   Impl& d = *impl_;
   if (loads.size() != d.ports)
     throw std::invalid_argument("DeviceFill: " + std::to_string(loads.size()) + " loads for " +
@@ -278,10 +280,10 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
     add_loads<<<blocks(load_count), kBlock, 0, d.stream>>>(d.load_slot.data, d.load_port.data,
                                                           load_count, d.loads.data, d.cell_m, z);
   const auto gram_count = static_cast<long long>(d.gram_slot.size);
-  if (gram_count > 0 && surface_impedance != std::complex<double>(0.0))
+  if (gram_count > 0 && !strip.zero())
     add_surface<<<blocks(gram_count), kBlock, 0, d.stream>>>(
-        d.gram_slot.data, d.gram.data, gram_count,
-        dc(surface_impedance.real(), surface_impedance.imag()), z);
+        d.gram_slot.data, d.gram.data, d.image.data, gram_count,
+        dc(strip.sheet.real(), strip.sheet.imag()), dc(strip.image.real(), strip.image.imag()), z);
   check(cudaGetLastError(), "kernel launch");
   check(cudaStreamSynchronize(d.stream), "fill");
 }

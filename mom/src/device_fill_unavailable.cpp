@@ -15,10 +15,10 @@ DeviceFill::DeviceFill(const geometry::Mesh&, const TablePlan&, FillPattern,
 DeviceFill::~DeviceFill() = default;
 
 void DeviceFill::fill(const GreensTable&, std::span<const std::complex<double>>,
-                      std::complex<double>*, std::complex<double>) {}
+                      std::complex<double>*, const StripImpedance&) {}
 void DeviceFill::start_tables(const GreensTable&) {}
 void DeviceFill::assemble(std::span<const std::complex<double>>, std::complex<double>*,
-                          std::complex<double>) {}
+                          const StripImpedance&) {}
 std::size_t DeviceFill::nnz() const { return 0; }
 std::vector<std::complex<double>> DeviceFill::tables() const { return {}; }
 

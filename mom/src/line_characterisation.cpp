@@ -61,21 +61,22 @@ cd z_entry(const TableView& view, const std::vector<RooftopCells>& cells, int m,
                               cells[static_cast<std::size_t>(m)]);
 }
 
-// The strip's surface impedance on row m's Gram entries (`first`: where each row's entries
-// start in `gram`, which basis_gram sorts by row).
+// The strip's loss terms on row m's entries (`first`: where each row's entries start in
+// `gram`, which strip_loss_entries sorts by row).
 struct SurfaceRows {
   std::vector<GramEntry> gram;
   std::vector<std::size_t> first;
-  cd zs = 0;
+  StripImpedance strip;
 
-  SurfaceRows(const LineSystem& s, int n) : zs(s.surface_impedance) {
-    if (zs != cd(0.0)) gram = basis_gram(s.mesh, s.plan.edge_profiles);
+  SurfaceRows(const LineSystem& s, int n) : strip(s.strip) {
+    if (!strip.zero()) gram = strip_loss_entries(s.mesh, s.plan.edge_profiles);
     first.assign(static_cast<std::size_t>(n) + 1, 0);
     for (const GramEntry& e : gram) ++first[static_cast<std::size_t>(e.row) + 1];
     for (int m = 0; m < n; ++m) first[m + 1] += first[m];
   }
   template <class Row> void add(int m, Row&& row) const {
-    for (std::size_t k = first[m]; k < first[m + 1]; ++k) row(gram[k].col) += zs * gram[k].value;
+    for (std::size_t k = first[m]; k < first[m + 1]; ++k)
+      row(gram[k].col) += strip.sheet * gram[k].value + strip.image * gram[k].image;
   }
 };
 
@@ -206,7 +207,7 @@ namespace {
 struct LineProblem {
   int half = 0;
   double a = 0;  // cell, m
-  cd zs = 0;     // the strip's surface impedance
+  StripImpedance strip;  // the strip's impedances
   geometry::Mesh mesh;
   GreensTable greens;
   TablePlan plan;
@@ -241,7 +242,7 @@ LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* 
   AssemblyOptions options;
   options.edge_profiles = spec.edge_profiles;
   TablePlan plan = make_table_plan(mesh, options);
-  return {half, cell_mm * 1e-3, surface_impedance(spec.metal, frequency_hz), std::move(mesh),
+  return {half, cell_mm * 1e-3, strip_impedance(spec.metal, frequency_hz), std::move(mesh),
           std::move(greens), std::move(plan), seconds_between(t0, clock::now())};
 }
 
@@ -347,7 +348,7 @@ LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
     const std::vector<cd> load = load_columns(p);
     rhs.insert(rhs.end(), load.begin(), load.end());
   }
-  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, rhs, with_load ? 3 : 1, p.zs});
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, rhs, with_load ? 3 : 1, p.strip});
   const std::span<const cd> columns(x.x);
   LineCheck c;
   c.line = line_from(p, columns.subspan(0, n), spec.cells_across, frequency_hz);
@@ -368,7 +369,7 @@ std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
                                       std::complex<double> gamma, const LineSolver& solve) {
   const LineProblem p = line_problem(spec, frequency_hz, "matched gap load");
   const auto n = p.mesh.basis().size();
-  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2, p.zs});
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2, p.strip});
   const std::span<const cd> columns(x.x);
   return load_from(p, columns.subspan(0, n), columns.subspan(n, n), spec, frequency_hz, gamma);
 }

@@ -79,17 +79,19 @@ std::vector<GramEntry> basis_gram(const geometry::Mesh& mesh, bool edge_profiles
   return gram;
 }
 
-void add_surface_impedance(std::span<const GramEntry> gram, cd zs, ImpedanceMatrix& z) {
+void add_surface_impedance(std::span<const GramEntry> gram, const StripImpedance& strip,
+                           ImpedanceMatrix& z) {
   for (const GramEntry& e : gram) {
     if (e.row < 0 || e.row >= z.n || e.col < 0 || e.col >= z.n)
       throw std::invalid_argument("add_surface_impedance: entry (" + std::to_string(e.row) +
                                   ", " + std::to_string(e.col) + ") outside Z of " +
                                   std::to_string(z.n) + " rows");
-    z(e.row, e.col) += zs * e.value;
+    z(e.row, e.col) += strip.sheet * e.value + strip.image * e.image;
   }
 }
 
-void add_surface_impedance(std::span<const GramEntry> gram, cd zs, Csr<cd>& z) {
+void add_surface_impedance(std::span<const GramEntry> gram, const StripImpedance& strip,
+                           Csr<cd>& z) {
   for (const GramEntry& e : gram) {
     const std::int64_t k = e.row >= 0 && e.row < z.rows
                                ? csr_position(z.row_ptr, z.col_idx, e.row, e.col)
@@ -97,8 +99,19 @@ void add_surface_impedance(std::span<const GramEntry> gram, cd zs, Csr<cd>& z) {
     if (k < 0)
       throw std::invalid_argument("add_surface_impedance: Z's pattern lacks entry (" +
                                   std::to_string(e.row) + ", " + std::to_string(e.col) + ")");
-    z.values[static_cast<std::size_t>(k)] += zs * e.value;
+    z.values[static_cast<std::size_t>(k)] += strip.sheet * e.value + strip.image * e.image;
   }
+}
+
+std::vector<GramEntry> entries_in_pattern(std::span<const GramEntry> entries,
+                                          std::span<const index_t> row_ptr,
+                                          std::span<const index_t> col_idx) {
+  std::vector<GramEntry> kept;
+  for (const GramEntry& e : entries)
+    if (e.row >= 0 && static_cast<std::size_t>(e.row) + 1 < row_ptr.size() &&
+        csr_position(row_ptr, col_idx, e.row, e.col) >= 0)
+      kept.push_back(e);
+  return kept;
 }
 
 }  // namespace pmom::mom

@@ -38,16 +38,16 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
   std::shared_ptr<Operator<cd>> op = backend.make_operator(dense, operator_options(o, false));
   backend.synchronize();  // the upload is done before the fill writes the values
   const std::vector<mom::GramEntry> gram =
-      s.surface_impedance != cd(0.0) ? mom::basis_gram(s.mesh, s.plan.edge_profiles)
-                                     : std::vector<mom::GramEntry>{};
+      !s.strip.zero() ? mom::strip_loss_entries(s.mesh, s.plan.edge_profiles)
+                      : std::vector<mom::GramEntry>{};
   if (backend.name().rfind("cuda", 0) == 0) {
     mom::DeviceFill fill(s.mesh, s.plan, mom::FillPattern::all(n), gram);
     const std::vector<cd> no_loads(s.mesh.ports().size(), cd(0.0));
-    fill.fill(s.greens, no_loads, backend.csr_values(*op), s.surface_impedance);
+    fill.fill(s.greens, no_loads, backend.csr_values(*op), s.strip);
   } else {
     mom::ImpedanceMatrix z =
         mom::assemble_impedance(s.mesh, mom::evaluate_tables(s.plan, s.greens));
-    mom::add_surface_impedance(gram, s.surface_impedance, z);
+    mom::add_surface_impedance(gram, s.strip, z);
     backend.copy_bytes(backend.csr_values(*op), z.values.data(), z.values.size() * sizeof(cd),
                        CopyKind::to_backend);
   }

@@ -54,7 +54,9 @@ std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
          (spec.loss_tangent == 0 && spec.metal.perfect()
               ? std::string()
               : " tand " + hex(spec.loss_tangent) + " sigma " +
-                    hex(spec.metal.conductivity_s_per_m) + " t_m " + hex(spec.metal.thickness_m));
+                    hex(spec.metal.conductivity_s_per_m) + " t_m " + hex(spec.metal.thickness_m) +
+                    // The strips' loss model: 2, both faces (surface_loss.hpp).
+                    (spec.metal.perfect() ? std::string() : " strips 2"));
 }
 
 void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, bool with_load,

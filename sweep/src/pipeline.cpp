@@ -76,7 +76,10 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   std::set<int> widths;
   for (const geometry::MeshPort& port : mesh.ports()) widths.insert(port.count);
   const int nodes = *lo == *hi ? 1 : kNodes;
-  const int total = static_cast<int>(widths.size()) * nodes;
+  // A lossy board's feeds are checked lossy and lossless (FeedImpedances::propagation_constants).
+  const geometry::Substrate& sub = mesh.layout().substrate;
+  const bool lossy = sub.loss_tangent > 0 || !mesh.layout().metal.pec;
+  const int total = static_cast<int>(widths.size()) * nodes * (lossy ? 2 : 1);
   std::optional<sweep::LineCache> cache;
   if (s.line_cache) cache.emplace(sweep::LineCache::default_folder());
   PMOM_LOG(info) << total << " line checks for the feeds' Z0" << (matched ? " and loads" : "")
@@ -130,7 +133,15 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
                    << plan_.lookups() << " Green's lookups a frequency (plan "
                    << seconds_since(start) << " s)";
   }
-  if (!metal_.perfect()) gram_ = mom::basis_gram(mesh_, plan_.edge_profiles);
+  if (!metal_.perfect()) {
+    const auto start = clock::now();
+    const io::Heartbeat beat("strips' loss terms");
+    gram_ = mom::strip_loss_entries(mesh_, plan_.edge_profiles);
+    // A sparse Z holds the image term's near entries only.
+    if (mpie_) gram_ = mom::entries_in_pattern(gram_, mpie_->row_ptr, mpie_->col_idx);
+    PMOM_LOG(info) << "strips' loss terms: " << gram_.size() << " entries ("
+                   << seconds_since(start) << " s)";
+  }
   const bool on_device = backend_.name().rfind("cuda", 0) == 0;
   if (fixed_pattern) {
     make_in_place();
@@ -204,7 +215,7 @@ void SweepPipeline::make_in_place() {
 void SweepPipeline::fill_on_device(const mom::GreensTable& greens, std::span<const cd> loads,
                                    cd* values) {
   if (tables_started_hz_ != greens.frequency()) device_fill_->start_tables(greens);
-  device_fill_->assemble(loads, values, mom::surface_impedance(metal_, greens.frequency()));
+  device_fill_->assemble(loads, values, mom::strip_impedance(metal_, greens.frequency()));
 }
 
 // Rule magnitude on the device: the dense Z thresholded there into a new CSR operator.
@@ -227,10 +238,10 @@ std::shared_ptr<Operator<cd>> SweepPipeline::threshold_on_device(io::FrequencyRe
   return op;
 }
 
-// The strips' surface impedance on the basis's Gram entries (nothing for perfect metal).
+// The strips' loss terms (nothing for perfect metal).
 template <class Z> void SweepPipeline::add_metal_loss(double frequency_hz, Z& z) const {
   if (!gram_.empty())
-    mom::add_surface_impedance(gram_, mom::surface_impedance(metal_, frequency_hz), z);
+    mom::add_surface_impedance(gram_, mom::strip_impedance(metal_, frequency_hz), z);
 }
 
 mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {

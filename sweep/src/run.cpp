@@ -88,8 +88,8 @@ SweepJob load_sweep(const fs::path& config) {
   if (!g.layout.metal.pec)
     PMOM_LOG(info) << file << ": metal of " << g.layout.metal.conductivity_s_per_m << " S/m, "
                    << g.layout.metal.thickness_um
-                   << " µm thick: conductor loss by its surface impedance on the strips and the "
-                      "ground (the feeds' line checks stay lossless)";
+                   << " µm thick: conductor loss on both faces of the strips and on the ground "
+                      "(the feeds' line checks with it)";
   PMOM_LOG(info) << file << ": " << mesh.metal_cell_count() << " cells of "
                  << mesh.grid().cell_mm << " mm, " << mesh.basis().size() << " unknowns, "
                  << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()

@@ -42,13 +42,15 @@ void expect_same_fill(const geometry::Mesh& mesh, const MpiePattern& host_patter
   const geometry::Substrate& sub = mesh.layout().substrate;
   const GreensTable greens(Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3, metal}, f_hz,
                            required_rho_max(mesh.grid()));
-  const cd zs = surface_impedance(metal, f_hz);
+  const StripImpedance zs = strip_impedance(metal, f_hz);
   const TablePlan plan = make_table_plan(mesh);
   const InteractionTables tables = evaluate_tables(plan, greens);
   Csr<cd> z = assemble_sparse_impedance(mesh, tables, host_pattern);
   add_port_loads(mesh, loads, z);
   const std::vector<GramEntry> gram =
-      metal.perfect() ? std::vector<GramEntry>{} : basis_gram(mesh, plan.edge_profiles);
+      metal.perfect() ? std::vector<GramEntry>{}
+                      : entries_in_pattern(strip_loss_entries(mesh, plan.edge_profiles),
+                                           host_pattern.row_ptr, host_pattern.col_idx);
   add_surface_impedance(gram, zs, z);
 
   auto backend = make_cuda_backend<cd>();

@@ -1,13 +1,17 @@
 // Conductor loss: the surface impedance's limits, the basis's Gram matrix (exact values for
 // plain rooftops, symmetric positive definite with edge shapes and bubbles, ∫|J|² of a known
-// current), the strips' term added to dense and CSR Z alike, and a lossy ground's Green's
+// current), the image term's limits (a wide plate, a narrow strip), the strips' terms added to
+// dense and CSR Z alike, and a lossy ground's Green's
 // functions (its two Sommerfeld routes agree; it absorbs power and adds inductance).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
 #include <cmath>
 #include <complex>
+#include <cstdio>
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "geometry/layouts.hpp"
 #include "planarmom/mom/constants.hpp"
@@ -34,6 +38,23 @@ TEST(SurfaceImpedance, ThickIsRsTimesOnePlusJThinIsTheSheetResistance) {
   EXPECT_EQ(surface_impedance(Conductor{}, f), cd(0.0));
   EXPECT_THROW((void)surface_impedance(Conductor{-1, 35e-6}, f), std::invalid_argument);
   EXPECT_THROW((void)surface_impedance(Conductor{sigma, 0}, f), std::invalid_argument);
+}
+
+// The strip's two impedances: both Zs/2 on thick metal (Rs/2 on each face's current), the
+// sheet's DC resistance 1/(σt) and a lossless image term on thin metal (the current fills the
+// thickness, an outside field induces none: Re ∝ (γt)⁴), as the slab's solution says.
+TEST(SurfaceImpedance, StripHasHalfOfZsOnEachFaceAndTheSheetResistanceWhenThin) {
+  const double f = 2.4e9, sigma = 5.8e7;
+  const cd zs = surface_impedance(Conductor{sigma, 35e-6}, f);
+  const StripImpedance thick = strip_impedance(Conductor{sigma, 35e-6}, f);
+  // 35 µm is 26 skin depths, 13 for each half: coth and tanh are 1 to 2e-11.
+  EXPECT_NEAR(std::abs(thick.sheet - zs / 2.0), 0.0, 1e-10 * std::abs(zs));
+  EXPECT_NEAR(std::abs(thick.image - zs / 2.0), 0.0, 1e-10 * std::abs(zs));
+  const StripImpedance thin = strip_impedance(Conductor{sigma, 10e-9}, f);
+  EXPECT_NEAR(thin.sheet.real(), 1 / (sigma * 10e-9), 1e-4 / (sigma * 10e-9));
+  EXPECT_LT(std::abs(thin.image.real()), 1e-8 / (sigma * 10e-9));
+  EXPECT_TRUE(strip_impedance(Conductor{}, f).zero());
+  EXPECT_THROW((void)strip_impedance(Conductor{sigma, 35e-6}, 0), std::invalid_argument);
 }
 
 Eigen::MatrixXd dense_gram(const geometry::Mesh& mesh, bool edge_profiles) {
@@ -94,11 +115,12 @@ TEST(BasisGram, SurfaceImpedanceAddsAlikeToDenseAndCsrZ) {
     csr.row_ptr.push_back(static_cast<index_t>(csr.col_idx.size()));
   }
   csr.values.assign(csr.col_idx.size(), cd(1.0));
-  const cd zs(0.01, 0.01);
+  const StripImpedance zs{cd(0.01, 0.01), cd(0.02, 0.03)};
   add_surface_impedance(gram, zs, dense);
   add_surface_impedance(gram, zs, csr);
   for (std::size_t k = 0; k < dense.values.size(); ++k) EXPECT_EQ(dense.values[k], csr.values[k]);
-  for (const GramEntry& e : gram) EXPECT_EQ(dense(e.row, e.col), cd(1.0) + zs * e.value);
+  for (const GramEntry& e : gram)
+    EXPECT_EQ(dense(e.row, e.col), cd(1.0) + zs.sheet * e.value + zs.image * e.image);
   Csr<cd> diagonal_only;
   diagonal_only.rows = diagonal_only.cols = n;
   diagonal_only.row_ptr.clear();
@@ -132,6 +154,49 @@ TEST(LossyGround, BothSommerfeldRoutesAgreeAndTheGroundAbsorbs) {
   }
   EXPECT_THROW((void)greens_direct(Slab{4.4, 0.0, 1.6e-3, Conductor{5.8e7, 0}}, 2.4e9, 1e-3),
                std::invalid_argument);
+}
+
+// The image term on its two limits. Under a plate wide against the height (60 × 60 cells of
+// 0.1 mm on h = 0.1 mm) the ground's image puts H_s = J on the plate, of which k cut at R = 6h
+// keeps 2∫_{ρ<R} k = 1 − 2h/√(R² + 4h²) = 0.684: 4⟨k ⊛ J, k ⊛ J⟩ is 0.468 ⟨J, J⟩ where the
+// plate reaches R all round, less on its rim (the outer 6 cells, a third of the area), so
+// between 0.30 and 0.468 of it; on a strip narrow against the height (2 cells of 0.1 mm on
+// h = 2 mm) almost nothing: the current splits evenly between the faces. The entries are
+// symmetric and the Gram's are kept as they were.
+TEST(StripLoss, ImageTermIsTheGramUnderAWidePlateAndVanishesOnANarrowStrip) {
+  const auto uniform_x = [](const geometry::Mesh& mesh, const std::vector<GramEntry>& entries) {
+    std::vector<double> x(mesh.basis().size(), 0.0);
+    for (std::size_t m = 0; m < x.size(); ++m)
+      if (mesh.basis()[m].axis == geometry::Axis::x && !mesh.basis()[m].bubble) x[m] = 1;
+    double gram = 0, image = 0;
+    for (const GramEntry& e : entries) {
+      gram += x[static_cast<std::size_t>(e.row)] * e.value * x[static_cast<std::size_t>(e.col)];
+      image += x[static_cast<std::size_t>(e.row)] * e.image * x[static_cast<std::size_t>(e.col)];
+    }
+    return std::pair{gram, image};
+  };
+  geometry::Layout plate = geometry::test::layout_of({{0, 0, 6, 6}});
+  plate.substrate.height_mm = 0.1;
+  const geometry::Mesh wide = geometry::make_mesh(plate, 0.1);
+  const std::vector<GramEntry> entries = strip_loss_entries(wide, true);
+  const auto [g_wide, i_wide] = uniform_x(wide, entries);
+  geometry::Layout strip = geometry::test::layout_of({{0, 0, 6, 0.2}});
+  strip.substrate.height_mm = 2.0;
+  const geometry::Mesh narrow = geometry::make_mesh(strip, 0.1);
+  const auto [g_narrow, i_narrow] = uniform_x(narrow, strip_loss_entries(narrow, true));
+  std::printf("[strip loss] image / Gram: wide plate %.4f, narrow strip %.4f\n", i_wide / g_wide,
+              i_narrow / g_narrow);
+  EXPECT_GT(i_wide / g_wide, 0.30);
+  EXPECT_LT(i_wide / g_wide, 0.468);
+  EXPECT_LT(i_narrow / g_narrow, 0.05);
+  std::map<std::pair<index_t, index_t>, double> image;
+  for (const GramEntry& e : entries) image[{e.row, e.col}] = e.image;
+  for (const GramEntry& e : entries) EXPECT_EQ(e.image, (image[{e.col, e.row}]));
+  const std::vector<GramEntry> gram = basis_gram(wide, true);
+  std::size_t k = 0;
+  for (const GramEntry& e : entries)
+    if (k < gram.size() && gram[k].row == e.row && gram[k].col == e.col) EXPECT_EQ(e.value, gram[k++].value);
+  EXPECT_EQ(k, gram.size());
 }
 
 }  // namespace

@@ -37,9 +37,9 @@ struct FillPattern {
 class DeviceFill {
  public:
   // Uploads what does not change with frequency: the plan, the mesh's basis functions, the
-  // pattern and the places in it of the port gaps' entries and of `gram`'s (the basis's Gram
-  // matrix, surface_loss.hpp, where the metal is lossy; empty for perfect metal). Throws
-  // std::invalid_argument when the plan or pattern does not fit the mesh or a gap pair or Gram
+  // pattern and the places in it of the port gaps' entries and of `gram`'s (the strips' loss
+  // entries, surface_loss.hpp, where the metal is lossy; empty for perfect metal). Throws
+  // std::invalid_argument when the plan or pattern does not fit the mesh or a gap pair or loss
   // entry is missing from the pattern,
   // std::runtime_error when there is no CUDA device (or no CUDA in this build).
   DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern,
@@ -49,17 +49,18 @@ class DeviceFill {
   DeviceFill& operator=(const DeviceFill&) = delete;
 
   // Z at the Green's table's frequency, the port loads (Ω, one per port) added on the gaps and
-  // the strips' surface impedance (Ω) on the Gram entries given at construction, into `values`: device memory for nnz() values in the pattern's order.
+  // the strips' impedances on the loss entries given at construction, into `values`: device
+  // memory for nnz() values in the pattern's order.
   // Returns when done.
   void fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
-            std::complex<double>* values, std::complex<double> surface_impedance = 0.0);
+            std::complex<double>* values, const StripImpedance& strip = {});
   // fill() in two steps, so that the tables of the next frequency are computed while the
   // solver works on this one (the tables do not touch Z): start_tables queues the tables'
   // kernels on the fill's own stream and returns at once; assemble then writes Z from them
   // (waiting for them first) and returns when done.
   void start_tables(const GreensTable& greens);
   void assemble(std::span<const std::complex<double>> loads, std::complex<double>* values,
-                std::complex<double> surface_impedance = 0.0);
+                const StripImpedance& strip = {});
 
   [[nodiscard]] std::size_t nnz() const;
   // The tables of the last fill, copied to the host (InteractionTables::values' layout).

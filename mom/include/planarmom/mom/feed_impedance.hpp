@@ -38,8 +38,9 @@ class FeedImpedances {
   // Z0 of every port's feed (Ω, in port order) at f, by the barycentric interpolant through
   // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
   [[nodiscard]] std::vector<double> at(double frequency_hz) const;
-  // γ of every port's feed (1/m, in port order) at f, interpolated as γ/f; the line's losses
-  // (the substrate's tanδ, the metal's surface impedance) included. Throws as at().
+  // γ of every port's feed (1/m, in port order) at f, interpolated as γ/f; α is the
+  // attenuation the board's losses (the substrate's tanδ, the metal) add, from the lossy line
+  // less the lossless one (on a lossy board the checks run both). Throws as at().
   [[nodiscard]] std::vector<std::complex<double>> propagation_constants(double frequency_hz) const;
   // The gap load of every port (Ω, in port order) at f that terminates its feed
   // (matched_gap_load). Throws as at(), std::logic_error when built without the loads.

@@ -61,8 +61,8 @@ struct LineSystem {
   const GreensTable& greens;
   std::span<const std::complex<double>> rhs;
   int columns = 1;
-  // The strip's surface impedance (Ω), added on the basis's Gram entries (surface_loss.hpp).
-  std::complex<double> surface_impedance = 0.0;
+  // The strip's impedances, added on its loss entries (surface_loss.hpp).
+  StripImpedance strip;
 };
 struct LineSolution {
   std::vector<std::complex<double>> x;  // N x columns, column-major

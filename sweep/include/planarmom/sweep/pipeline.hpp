@@ -69,7 +69,7 @@ class SweepPipeline {
   SweepSettings settings_;
   Backend<std::complex<double>>& backend_;
   mom::Conductor metal_;                  // the strips and the ground
-  std::vector<mom::GramEntry> gram_;      // the basis's Gram matrix; empty for perfect metal
+  std::vector<mom::GramEntry> gram_;      // the strips' loss entries; empty for perfect metal
   std::vector<std::complex<double>> rhs_;  // N×P delta gaps
   mom::FeedImpedances feeds_;
   std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
