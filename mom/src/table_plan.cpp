@@ -144,15 +144,21 @@ std::vector<std::vector<std::uint8_t>> pattern_reads(const std::vector<RooftopCe
 }
 
 // The entry a table entry equals by symmetry: reciprocity (observer and source swapped, with
-// the offset negated: ⟨f_m, G f_n⟩ = ⟨f_n, G f_m⟩) to order the kinds, then evenness in each
+// the offset negated: ⟨f_m, G f_n⟩ = ⟨f_n, G f_m⟩) to order the kinds, and for two shapes of
+// one kind to order the offset (its first nonzero component positive), then evenness in each
 // offset component along which both shapes are symmetric (plain triangles and uniform
-// profiles: mirroring that component changes nothing).
+// profiles: mirroring that component changes nothing). Reading ±Δ of one kind from one
+// computation keeps Z exactly symmetric: the near parts' quadrature, with its observer and
+// source treated differently, left Z_mn and Z_nm 1e-8 apart when both were computed.
+// Whether an offset's first nonzero component (x, then y) is negative.
+bool negative(const WorkItem& w) { return w.di < 0 || (w.di == 0 && w.dj < 0); }
+
 WorkItem canonical(WorkItem w) {
   bool x_symmetric = false, y_symmetric = false;
   if (w.table < kVectorTables) {
     const int axis = w.table / (kRooftopKinds * kRooftopKinds);
     int m = w.table / kRooftopKinds % kRooftopKinds, n = w.table % kRooftopKinds;
-    if (m > n) {
+    if (m > n || (m == n && negative(w))) {
       std::swap(m, n);
       w = {vector_table(axis, m, n), -w.di, -w.dj};
     }
@@ -164,7 +170,7 @@ WorkItem canonical(WorkItem w) {
     y_symmetric = axis == 0 ? across : along;
   } else {
     int o = (w.table - kVectorTables) / kChargeKinds, s = (w.table - kVectorTables) % kChargeKinds;
-    if (o > s) {
+    if (o > s || (o == s && negative(w))) {
       std::swap(o, s);
       w = {charge_table(o, s), -w.di, -w.dj};
     }

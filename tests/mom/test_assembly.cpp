@@ -44,10 +44,10 @@ double bspline(double t) {
 
 // The kernel evaluated both ways, Z_mn against Z_nm (the fill computes one triangle and
 // mirrors it, so comparing z(m, n) with z(n, m) would check nothing; this is what checks the
-// kinds and signed offsets). Uniform rooftops read the same table entries both ways:
-// round-off. Edge-profiled pairs read two tables computed separately (profiles and offsets
-// swapped), whose near parts use different observer panels: they agree to the accuracy of the
-// singular integrals (~1e-8, see the refinement test), so 1e-7. The assembled z must be that
+// kinds and signed offsets). Every pair reads one computed table entry both ways (the plan's
+// canonical entries: kinds ordered and, for one kind, the offset's sign): round-off, 1e-12
+// (measured 7e-17 with edge shapes; reading ±Δ of one kind from two computations, whose near
+// parts' quadrature treats observer and source differently, left ~1e-8). The assembled z must be that
 // kernel's matrix: z(m, n) against the kernel's (m, n) entry, in both triangles (`fill`, the
 // same measure; it differs from zero only by the mirrored triangle's asymmetry).
 struct Asymmetry {
@@ -84,8 +84,8 @@ TEST(Assembly, ZIsSymmetricOnAnLShape) {
   const Asymmetry shaped = kernel_asymmetry(mesh, true);
   EXPECT_LT(plain.kernel, 1e-12);
   EXPECT_LT(plain.fill, 1e-12);
-  EXPECT_LT(shaped.kernel, 1e-7);
-  EXPECT_LT(shaped.fill, 1e-7);
+  EXPECT_LT(shaped.kernel, 1e-12);
+  EXPECT_LT(shaped.fill, 1e-12);
 }
 
 TEST(Assembly, EdgeShapesFollowTheMetalEdges) {

@@ -91,8 +91,8 @@ TEST(LineCharacterisation, Fr4LineAtSixGigahertzMatchesDispersiveReferences) {
 // The mirror split of solve_line_by_lu against one full LU of the assembled Z: the centre-fed
 // line (odd part only) and the matched load's two-port line (both parts), FR-4, 4 cells
 // across. The split solves the same equations; what differs is rounding and the ~1e-8
-// mirror asymmetry of the edge-shaped tables (Assembly.ZIsSymmetricOnAnLShape), so 1e-7
-// relative on Z0, γ and the load.
+// mirror asymmetry of the edge-shaped tables (a mirrored shape's near part is its own
+// computation), so 1e-7 relative on Z0, γ and the load.
 TEST(LineCharacterisation, MirrorSplitEqualsOneFullLu) {
   const LineSolver full_lu = [](const LineSystem& s) {
     const ImpedanceMatrix z = assemble_impedance(s.mesh, evaluate_tables(s.plan, s.greens));
