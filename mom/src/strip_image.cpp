@@ -97,8 +97,6 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
 #pragma omp parallel
   {
     std::vector<Triplets> mine(2);
-    std::vector<double> field;
-    std::vector<int> touched;
 #pragma omp for schedule(dynamic, 16)
     for (int m = 0; m < n; ++m) {
       const std::vector<Mass> src = masses(cells[static_cast<std::size_t>(m)], sub);
