@@ -12,6 +12,7 @@ std::string to_string(Format f) {
     case Format::ellr: return "ellr";
     case Format::sellp: return "sellp";
     case Format::dia: return "dia";
+    case Format::function: return "function";
   }
   return "?";
 }

@@ -284,6 +284,9 @@ void upload_format(Backend<T>& be, const Csr<T>& a, const OperatorOptions& optio
     }
     case Format::csr:
     case Format::hyb: break;
+    case Format::function:
+      throw std::invalid_argument("make_operator: a matrix-free operator is not made from a "
+                                  "CSR (HostFunctionOperator)");
   }
   throw std::logic_error("upload_format: CSR and HYB are uploaded by the backend itself");
 }

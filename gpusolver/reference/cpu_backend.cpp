@@ -69,6 +69,13 @@ template <class T> class CpuBackend final : public Backend<T> {
     if (out.rows() != a.rows() || out.cols() != 1)
       throw std::invalid_argument("inverse_diagonal: out is " + dims(out.rows(), out.cols()) +
                                   " for " + std::to_string(a.rows()) + " rows");
+    if (const auto* f = dynamic_cast<const HostFunctionOperator<T>*>(&a)) {
+      for (index_t i = 0; i < a.rows(); ++i) {
+        const T d = f->diagonal()[static_cast<std::size_t>(i)];
+        out.data()[i] = d == T(0) ? T(1) : T(1) / d;
+      }
+      return;
+    }
     cpu_operator(a).inverse_diagonal(out.data());
   }
 
@@ -104,7 +111,8 @@ template <class T> class CpuBackend final : public Backend<T> {
 
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
-    const cpu::CpuOperator<T>* cpu_op = &cpu_operator(a);
+    const auto* function = dynamic_cast<const HostFunctionOperator<T>*>(&a);
+    const cpu::CpuOperator<T>* cpu_op = function ? nullptr : &cpu_operator(a);
     const bool adjoint = op == Transpose::conj_trans;
     const index_t in = adjoint ? a.rows() : a.cols();
     const index_t out = adjoint ? a.cols() : a.rows();
@@ -114,6 +122,17 @@ template <class T> class CpuBackend final : public Backend<T> {
                                   dims(y.rows(), y.cols()));
     if (x.size() > 0 && x.data() == y.data())
       throw std::invalid_argument("spmv: x and y must be different blocks");
+    if (function) {
+      if (adjoint)
+        throw std::invalid_argument("spmv: a matrix-free operator has no Aᴴ product (COCG and "
+                                    "CG need none)");
+      product_.resize(y.size());
+      function->apply(x.data(), product_.data(), x.cols());
+      T* out_y = y.data();
+      for (std::size_t k = 0; k < y.size(); ++k)
+        out_y[k] = alpha * product_[k] + (beta == T(0) ? T(0) : beta * out_y[k]);
+      return;
+    }
     cpu_op->apply(op, x.data(), y.data(), x.cols(), alpha, beta);
   }
 
@@ -150,6 +169,8 @@ template <class T> class CpuBackend final : public Backend<T> {
   }
 
  private:
+  std::vector<T> product_;  // a matrix-free operator's A x before alpha and beta
+
   static std::string dims(index_t rows, index_t cols) {
     return std::to_string(rows) + " x " + std::to_string(cols);
   }

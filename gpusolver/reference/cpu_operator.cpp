@@ -165,6 +165,9 @@ template <class T> StoredMatrix<T> stored(const Csr<T>& a, const OperatorOptions
     case Format::ellr: return EllrRows<T>(to_ellr(a));
     case Format::sellp: return SellpRows<T>(to_sellp(a, options.sellp));
     case Format::dia: return DiaRows<T>{to_dia(a, options.dia)};
+    case Format::function:
+      throw std::invalid_argument("make_operator: a matrix-free operator is not made from a "
+                                  "CSR (HostFunctionOperator)");
   }
   return CsrRows<T>{a};
 }

@@ -22,7 +22,9 @@
 
 namespace pmom {
 
-enum class Format { csr, hyb, ellr, sellp, dia };
+// function: a matrix-free operator (HostFunctionOperator), not a storage format: not in
+// all_formats, and no operator is made from a CSR in it.
+enum class Format { csr, hyb, ellr, sellp, dia, function };
 inline constexpr Format all_formats[] = {Format::csr, Format::hyb, Format::ellr, Format::sellp,
                                          Format::dia};
 // "csr", "hyb", "ellr", "sellp", "dia"; parse_format throws std::invalid_argument naming them.
@@ -57,6 +59,35 @@ template <class T> class Operator {
   [[nodiscard]] virtual index_t cols() const = 0;
   [[nodiscard]] virtual std::size_t nnz() const = 0;
   [[nodiscard]] virtual Format format() const = 0;
+};
+
+// A matrix-free square operator whose product runs on the host: apply(x, y, k) sets the n x k
+// column-major block y to A x. Its diagonal serves Jacobi preconditioning; `work` is what one
+// product costs in multiply-adds (reported as nnz). The exact operator of the MoM
+// (mom/convolution_operator.hpp) is one. A backend multiplies it with host memory: the
+// reference backend directly.
+template <class T> class HostFunctionOperator final : public Operator<T> {
+ public:
+  using Apply = std::function<void(const T* x, T* y, index_t columns)>;
+  HostFunctionOperator(index_t n, Apply apply, std::vector<T> diagonal, std::size_t work)
+      : n_(n), apply_(std::move(apply)), diagonal_(std::move(diagonal)), work_(work) {
+    if (n < 1 || diagonal_.size() != static_cast<std::size_t>(n) || !apply_)
+      throw std::invalid_argument("HostFunctionOperator: need n >= 1, a product and n diagonal "
+                                  "entries, got n = " + std::to_string(n) + " and " +
+                                  std::to_string(diagonal_.size()) + " entries");
+  }
+  [[nodiscard]] index_t rows() const override { return n_; }
+  [[nodiscard]] index_t cols() const override { return n_; }
+  [[nodiscard]] std::size_t nnz() const override { return work_; }
+  [[nodiscard]] Format format() const override { return Format::function; }
+  void apply(const T* x, T* y, index_t columns) const { apply_(x, y, columns); }
+  [[nodiscard]] const std::vector<T>& diagonal() const { return diagonal_; }
+
+ private:
+  index_t n_;
+  Apply apply_;
+  std::vector<T> diagonal_;
+  std::size_t work_;
 };
 
 enum class CopyKind { to_backend, to_host, within_backend };
