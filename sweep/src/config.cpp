@@ -22,7 +22,7 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
       r.fail(n, "/sparsify/density must be in (0, 1], got " + n.Scalar());
   }
   if (const YAML::Node n = node["rule"])
-    s.rule = r.choice(n, "/sparsify/rule", {"magnitude", "mpie"});
+    s.rule = r.choice(n, "/sparsify/rule", {"magnitude", "mpie", "exact"});
   if (const YAML::Node n = node["reach_heights"]) {
     s.reach_heights = r.positive(n, "/sparsify/reach_heights");
     if (node["density"])

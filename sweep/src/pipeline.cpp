@@ -14,6 +14,7 @@
 #include "planarmom/io/heartbeat.hpp"
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/convolution_operator.hpp"
 #include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
@@ -102,6 +103,9 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       metal_(mom::conductor(mesh.layout().metal)),
       rhs_(mom::port_excitations(mesh)),
       feeds_(band_feed_impedances(mesh, settings, backend)) {
+  if (settings_.rule == "exact" && (backend_.name().rfind("cuda", 0) == 0 || settings_.check_dense))
+    throw std::invalid_argument("sparsify rule exact: runs on the cpu backend (--backend cpu), "
+                                "without check_dense, for now");
   if (settings_.rule == "mpie") {
     const auto start = clock::now();
     const io::Heartbeat beat("sparse pattern (rule mpie)");
@@ -149,7 +153,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       make_device_fill(mom::FillPattern{mpie_->n, mpie_->row_ptr, mpie_->col_idx,
                                         mom::charge_reach2(mpie_->sparsity)},
                        "tables and Z written into the solver's CSR on the device");
-  } else if (!mpie_ && !settings_.check_dense && on_device) {
+  } else if (!mpie_ && !settings_.check_dense && on_device && settings_.rule != "exact") {
     const auto n = static_cast<index_t>(mesh_.basis().size());
     dense_z_ = backend_.allocate<cd>(n, n);
     make_device_fill(mom::FillPattern::all(n),
@@ -267,6 +271,62 @@ void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<cons
   if (blocks_) blocks_->update_on_backend(values);
 }
 
+std::shared_ptr<Operator<cd>> SweepPipeline::exact_operator(const mom::GreensTable& greens,
+                                                            std::span<const cd> loads,
+                                                            io::FrequencyRecord& r) {
+  const auto n = static_cast<index_t>(mesh_.basis().size());
+  const mom::InteractionTables tables = mom::evaluate_tables(plan_, greens);
+  auto product = std::make_shared<mom::ConvolutionOperator>(mesh_, tables);
+  // The sparse rest on the pattern of its entries: the gaps' pairs and the loss entries.
+  std::vector<std::pair<index_t, index_t>> pairs;
+  for (const geometry::MeshPort& port : mesh_.ports())
+    for (const int m : port.delta_gap().basis)
+      for (const int k : port.delta_gap().basis) pairs.emplace_back(m, k);
+  for (const mom::GramEntry& e : gram_) pairs.emplace_back(e.row, e.col);
+  for (index_t m = 0; m < n; ++m) pairs.emplace_back(m, m);
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  auto rest = std::make_shared<Csr<cd>>();
+  rest->rows = rest->cols = n;
+  rest->row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (const auto& [row, col] : pairs) {
+    ++rest->row_ptr[static_cast<std::size_t>(row) + 1];
+    rest->col_idx.push_back(col);
+  }
+  for (index_t m = 0; m < n; ++m) rest->row_ptr[m + 1] += rest->row_ptr[m];
+  rest->values.assign(rest->col_idx.size(), cd(0.0));
+  mom::add_port_loads(mesh_, loads, *rest);
+  add_metal_loss(greens.frequency(), *rest);
+  // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the rest.
+  const std::vector<mom::RooftopCells> cells = mom::rooftop_cells(mesh_, plan_.edge_profiles);
+  const mom::TableView view = mom::host_view(tables);
+  const auto entry = [&](index_t i, index_t j) {
+    const std::int64_t at = csr_position(rest->row_ptr, rest->col_idx, i, j);
+    return mom::basis_entry(view, cells[static_cast<std::size_t>(i)],
+                            cells[static_cast<std::size_t>(j)]) +
+           (at < 0 ? cd(0.0) : rest->values[static_cast<std::size_t>(at)]);
+  };
+  std::vector<cd> diagonal(static_cast<std::size_t>(n));
+  for (index_t m = 0; m < n; ++m) diagonal[static_cast<std::size_t>(m)] = entry(m, m);
+  if (blocks_) blocks_->update(entry);
+  r.nnz = static_cast<long long>(n) * n;  // every interaction is in the product
+  const auto fp = product->footprint();
+  return std::make_shared<HostFunctionOperator<cd>>(
+      n,
+      [product, rest, n](const cd* x, cd* y, index_t columns) {
+        for (index_t c = 0; c < columns; ++c) {
+          const std::size_t base = static_cast<std::size_t>(c) * static_cast<std::size_t>(n);
+          product->apply({x + base, static_cast<std::size_t>(n)},
+                         {y + base, static_cast<std::size_t>(n)});
+          for (index_t i = 0; i < n; ++i)
+            for (index_t k = rest->row_ptr[i]; k < rest->row_ptr[i + 1]; ++k)
+              y[base + i] += rest->values[static_cast<std::size_t>(k)] *
+                             x[base + static_cast<std::size_t>(rest->col_idx[static_cast<std::size_t>(k)])];
+        }
+      },
+      std::move(diagonal), static_cast<std::size_t>(fp.kernels) * fp.grid_points);
+}
+
 // A new sparse Z of one frequency: rule mpie on its pattern, or the dense Z thresholded to the
 // density (rule magnitude); the dense Z kept in `z` for the dense check.
 Csr<cd> SweepPipeline::sparse_z(const mom::GreensTable& greens, std::span<const cd> loads,
@@ -326,7 +386,14 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   Csr<cd> sparse;
   std::optional<Solver<cd>> own_solver;  // a new matrix every frequency: its own solver
   Solver<cd>* solver = nullptr;
-  if (in_place_) {
+  if (settings_.rule == "exact") {
+    const std::shared_ptr<Operator<cd>> op = exact_operator(greens, loads, r);
+    r.seconds_fill = seconds_since(start);
+    start = clock::now();
+    solver = &own_solver.emplace(backend_, op, solver_options(settings_, Format::function),
+                                 kSymmetric);
+    if (blocks_) solver->set_preconditioner(blocks_->inverse());
+  } else if (in_place_) {
     fill_in_place(greens, loads);
     r.seconds_fill = seconds_since(start);
     r.seconds_sparsify = 0;

@@ -62,6 +62,11 @@ class SweepPipeline {
                                      io::FrequencyRecord& r,
                                      std::optional<mom::ImpedanceMatrix>& z);
   void fill_in_place(const mom::GreensTable& greens, std::span<const std::complex<double>> loads);
+  // Rule exact: Z·x by FFT (mom/convolution_operator.hpp) plus the port loads and the strips'
+  // loss as a sparse rest, as a matrix-free operator; the blocks, if any, from its entries.
+  std::shared_ptr<Operator<std::complex<double>>> exact_operator(
+      const mom::GreensTable& greens, std::span<const std::complex<double>> loads,
+      io::FrequencyRecord& r);
   void set_block_positions();
   template <class Z> void add_metal_loss(double frequency_hz, Z& z) const;
 
