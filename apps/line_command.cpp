@@ -98,10 +98,8 @@ int run(const LineFlags& f) {
     if (lossy) {
       // The fit's Re γ of the lossless line (its bias: near fields of the gap and the open
       // ends, ~1e-4 of β) taken away, so that what is compared is the losses' attenuation.
-      mom::LineSpec lossless = spec;
-      lossless.loss_tangent = 0;
-      lossless.metal = {};
-      const double alpha = r.gamma.real() - mom::characterise_line(lossless, g * 1e9).gamma.real();
+      const double alpha =
+          r.gamma.real() - mom::characterise_line(spec.lossless(), g * 1e9).gamma.real();
       const double db = 20 / std::log(10.0);
       const double dielectric = mom::attenuation_dielectric(f.eps_r, kj, f.loss_tangent, g * 1e9);
       double conductor = 0, hj = 0;

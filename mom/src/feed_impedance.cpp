@@ -38,7 +38,6 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     LineSpec spec{sub.eps_r,  sub.height_mm, port.width_mm, port.count, 0, true,
                   sub.loss_tangent, conductor(mesh.layout().metal)};
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
-    const bool lossy = spec.loss_tangent > 0 || !spec.metal.perfect();
     std::vector<double> z0;
     std::vector<std::complex<double>> loads, gammas;
     for (const double f : nodes_) {
@@ -50,12 +49,8 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
       // (~1e-4 of β, from the near fields of the line's gap and ends; −5.7 dB/m on the FR-4
       // line at 6 GHz) is taken away, as the lossless line's Re γ where the board is lossy.
       double alpha = 0;
-      if (lossy) {
-        LineSpec lossless = spec;
-        lossless.loss_tangent = 0;
-        lossless.metal = {};
-        alpha = check.line.gamma.real() - checks(lossless, f, false).line.gamma.real();
-      }
+      if (spec.lossy())
+        alpha = check.line.gamma.real() - checks(spec.lossless(), f, false).line.gamma.real();
       gammas.push_back(std::complex<double>(alpha, check.line.gamma.imag()) / f);
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.

@@ -51,7 +51,7 @@ std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
          hex(spec.width_mm) + " across " + std::to_string(spec.cells_across) + " half_mm " +
          hex(spec.half_length_mm) + " edges " + (spec.edge_profiles ? "1" : "0") + " f_hz " +
          hex(frequency_hz) +
-         (spec.loss_tangent == 0 && spec.metal.perfect()
+         (!spec.lossy()
               ? std::string()
               : " tand " + hex(spec.loss_tangent) + " sigma " +
                     hex(spec.metal.conductivity_s_per_m) + " t_m " + hex(spec.metal.thickness_m) +

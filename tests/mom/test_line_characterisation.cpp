@@ -121,11 +121,9 @@ TEST(LineCharacterisation, MirrorSplitEqualsOneFullLu) {
 
 // The attenuation the losses add: Re γ of the lossy line less the lossless line's (the fit's
 // own Re γ there, ~1e-4 of β, from the near fields of the gap and the open ends).
-double loss_attenuation(LineSpec spec, double f_hz) {
-  const double lossy = characterise_line(spec, f_hz).gamma.real();
-  spec.loss_tangent = 0;
-  spec.metal = {};
-  return lossy - characterise_line(spec, f_hz).gamma.real();
+double loss_attenuation(const LineSpec& spec, double f_hz) {
+  return characterise_line(spec, f_hz).gamma.real() -
+         characterise_line(spec.lossless(), f_hz).gamma.real();
 }
 
 // Dielectric loss against Pozar's filling-factor formula (with Kirschning-Jansen's εeff), on

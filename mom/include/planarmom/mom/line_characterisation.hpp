@@ -29,6 +29,15 @@ struct LineSpec {
   // Losses, for the attenuation α = Re γ (the sweep's feed checks take the board's).
   double loss_tangent = 0;     // the substrate's tanδ
   Conductor metal;             // the strip's and the ground's; perfect by default
+
+  [[nodiscard]] bool lossy() const { return loss_tangent > 0 || !metal.perfect(); }
+  // The same line without its losses (whose fitted Re γ is the fit's own bias).
+  [[nodiscard]] LineSpec lossless() const {
+    LineSpec s = *this;
+    s.loss_tangent = 0;
+    s.metal = {};
+    return s;
+  }
 };
 
 struct LineResult {
