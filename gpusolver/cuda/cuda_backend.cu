@@ -177,6 +177,18 @@ template <class T> class CudaBackend final : public Backend<T> {
     return reinterpret_cast<T*>(csr_operator(a, "csr_values").a.val.data());
   }
   void inverse_diagonal(const Operator<T>& a, Block<T>& out) override {
+    if (const auto* f = dynamic_cast<const FunctionOperator<T>*>(&a)) {
+      if (out.rows() != a.rows() || out.cols() != 1)
+        throw std::invalid_argument("CUDA inverse_diagonal: out is " + std::to_string(out.rows()) +
+                                    " x " + std::to_string(out.cols()) + " for " +
+                                    std::to_string(a.rows()) + " rows");
+      std::vector<T> inverse(f->diagonal().size());
+      for (std::size_t i = 0; i < inverse.size(); ++i)
+        inverse[i] = f->diagonal()[i] == T(0) ? T(1) : T(1) / f->diagonal()[i];
+      copy_bytes(out.data(), inverse.data(), inverse.size() * sizeof(T), CopyKind::to_backend);
+      synchronize();  // `inverse` goes out of scope
+      return;
+    }
     const CudaOperator<T>& o = csr_operator(a, "inverse_diagonal");
     if (out.rows() != o.rows() || out.cols() != 1)
       throw std::invalid_argument("CUDA inverse_diagonal: out is " + std::to_string(out.rows()) +
@@ -200,6 +212,19 @@ template <class T> class CudaBackend final : public Backend<T> {
 
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
+    if (const auto* f = dynamic_cast<const FunctionOperator<T>*>(&a)) {
+      if (op != Transpose::none)
+        throw std::invalid_argument("CUDA spmv: a matrix-free operator has no Aᴴ product (COCG "
+                                    "and CG need none)");
+      if (x.rows() != f->cols() || y.rows() != f->rows() || x.cols() != y.cols() ||
+          (x.data() == y.data() && x.size() > 0))
+        throw std::invalid_argument("CUDA spmv: x is " + std::to_string(x.rows()) + " x " +
+                                    std::to_string(x.cols()) + ", y " + std::to_string(y.rows()) +
+                                    " x " + std::to_string(y.cols()) + " (different blocks) for a " +
+                                    std::to_string(f->rows()) + " x " + std::to_string(f->cols()) +
+                                    " operator");
+      return f->apply(x.data(), y.data(), x.cols(), alpha, beta, stream_);
+    }
     const auto* o = dynamic_cast<const CudaOperator<T>*>(&a);
     if (!o) throw std::invalid_argument("CUDA backend: operator made by another backend");
     const bool adj = op == Transpose::conj_trans;

@@ -286,7 +286,7 @@ void upload_format(Backend<T>& be, const Csr<T>& a, const OperatorOptions& optio
     case Format::hyb: break;
     case Format::function:
       throw std::invalid_argument("make_operator: a matrix-free operator is not made from a "
-                                  "CSR (HostFunctionOperator)");
+                                  "CSR (FunctionOperator)");
   }
   throw std::logic_error("upload_format: CSR and HYB are uploaded by the backend itself");
 }

@@ -69,7 +69,7 @@ template <class T> class CpuBackend final : public Backend<T> {
     if (out.rows() != a.rows() || out.cols() != 1)
       throw std::invalid_argument("inverse_diagonal: out is " + dims(out.rows(), out.cols()) +
                                   " for " + std::to_string(a.rows()) + " rows");
-    if (const auto* f = dynamic_cast<const HostFunctionOperator<T>*>(&a)) {
+    if (const auto* f = dynamic_cast<const FunctionOperator<T>*>(&a)) {
       for (index_t i = 0; i < a.rows(); ++i) {
         const T d = f->diagonal()[static_cast<std::size_t>(i)];
         out.data()[i] = d == T(0) ? T(1) : T(1) / d;
@@ -111,7 +111,7 @@ template <class T> class CpuBackend final : public Backend<T> {
 
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
-    const auto* function = dynamic_cast<const HostFunctionOperator<T>*>(&a);
+    const auto* function = dynamic_cast<const FunctionOperator<T>*>(&a);
     const cpu::CpuOperator<T>* cpu_op = function ? nullptr : &cpu_operator(a);
     const bool adjoint = op == Transpose::conj_trans;
     const index_t in = adjoint ? a.rows() : a.cols();
@@ -126,11 +126,7 @@ template <class T> class CpuBackend final : public Backend<T> {
       if (adjoint)
         throw std::invalid_argument("spmv: a matrix-free operator has no Aᴴ product (COCG and "
                                     "CG need none)");
-      product_.resize(y.size());
-      function->apply(x.data(), product_.data(), x.cols());
-      T* out_y = y.data();
-      for (std::size_t k = 0; k < y.size(); ++k)
-        out_y[k] = alpha * product_[k] + (beta == T(0) ? T(0) : beta * out_y[k]);
+      function->apply(x.data(), y.data(), x.cols(), alpha, beta, nullptr);
       return;
     }
     cpu_op->apply(op, x.data(), y.data(), x.cols(), alpha, beta);
@@ -169,8 +165,6 @@ template <class T> class CpuBackend final : public Backend<T> {
   }
 
  private:
-  std::vector<T> product_;  // a matrix-free operator's A x before alpha and beta
-
   static std::string dims(index_t rows, index_t cols) {
     return std::to_string(rows) + " x " + std::to_string(cols);
   }

@@ -167,7 +167,7 @@ template <class T> StoredMatrix<T> stored(const Csr<T>& a, const OperatorOptions
     case Format::dia: return DiaRows<T>{to_dia(a, options.dia)};
     case Format::function:
       throw std::invalid_argument("make_operator: a matrix-free operator is not made from a "
-                                  "CSR (HostFunctionOperator)");
+                                  "CSR (FunctionOperator)");
   }
   return CsrRows<T>{a};
 }

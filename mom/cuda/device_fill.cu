@@ -11,47 +11,12 @@
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/device_fill.hpp"
+#include "device_array.cuh"
 
 namespace pmom::mom {
 namespace {
 
-using dc = cuda::std::complex<double>;
-static_assert(sizeof(dc) == sizeof(std::complex<double>));
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("device fill: ") + what + ": " +
-                             cudaGetErrorString(status));
-}
-
-// A device array of a host vector's elements.
-template <class T> struct DeviceArray {
-  T* data = nullptr;
-  std::size_t size = 0;
-  DeviceArray() = default;
-  explicit DeviceArray(std::size_t n) : size(n) {
-    check(cudaMalloc(&data, sizeof(T) * (n == 0 ? 1 : n)), "cudaMalloc");
-  }
-  template <class U> DeviceArray(const std::vector<U>& host, cudaStream_t stream)
-      : DeviceArray(host.size()) {
-    static_assert(sizeof(T) == sizeof(U));
-    upload(host.data(), host.size(), stream);
-  }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  DeviceArray(DeviceArray&& o) noexcept : data(o.data), size(o.size) { o.data = nullptr; }
-  DeviceArray& operator=(DeviceArray&& o) noexcept {
-    std::swap(data, o.data);
-    std::swap(size, o.size);
-    return *this;
-  }
-  ~DeviceArray() { cudaFree(data); }
-  template <class U> void upload(const U* host, std::size_t n, cudaStream_t stream) {
-    if (n > size) *this = DeviceArray(n);
-    check(cudaMemcpyAsync(data, host, sizeof(T) * n, cudaMemcpyHostToDevice, stream),
-          "cudaMemcpyAsync");
-  }
-};
+void check(cudaError_t status, const char* what) { cuda_check(status, "device fill", what); }
 
 __global__ void table_entries(GreensTableView<dc> greens, const int* rule_start,
                               const double* rule_t, const double* rule_w,
@@ -286,6 +251,21 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
         dc(strip.sheet.real(), strip.sheet.imag()), dc(strip.image.real(), strip.image.imag()), z);
   check(cudaGetLastError(), "kernel launch");
   check(cudaStreamSynchronize(d.stream), "fill");
+}
+
+TableView DeviceFill::device_tables() const {
+  const Impl& d = *impl_;
+  if (!(d.frequency_hz > 0))
+    throw std::logic_error("DeviceFill: device_tables() before start_tables()");
+  check(cudaStreamSynchronize(d.stream), "tables");
+  TableView view;
+  view.values = reinterpret_cast<const std::complex<double>*>(d.tables.data);
+  view.start = d.table_start.data;
+  view.nx = d.nx;
+  view.ny = d.ny;
+  view.jw = std::complex<double>(0.0, 2.0 * pi * d.frequency_hz);
+  view.inv_a2 = 1.0 / (d.cell_m * d.cell_m);
+  return view;
 }
 
 std::vector<std::complex<double>> DeviceFill::tables() const {

@@ -20,6 +20,7 @@ void DeviceFill::start_tables(const GreensTable&) {}
 void DeviceFill::assemble(std::span<const std::complex<double>>, std::complex<double>*,
                           const StripImpedance&) {}
 std::size_t DeviceFill::nnz() const { return 0; }
+TableView DeviceFill::device_tables() const { return {}; }
 std::vector<std::complex<double>> DeviceFill::tables() const { return {}; }
 
 }  // namespace pmom::mom

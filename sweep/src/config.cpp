@@ -23,6 +23,9 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
   }
   if (const YAML::Node n = node["rule"])
     s.rule = r.choice(n, "/sparsify/rule", {"magnitude", "mpie", "exact"});
+  if (s.rule == "exact" && node["density"])
+    r.fail(node["density"], "/sparsify/density: rule exact keeps every interaction (Z x by FFT); "
+                            "give no density");
   if (const YAML::Node n = node["reach_heights"]) {
     s.reach_heights = r.positive(n, "/sparsify/reach_heights");
     if (node["density"])

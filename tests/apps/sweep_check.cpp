@@ -4,6 +4,8 @@
 //                                     iterations and residuals equal bit for bit
 //   sweep_check touchstone X.h5 X.sNp the Touchstone file holds X.h5's frequencies and S exactly
 //                                     (the writer prints shortest round-trip decimals)
+//   sweep_check close A.h5 B.h5 TOL   A and B hold the same frequencies and every S entry
+//                                     within TOL (absolute), printing the largest difference
 // Prints one line saying what differs (or what was checked) and exits 1 on a difference, 2 on
 // a usage or read error.
 #include <algorithm>
@@ -81,6 +83,24 @@ int same(const std::string& a_file, const std::string& b_file) {
   return 0;
 }
 
+int close(const std::string& a_file, const std::string& b_file, double tolerance) {
+  const SweepData a = read_sweep_file(a_file);
+  const SweepData b = read_sweep_file(b_file);
+  if (!a.complete || !b.complete) return differ("a sweep file is not complete");
+  if (a.records.size() != b.records.size() || a.info.ports() != b.info.ports())
+    return differ("frequencies or ports");
+  double worst = 0;
+  for (std::size_t f = 0; f < a.records.size(); ++f) {
+    if (!same_bits(a.records[f].frequency_hz, b.records[f].frequency_hz))
+      return differ("frequency " + show(a.records[f].frequency_hz));
+    for (std::size_t k = 0; k < a.records[f].s.size(); ++k)
+      worst = std::max(worst, std::abs(a.records[f].s[k] - b.records[f].s.at(k)));
+  }
+  if (!(worst <= tolerance)) return differ("largest |dS| " + show(worst) + " > " + show(tolerance));
+  std::cout << "close: " << a.records.size() << " frequencies, largest |dS| " << worst << '\n';
+  return 0;
+}
+
 int touchstone(const std::string& h5_file, const std::string& ts_file) {
   SweepData sweep = read_sweep_file(h5_file, /*with_currents=*/false);
   std::sort(sweep.records.begin(), sweep.records.end(),
@@ -115,10 +135,11 @@ int main(int argc, char** argv) {
   try {
     if (args.size() == 3 && args[0] == "same") return same(args[1], args[2]);
     if (args.size() == 3 && args[0] == "touchstone") return touchstone(args[1], args[2]);
+    if (args.size() == 4 && args[0] == "close") return close(args[1], args[2], std::stod(args[3]));
   } catch (const std::exception& e) {
     std::cerr << "sweep_check: " << e.what() << '\n';
     return 2;
   }
-  std::cerr << "usage: sweep_check same A.h5 B.h5 | sweep_check touchstone X.h5 X.sNp\n";
+  std::cerr << "usage: sweep_check same A.h5 B.h5 | sweep_check touchstone X.h5 X.sNp | sweep_check close A.h5 B.h5 TOL\n";
   return 2;
 }

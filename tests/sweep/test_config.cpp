@@ -190,11 +190,14 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
     return text.replace(text.find("rule: mpie"), 10, "rule: " + value);
   };
   expect_bad(rule("mpi"),
-             "9: /sparsify/rule must be one of magnitude, mpie, got 'mpi' (did you mean 'mpie'?)");
-  expect_bad(rule("magnitud"), "9: /sparsify/rule must be one of magnitude, mpie, got 'magnitud' "
+             "9: /sparsify/rule must be one of magnitude, mpie, exact, got 'mpi' (did you mean 'mpie'?)");
+  expect_bad(rule("magnitud"), "9: /sparsify/rule must be one of magnitude, mpie, exact, got 'magnitud' "
                                "(did you mean 'magnitude'?)");
   expect_bad(rule("loop-star"),
-             "9: /sparsify/rule must be one of magnitude, mpie, got 'loop-star'");
+             "9: /sparsify/rule must be one of magnitude, mpie, exact, got 'loop-star'");
+  // Rule exact keeps every interaction: a density would mean nothing.
+  expect_bad(rule("exact"), "6: /sparsify/density: rule exact keeps every interaction (Z x by "
+                            "FFT); give no density");
   expect_bad(edited("format: hyb", "format: hib"),
              "8: /sparsify/format must be one of auto, csr, hyb, got 'hib' (did you mean 'hyb'?)");
   // A reach instead of a density, with rule mpie only.

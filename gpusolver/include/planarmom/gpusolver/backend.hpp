@@ -22,7 +22,7 @@
 
 namespace pmom {
 
-// function: a matrix-free operator (HostFunctionOperator), not a storage format: not in
+// function: a matrix-free operator (FunctionOperator), not a storage format: not in
 // all_formats, and no operator is made from a CSR in it.
 enum class Format { csr, hyb, ellr, sellp, dia, function };
 inline constexpr Format all_formats[] = {Format::csr, Format::hyb, Format::ellr, Format::sellp,
@@ -61,18 +61,22 @@ template <class T> class Operator {
   [[nodiscard]] virtual Format format() const = 0;
 };
 
-// A matrix-free square operator whose product runs on the host: apply(x, y, k) sets the n x k
-// column-major block y to A x. Its diagonal serves Jacobi preconditioning; `work` is what one
-// product costs in multiply-adds (reported as nnz). The exact operator of the MoM
-// (mom/convolution_operator.hpp) is one. A backend multiplies it with host memory: the
-// reference backend directly.
-template <class T> class HostFunctionOperator final : public Operator<T> {
+// A matrix-free square operator: apply(x, y, k, alpha, beta, stream) sets the n x k
+// column-major block y to alpha A x + beta y (y's old values unread when beta is 0), x and y
+// in the memory of the backend that multiplies it: the host for the reference backend, the
+// device for CUDA, which passes its cudaStream_t as `stream` (the work is queued on it, may be
+// captured into a CUDA graph, and must not synchronise); null on the host. Its diagonal (host
+// memory) serves Jacobi preconditioning; `work` is what one product costs in multiply-adds
+// (reported as nnz). The MoM's exact operator is one (mom/convolution_operator.hpp on the
+// host, mom/device_convolution.hpp on the device).
+template <class T> class FunctionOperator final : public Operator<T> {
  public:
-  using Apply = std::function<void(const T* x, T* y, index_t columns)>;
-  HostFunctionOperator(index_t n, Apply apply, std::vector<T> diagonal, std::size_t work)
+  using Apply = std::function<void(const T* x, T* y, index_t columns, T alpha, T beta,
+                                   void* stream)>;
+  FunctionOperator(index_t n, Apply apply, std::vector<T> diagonal, std::size_t work)
       : n_(n), apply_(std::move(apply)), diagonal_(std::move(diagonal)), work_(work) {
     if (n < 1 || diagonal_.size() != static_cast<std::size_t>(n) || !apply_)
-      throw std::invalid_argument("HostFunctionOperator: need n >= 1, a product and n diagonal "
+      throw std::invalid_argument("FunctionOperator: need n >= 1, a product and n diagonal "
                                   "entries, got n = " + std::to_string(n) + " and " +
                                   std::to_string(diagonal_.size()) + " entries");
   }
@@ -80,7 +84,9 @@ template <class T> class HostFunctionOperator final : public Operator<T> {
   [[nodiscard]] index_t cols() const override { return n_; }
   [[nodiscard]] std::size_t nnz() const override { return work_; }
   [[nodiscard]] Format format() const override { return Format::function; }
-  void apply(const T* x, T* y, index_t columns) const { apply_(x, y, columns); }
+  void apply(const T* x, T* y, index_t columns, T alpha, T beta, void* stream) const {
+    apply_(x, y, columns, alpha, beta, stream);
+  }
   [[nodiscard]] const std::vector<T>& diagonal() const { return diagonal_; }
 
  private:
@@ -89,6 +95,19 @@ template <class T> class HostFunctionOperator final : public Operator<T> {
   std::vector<T> diagonal_;
   std::size_t work_;
 };
+
+// A host FunctionOperator's Apply from a product(x, y, columns) that sets y = A x (n rows):
+// alpha and beta applied around it.
+template <class T, class Product>
+typename FunctionOperator<T>::Apply host_apply(index_t n, Product product) {
+  return [n, product = std::move(product), scratch = std::vector<T>()](
+             const T* x, T* y, index_t columns, T alpha, T beta, void*) mutable {
+    scratch.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(columns));
+    product(x, scratch.data(), columns);
+    for (std::size_t k = 0; k < scratch.size(); ++k)
+      y[k] = alpha * scratch[k] + (beta == T(0) ? T(0) : beta * y[k]);
+  };
+}
 
 enum class CopyKind { to_backend, to_host, within_backend };
 

@@ -4,7 +4,8 @@
 // puts each function's coefficient on the grid, one channel per kind (the vector potential's
 // rooftop kinds per axis; the charge shapes of its two cells, + on the minus cell and − on
 // the plus cell; a cell bubble as its rooftop less the subtracted one), and K is the
-// block-Toeplitz matrix of the offset tables between channels. Each block of K is a 2-D
+// block-Toeplitz matrix of the offset tables between channels (convolution_layout.hpp; the
+// device's product is device_convolution.hpp). Each block of K is a 2-D
 // convolution, exact with the grid zero-padded to at least 2n − 1 per axis: per product,
 // one forward FFT per channel, a pointwise product per pair of channels of one group, one
 // inverse FFT per channel. Nothing is projected or approximated: y equals the dense
@@ -19,6 +20,7 @@
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/convolution_layout.hpp"
 
 namespace pmom::mom {
 
@@ -29,6 +31,9 @@ class ConvolutionOperator {
   // (make_interaction_tables). Throws std::invalid_argument when the tables do not match the
   // grid, std::runtime_error in a build without FFTW.
   ConvolutionOperator(const geometry::Mesh& mesh, const InteractionTables& tables);
+  // The same from a layout made once for the mesh (make_convolution_layout), for a sweep.
+  ConvolutionOperator(std::shared_ptr<const ConvolutionLayout> layout,
+                      const InteractionTables& tables);
   ~ConvolutionOperator();
   // False in a build without FFTW (Debian: libfftw3-dev), where the constructor throws.
   static bool available();
@@ -40,14 +45,8 @@ class ConvolutionOperator {
   // std::invalid_argument when x or y does not have size() values.
   void apply(std::span<const std::complex<double>> x, std::span<std::complex<double>> y) const;
 
-  // What one product holds: the padded grid's points, its channels, and the bytes of the
-  // kernels' spectra and of the channels' grids.
-  struct Footprint {
-    std::size_t grid_points = 0;
-    int channels = 0, kernels = 0;
-    std::size_t kernel_bytes = 0, work_bytes = 0;
-  };
-  [[nodiscard]] Footprint footprint() const;
+  // What one product holds (one column).
+  [[nodiscard]] ConvolutionFootprint footprint() const;
 
  private:
   struct Impl;

@@ -13,6 +13,7 @@
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/scalar.hpp"
+#include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
 
@@ -63,6 +64,10 @@ class DeviceFill {
                 const StripImpedance& strip = {});
 
   [[nodiscard]] std::size_t nnz() const;
+  // The tables of the last start_tables, in device memory (waits for them): for kernels that
+  // read them in place, as the exact operator's (device_convolution.hpp). Valid until the next
+  // start_tables.
+  [[nodiscard]] TableView device_tables() const;
   // The tables of the last fill, copied to the host (InteractionTables::values' layout).
   [[nodiscard]] std::vector<std::complex<double>> tables() const;
 

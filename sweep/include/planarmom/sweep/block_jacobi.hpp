@@ -49,6 +49,8 @@ class BlockJacobi {
 
   [[nodiscard]] std::shared_ptr<const Operator<cd>> inverse() const { return op_; }
   [[nodiscard]] std::size_t blocks() const { return blocks_.size(); }
+  // The functions of each block.
+  [[nodiscard]] const std::vector<std::vector<index_t>>& members() const { return blocks_; }
   [[nodiscard]] std::size_t largest() const;
 
  private:

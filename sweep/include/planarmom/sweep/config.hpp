@@ -4,8 +4,9 @@
 //
 //   frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 101}   # or a list in Hz
 //   sparsify: {density: 1.0, rule: magnitude, check_dense: false, format: auto}
-//     # rule: magnitude | mpie; format: auto | csr | hyb; with rule mpie, reach_heights: R
-//     # instead of density keeps the interactions within R substrate heights
+//     # rule: magnitude | mpie | exact; format: auto | csr | hyb; with rule mpie,
+//     # reach_heights: R instead of density keeps the interactions within R substrate heights;
+//     # rule exact (no density) keeps every interaction, Z x by FFT (mom/convolution_operator.hpp)
 //   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto,
 //            preconditioner: block}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}

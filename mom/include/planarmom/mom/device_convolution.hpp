@@ -1,0 +1,50 @@
+// The exact operator's product on a CUDA device (issue 17): Z·x by cuFFT per kind channel,
+// the algorithm of convolution_operator.hpp on the layout of convolution_layout.hpp, with the
+// kernels' spectra made on the device from the offset tables a DeviceFill left there, plus a
+// sparse correction (the port loads, the strips' loss) fused into the last step. Equal to the
+// host product to round-off. In a build without CUDA, constructing one throws.
+#pragma once
+
+#include <complex>
+#include <memory>
+
+#include "planarmom/gpusolver/csr.hpp"
+#include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/convolution_layout.hpp"
+
+namespace pmom::mom {
+
+class DeviceConvolution {
+ public:
+  // Uploads the layout and allocates the kernels' spectra. Throws std::runtime_error when
+  // there is no CUDA device or too little memory (the footprint is what it needs).
+  explicit DeviceConvolution(std::shared_ptr<const ConvolutionLayout> layout);
+  ~DeviceConvolution();
+  DeviceConvolution(const DeviceConvolution&) = delete;
+  DeviceConvolution& operator=(const DeviceConvolution&) = delete;
+
+  // One frequency: the kernels' spectra from tables in device memory
+  // (DeviceFill::device_tables: every offset of the layout's tables) and the correction
+  // (n x n, host memory, uploaded). Returns when done. Throws std::invalid_argument when the
+  // correction's size is not the layout's.
+  void update(const TableView& device_tables, const Csr<std::complex<double>>& correction);
+  // The FFT plans and grids for products of `columns` columns; apply makes them when missing,
+  // which must not happen inside a CUDA graph's capture: call this first.
+  void reserve(int columns);
+  // y = alpha (Z + correction) x + beta y, x and y n x columns column-major in device memory
+  // (y's old values unread when beta is 0), queued on `stream` (a cudaStream_t) without
+  // synchronising.
+  void apply(const std::complex<double>* x, std::complex<double>* y, int columns,
+             std::complex<double> alpha, std::complex<double> beta, void* stream) const;
+
+  [[nodiscard]] int size() const;
+  // Kernels and grids for `columns` columns, and the correction's entries.
+  [[nodiscard]] ConvolutionFootprint footprint(int columns) const;
+  [[nodiscard]] std::size_t correction_nnz() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pmom::mom
