@@ -53,29 +53,49 @@ __global__ void scatter(const long long* slot, const int* slot_ptr, const int* f
   grids[(channel * columns + c) * g + point] = sum;
 }
 
-// Per point, each observer channel's spectrum: the sum over its kernels of kernel times source,
-// four columns at a time so that a kernel's value is read once for them.
-__global__ void pointwise(const dc* spectra, const int* observer_ptr, const int* source,
-                          int channels, long long g, int columns, const dc* sources,
+// Per point, each observer channel's spectrum: the sum over its group's source channels of
+// kernel times source. A thread holds up to kChunk sources of four columns in registers, so
+// that each source and each kernel value is read once per point (a larger group is done in
+// chunks, adding to what the last chunk stored).
+constexpr int kChunk = 9, kColumns = 4;
+__global__ void pointwise(const dc* spectra, const int* group_first, int groups,
+                          const int* observer_ptr, long long g, int columns, const dc* sources,
                           dc* potentials) {
   const long long q = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (q >= g) return;
-  constexpr int kColumns = 4;
-  for (int c0 = 0; c0 < columns; c0 += kColumns) {
-    const int width = min(kColumns, columns - c0);
-    for (int o = 0; o < channels; ++o) {
-      dc acc[kColumns] = {dc(0.0), dc(0.0), dc(0.0), dc(0.0)};
-      for (int k = observer_ptr[o]; k < observer_ptr[o + 1]; ++k) {
-        const dc kernel = spectra[k * g + q];
-        const dc* u = sources + (static_cast<long long>(source[k]) * columns + c0) * g + q;
+  for (int group = 0; group < groups; ++group) {
+    const int first = group_first[group], size = group_first[group + 1] - first;
+    for (int c0 = 0; c0 < columns; c0 += kColumns) {
+      const int width = min(kColumns, columns - c0);
+      for (int s0 = 0; s0 < size; s0 += kChunk) {
+        const int chunk = min(kChunk, size - s0);
+        dc u[kChunk][kColumns];
 #pragma unroll
-        for (int c = 0; c < kColumns; ++c)
-          if (c < width) acc[c] += kernel * u[c * g];
+        for (int s = 0; s < kChunk; ++s)
+#pragma unroll
+          for (int c = 0; c < kColumns; ++c)
+            u[s][c] = s < chunk && c < width
+                          ? sources[(static_cast<long long>(first + s0 + s) * columns + c0 + c) * g + q]
+                          : dc(0.0);
+        for (int o = first; o < first + size; ++o) {
+          dc* v = potentials + (static_cast<long long>(o) * columns + c0) * g + q;
+          dc acc[kColumns];
+#pragma unroll
+          for (int c = 0; c < kColumns; ++c) acc[c] = s0 > 0 && c < width ? v[c * g] : dc(0.0);
+          const dc* kernel = spectra + static_cast<long long>(observer_ptr[o] + s0) * g + q;
+#pragma unroll
+          for (int s = 0; s < kChunk; ++s) {
+            if (s < chunk) {
+              const dc k = kernel[s * g];
+#pragma unroll
+              for (int c = 0; c < kColumns; ++c) acc[c] += k * u[s][c];
+            }
+          }
+#pragma unroll
+          for (int c = 0; c < kColumns; ++c)
+            if (c < width) v[c * g] = acc[c];
+        }
       }
-      dc* v = potentials + (static_cast<long long>(o) * columns + c0) * g + q;
-#pragma unroll
-      for (int c = 0; c < kColumns; ++c)
-        if (c < width) v[c * g] = acc[c];
     }
   }
 }
@@ -112,7 +132,7 @@ struct Plan {
 
 struct DeviceConvolution::Impl {
   std::shared_ptr<const ConvolutionLayout> layout;
-  DeviceArray<int> place_ptr, place_channel, slot_ptr, slot_function, observer_ptr, source;
+  DeviceArray<int> place_ptr, place_channel, slot_ptr, slot_function, observer_ptr, group_first;
   DeviceArray<long long> place_point, slot;
   DeviceArray<double> place_sign, slot_sign;
   DeviceArray<ConvolutionLayout::Kernel> kernels;
@@ -162,9 +182,7 @@ DeviceConvolution::DeviceConvolution(std::shared_ptr<const ConvolutionLayout> la
   d.slot_sign = DeviceArray<double>(l.slot_sign, s);
   d.kernels = DeviceArray<ConvolutionLayout::Kernel>(l.kernels, s);
   d.observer_ptr = DeviceArray<int>(l.observer_ptr, s);
-  std::vector<int> source;
-  for (const ConvolutionLayout::Kernel& k : l.kernels) source.push_back(k.source);
-  d.source = DeviceArray<int>(source, s);
+  d.group_first = DeviceArray<int>(l.group_first, s);
   d.spectra = DeviceArray<dc>(l.kernels.size() * l.points());
   d.kernel_plan = std::make_unique<Plan>(l.px, l.py, static_cast<int>(l.kernels.size()));
   const std::vector<index_t> empty_rows(static_cast<std::size_t>(l.n) + 1, 0);
@@ -243,8 +261,9 @@ void DeviceConvolution::apply(const std::complex<double>* x, std::complex<double
   auto* sources = reinterpret_cast<cufftDoubleComplex*>(w.sources.data);
   auto* potentials = reinterpret_cast<cufftDoubleComplex*>(w.potentials.data);
   check_fft(cufftExecZ2Z(w.plan->handle, sources, sources, CUFFT_FORWARD), "forward FFT");
-  pointwise<<<blocks(g), kBlock, 0, s>>>(d.spectra.data, d.observer_ptr.data, d.source.data,
-                                         l.channels, g, columns, w.sources.data,
+  pointwise<<<blocks(g), kBlock, 0, s>>>(d.spectra.data, d.group_first.data,
+                                         static_cast<int>(l.group_first.size()) - 1,
+                                         d.observer_ptr.data, g, columns, w.sources.data,
                                          w.potentials.data);
   check(cudaGetLastError(), "kernel launch");
   check_fft(cufftExecZ2Z(w.plan->handle, potentials, potentials, CUFFT_INVERSE), "inverse FFT");

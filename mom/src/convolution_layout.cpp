@@ -63,6 +63,21 @@ ConvolutionLayout make_convolution_layout(const geometry::Mesh& mesh, bool edge_
     l.place_ptr.push_back(static_cast<int>(l.place_channel.size()));
   }
   l.channels = static_cast<int>(channel_key.size());
+  // Channels numbered by (group, kind), so that each group's are contiguous.
+  std::vector<int> renumber(channel_key.size());
+  {
+    int next = 0;
+    for (const auto& [key, ch] : channel_of) renumber[static_cast<std::size_t>(ch)] = next++;
+    std::vector<std::pair<int, int>> sorted(channel_key.size());
+    for (std::size_t ch = 0; ch < channel_key.size(); ++ch)
+      sorted[static_cast<std::size_t>(renumber[ch])] = channel_key[ch];
+    channel_key = std::move(sorted);
+    for (int& ch : l.place_channel) ch = renumber[static_cast<std::size_t>(ch)];
+  }
+  for (int ch = 0; ch <= l.channels; ++ch)
+    if (ch == l.channels || ch == 0 || channel_key[static_cast<std::size_t>(ch)].first !=
+                                           channel_key[static_cast<std::size_t>(ch) - 1].first)
+      l.group_first.push_back(ch);
 
   // Slots: the places sorted by (channel, point).
   const std::size_t g = l.points();

@@ -20,6 +20,9 @@ struct ConvolutionLayout {
   int nx = 0, ny = 0;  // the mesh's grid
   int px = 0, py = 0;  // the padded grid: >= 2n - 1 per axis, 2^a 3^b 5^c 7^d
   int channels = 0;    // x-rooftop kinds, y-rooftop kinds and charge kinds in use
+  // The channels of group g (x-rooftops' vector potential, y-rooftops', charges; those in use)
+  // are [group_first[g], group_first[g + 1]), numbered by kind.
+  std::vector<int> group_first;
 
   // Function m's coefficient goes, times place_sign, to grid point place_point of channel
   // place_channel, for its places [place_ptr[m], place_ptr[m + 1]): a rooftop has three (its
@@ -36,8 +39,9 @@ struct ConvolutionLayout {
   std::vector<double> slot_sign;
 
   // A kernel couples a source channel to an observer channel of the same group through one
-  // offset table; charge kernels carry 1/(jω a²), vector ones jω. Sorted by observer:
-  // observer o's kernels are [observer_ptr[o], observer_ptr[o + 1]).
+  // offset table; charge kernels carry 1/(jω a²), vector ones jω. Sorted by observer, then
+  // source: observer o's kernels are [observer_ptr[o], observer_ptr[o + 1]), one per channel
+  // of its group.
   struct Kernel {
     int observer = 0, source = 0, table = 0;
     bool charge = false;

@@ -27,6 +27,12 @@ namespace pmom::sweep {
 // of solve. Inverted on the device (cuBLAS's batched LU) the FR-4 example's solve is 9.0 s.
 inline constexpr int kLargestDenseBlock = 320;   // every entry of Z kept, and the line checks
 inline constexpr int kLargestSparseBlock = 160;  // a thresholded Z
+// The exact operator (rule exact) takes the dense limit too. Its product costs the same
+// whatever the blocks, but larger tiles are not reliably better: on an H100, the 0.4 mm
+// coupler took 106 iterations a frequency with blocks of at most 312 functions (24-cell tiles)
+// and 209 with 584 (41-cell tiles); the 0.2 mm one at 2, 3, 4 GHz 1100, 380, 240 and 410
+// with 309, 590, 1276 and 2455 (15, 24, 47, 82 cells), 1.6, 0.67, 1.4 and 7.7 s a frequency
+// (cuBLAS's batched LU is slow on large blocks). docs/PERFORMANCE.md v0.15.
 
 // Groups of basis functions (each sorted, together every index once) by tiles of `tile`
 // cells; tile >= 1.
