@@ -36,7 +36,12 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
     if (!(s.reach_heights <= 1e4))
       r.fail(n, "/sparsify/reach_heights must be at most 1e4 substrate heights, got " + n.Scalar());
   }
-  if (const YAML::Node n = node["check_dense"]) s.check_dense = r.boolean(n, "/sparsify/check_dense");
+  if (const YAML::Node n = node["check_dense"]) {
+    s.check_dense = r.boolean(n, "/sparsify/check_dense");
+    if (s.check_dense && s.rule == "exact")
+      r.fail(n, "/sparsify/check_dense compares a thresholded Z with the dense one; rule exact "
+                "thresholds nothing");
+  }
   if (const YAML::Node n = node["format"])
     s.format = r.choice(n, "/sparsify/format", {"auto", "csr", "hyb"});
 }

@@ -93,19 +93,27 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   return feeds;
 }
 
+// The settings, refused before any work (the line checks come first) where this build and
+// backend cannot run them.
+const SweepSettings& runnable(const SweepSettings& s, const Backend<cd>& backend) {
+  if (s.rule == "exact" && backend.name().rfind("cuda", 0) != 0 &&
+      !mom::ConvolutionOperator::available())
+    throw std::runtime_error("sparsify rule exact on the cpu backend needs FFTW: install "
+                             "libfftw3-dev (tools/install-deps.sh) and rebuild, or run on a "
+                             "CUDA device");
+  return s;
+}
+
 }  // namespace
 
 SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& settings,
                              Backend<cd>& backend)
     : mesh_(mesh),
-      settings_(settings),
+      settings_(runnable(settings, backend)),
       backend_(backend),
       metal_(mom::conductor(mesh.layout().metal)),
       rhs_(mom::port_excitations(mesh)),
       feeds_(band_feed_impedances(mesh, settings, backend)) {
-  if (settings_.rule == "exact" && settings_.check_dense)
-    throw std::invalid_argument("sparsify rule exact: check_dense compares a thresholded Z with "
-                                "the dense one; rule exact thresholds nothing (drop check_dense)");
   if (settings_.rule == "mpie") {
     const auto start = clock::now();
     const io::Heartbeat beat("sparse pattern (rule mpie)");

@@ -198,6 +198,15 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
   // Rule exact keeps every interaction: a density would mean nothing.
   expect_bad(rule("exact"), "6: /sparsify/density: rule exact keeps every interaction (Z x by "
                             "FFT); give no density");
+  {
+    std::string text = rule("exact");
+    text.erase(text.find("  density:"), text.find('\n', text.find("  density:")) -
+                                            text.find("  density:") + 1);
+    expect_bad(text, "6: /sparsify/check_dense compares a thresholded Z with the dense one; "
+                     "rule exact thresholds nothing");
+    text.replace(text.find("check_dense: true"), 17, "check_dense: false");
+    EXPECT_EQ(read(text).rule, "exact");
+  }
   expect_bad(edited("format: hyb", "format: hib"),
              "8: /sparsify/format must be one of auto, csr, hyb, got 'hib' (did you mean 'hyb'?)");
   // A reach instead of a density, with rule mpie only.
