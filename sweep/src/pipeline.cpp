@@ -15,6 +15,7 @@
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
+#include "planarmom/sweep/exact_operator.hpp"
 #include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
@@ -187,8 +188,18 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     if (in_place_ || device_fill_) set_block_positions();
   }
   if (settings_.rule == "exact") {
-    make_exact();
-    if (on_device) make_exact_on_device();
+    const auto start = clock::now();
+    const int columns = static_cast<int>(mesh_.ports().size());
+    exact_ = std::make_unique<ExactOperator>(mesh_, plan_, gram_, backend_, blocks_.get(), columns);
+    const mom::ConvolutionFootprint fp = mom::footprint(exact_->layout(), columns);
+    const double mb = 1.0 / (1024.0 * 1024.0);
+    PMOM_LOG(info) << "sparsify rule exact: Z x by FFT on a " << exact_->layout().px << " x "
+                   << exact_->layout().py << " grid, " << fp.channels << " channels, "
+                   << fp.kernels << " kernels: spectra "
+                   << static_cast<double>(fp.kernel_bytes) * mb << " MB, grids "
+                   << static_cast<double>(fp.work_bytes) * mb << " MB for " << columns
+                   << " columns, correction " << exact_->correction_nnz() << " entries (set-up "
+                   << seconds_since(start) << " s)";
   }
   backend_.synchronize();  // uploads and zeroing are done before any fill writes
 }
@@ -285,141 +296,6 @@ void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<cons
   if (blocks_) blocks_->update_on_backend(values);
 }
 
-void SweepPipeline::make_exact() {
-  const auto start = clock::now();
-  layout_ = std::make_shared<const mom::ConvolutionLayout>(
-      mom::make_convolution_layout(mesh_, plan_.edge_profiles, plan_.start));
-  // The correction's pattern: the gaps' pairs, the loss entries and the diagonal.
-  const auto n = static_cast<index_t>(mesh_.basis().size());
-  std::vector<std::pair<index_t, index_t>> pairs;
-  for (const geometry::MeshPort& port : mesh_.ports())
-    for (const int m : port.delta_gap().basis)
-      for (const int k : port.delta_gap().basis) pairs.emplace_back(m, k);
-  for (const mom::GramEntry& e : gram_) pairs.emplace_back(e.row, e.col);
-  for (index_t m = 0; m < n; ++m) pairs.emplace_back(m, m);
-  std::sort(pairs.begin(), pairs.end());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  correction_.rows = correction_.cols = n;
-  correction_.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
-  for (const auto& [row, col] : pairs) {
-    ++correction_.row_ptr[static_cast<std::size_t>(row) + 1];
-    correction_.col_idx.push_back(col);
-  }
-  for (index_t m = 0; m < n; ++m) correction_.row_ptr[m + 1] += correction_.row_ptr[m];
-  correction_.values.assign(correction_.col_idx.size(), cd(0.0));
-  const auto columns = static_cast<int>(mesh_.ports().size());
-  const mom::ConvolutionFootprint fp = mom::footprint(*layout_, columns);
-  const double mb = 1.0 / (1024.0 * 1024.0);
-  PMOM_LOG(info) << "sparsify rule exact: Z x by FFT on a " << layout_->px << " x "
-                 << layout_->py << " grid, " << fp.channels << " channels, " << fp.kernels
-                 << " kernels: spectra " << static_cast<double>(fp.kernel_bytes) * mb
-                 << " MB, grids " << static_cast<double>(fp.work_bytes) * mb << " MB for "
-                 << columns << " columns, correction " << correction_.nnz() << " entries ("
-                 << static_cast<double>(correction_.nnz()) * 16 * mb << " MB; layout "
-                 << seconds_since(start) << " s)";
-}
-
-// Z's exact entries on the device where the blocks and the diagonal need them, the gaps and
-// loss entries included (the device fill adds the loads and the loss there).
-void SweepPipeline::make_exact_on_device() {
-  const auto n = static_cast<index_t>(mesh_.basis().size());
-  std::vector<std::pair<index_t, index_t>> pairs;
-  for (index_t m = 0; m < n; ++m)
-    for (index_t k = correction_.row_ptr[m]; k < correction_.row_ptr[m + 1]; ++k)
-      pairs.emplace_back(m, correction_.col_idx[static_cast<std::size_t>(k)]);
-  if (blocks_)
-    for (const std::vector<index_t>& group : blocks_->members())
-      for (const index_t i : group)
-        for (const index_t j : group) pairs.emplace_back(i, j);
-  std::sort(pairs.begin(), pairs.end());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  mom::FillPattern& p = exact_pattern_;
-  p.n = n;
-  p.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
-  p.col_idx.clear();
-  for (const auto& [row, col] : pairs) {
-    ++p.row_ptr[static_cast<std::size_t>(row) + 1];
-    p.col_idx.push_back(col);
-  }
-  for (index_t m = 0; m < n; ++m) p.row_ptr[m + 1] += p.row_ptr[m];
-  make_device_fill(p, "the offset tables for the exact operator's kernels and Z's entries for "
-                      "its preconditioner");
-  const auto start = clock::now();
-  device_product_ = std::make_unique<mom::DeviceConvolution>(layout_);
-  device_product_->reserve(static_cast<int>(mesh_.ports().size()));
-  exact_values_ = backend_.allocate<cd>(static_cast<index_t>(p.nnz()), 1);
-  std::vector<std::int64_t> at(static_cast<std::size_t>(n));
-  for (index_t m = 0; m < n; ++m) at[static_cast<std::size_t>(m)] = csr_position(p.row_ptr, p.col_idx, m, m);
-  diagonal_positions_ = backend_.allocate<std::int64_t>(n, 1);
-  backend_.upload(std::span<const std::int64_t>(at), diagonal_positions_);
-  diagonal_ = backend_.allocate<cd>(n, 1);
-  if (blocks_)
-    blocks_->set_positions([this](index_t i, index_t j) {
-      return csr_position(exact_pattern_.row_ptr, exact_pattern_.col_idx, i, j);
-    });
-  PMOM_LOG(info) << "exact operator on the GPU: " << p.nnz() << " exact entries of Z for the "
-                 << "preconditioner (set-up " << seconds_since(start) << " s)";
-}
-
-std::shared_ptr<Operator<cd>> SweepPipeline::exact_operator(const mom::GreensTable& greens,
-                                                            std::span<const cd> loads,
-                                                            io::FrequencyRecord& r) {
-  const auto n = static_cast<index_t>(mesh_.basis().size());
-  std::fill(correction_.values.begin(), correction_.values.end(), cd(0.0));
-  mom::add_port_loads(mesh_, loads, correction_);
-  add_metal_loss(greens.frequency(), correction_);
-  r.nnz = static_cast<long long>(n) * n;  // every interaction is in the product
-  const mom::ConvolutionFootprint fp = mom::footprint(*layout_);
-  const std::size_t work = static_cast<std::size_t>(fp.kernels) * fp.grid_points;
-  if (device_product_) {
-    fill_on_device(greens, loads, exact_values_.data());
-    device_product_->update(device_fill_->device_tables(), correction_);
-    backend_.gather(exact_values_.data(), diagonal_positions_, diagonal_);
-    std::vector<cd> diagonal = backend_.download(diagonal_);
-    if (blocks_) blocks_->update_on_backend(exact_values_.data());
-    const mom::DeviceConvolution* product = device_product_.get();
-    return std::make_shared<FunctionOperator<cd>>(
-        n,
-        [product](const cd* x, cd* y, index_t columns, cd alpha, cd beta, void* stream) {
-          product->apply(x, y, static_cast<int>(columns), alpha, beta, stream);
-        },
-        std::move(diagonal), work);
-  }
-  const mom::InteractionTables tables = mom::evaluate_tables(plan_, greens);
-  auto product = std::make_shared<mom::ConvolutionOperator>(layout_, tables);
-  // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
-  // correction.
-  const std::vector<mom::RooftopCells> cells = mom::rooftop_cells(mesh_, plan_.edge_profiles);
-  const mom::TableView view = mom::host_view(tables);
-  const auto entry = [&](index_t i, index_t j) {
-    const std::int64_t at = csr_position(correction_.row_ptr, correction_.col_idx, i, j);
-    return mom::basis_entry(view, cells[static_cast<std::size_t>(i)],
-                            cells[static_cast<std::size_t>(j)]) +
-           (at < 0 ? cd(0.0) : correction_.values[static_cast<std::size_t>(at)]);
-  };
-  std::vector<cd> diagonal(static_cast<std::size_t>(n));
-  for (index_t m = 0; m < n; ++m) diagonal[static_cast<std::size_t>(m)] = entry(m, m);
-  if (blocks_) blocks_->update(entry);
-  auto correction = std::make_shared<const Csr<cd>>(correction_);
-  return std::make_shared<FunctionOperator<cd>>(
-      n,
-      host_apply<cd>(n,
-                     [product, correction, n](const cd* x, cd* y, index_t columns) {
-                       const Csr<cd>& c = *correction;
-                       for (index_t col = 0; col < columns; ++col) {
-                         const std::size_t base = static_cast<std::size_t>(col) * static_cast<std::size_t>(n);
-                         product->apply({x + base, static_cast<std::size_t>(n)},
-                                        {y + base, static_cast<std::size_t>(n)});
-                         for (index_t i = 0; i < n; ++i)
-                           for (index_t k = c.row_ptr[i]; k < c.row_ptr[i + 1]; ++k)
-                             y[base + static_cast<std::size_t>(i)] +=
-                                 c.values[static_cast<std::size_t>(k)] *
-                                 x[base + static_cast<std::size_t>(c.col_idx[static_cast<std::size_t>(k)])];
-                       }
-                     }),
-      std::move(diagonal), work);
-}
-
 // A new sparse Z of one frequency: rule mpie on its pattern, or the dense Z thresholded to the
 // density (rule magnitude); the dense Z kept in `z` for the dense check.
 Csr<cd> SweepPipeline::sparse_z(const mom::GreensTable& greens, std::span<const cd> loads,
@@ -479,8 +355,11 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   Csr<cd> sparse;
   std::optional<Solver<cd>> own_solver;  // a new matrix every frequency: its own solver
   Solver<cd>* solver = nullptr;
-  if (settings_.rule == "exact") {
-    const std::shared_ptr<Operator<cd>> op = exact_operator(greens, loads, r);
+  if (exact_) {
+    const std::shared_ptr<Operator<cd>> op =
+        exact_->at(greens, loads, mom::strip_impedance(metal_, frequency_hz),
+                   tables_started_hz_ == frequency_hz);
+    r.nnz = static_cast<long long>(n) * n;  // every interaction is in the product
     r.seconds_fill = seconds_since(start);
     start = clock::now();
     solver = &own_solver.emplace(backend_, op, solver_options(settings_, Format::function),
@@ -521,7 +400,8 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   if (guess.size() != rhs_.size()) guess.assign(rhs_.size(), cd(0.0));
   // On the device fill's path the host is free while the device solves: the next frequency's
   // Green's table is built meanwhile (on the host's cores, which a CPU solve would need).
-  const bool overlap = next && device_fill_;
+  mom::DeviceFill* fill = device_fill_ ? device_fill_.get() : exact_ ? exact_->device_fill() : nullptr;
+  const bool overlap = next && fill != nullptr;
   if (overlap)
     next_greens_ = std::async(std::launch::async, [this, f = *next] { return greens_table(f); });
   const SolveResult solved = solver->solve(rhs_, guess, p);
@@ -530,7 +410,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     // Its offset tables start on the device's fill stream while this frequency is de-embedded
     // and written.
     prepared_.emplace(next_greens_.get());
-    device_fill_->start_tables(*prepared_);
+    fill->start_tables(*prepared_);
     tables_started_hz_ = prepared_->frequency();
   }
   r.iterations = solved.iterations;

@@ -72,9 +72,9 @@ TEST(SweepLineChecks, ASecondRunReadsTheCacheAndGetsTheSameNumbers) {
 
 // COCG on the dense Z to 1e-12 against the LU: Z0, γ and the load to 1e-8 (κ of a line's Z
 // times the tolerance, with margin).
-void expect_backend_equals_lu(Backend<cd>& backend) {
+void expect_backend_equals_lu(Backend<cd>& backend, index_t exact_above = kExactLineUnknowns) {
   const mom::LineSolver on_backend = [&](const mom::LineSystem& s) {
-    return solve_line_on_backend(s, backend);
+    return solve_line_on_backend(s, backend, 1e-12, exact_above);
   };
   const mom::LineResult lu = mom::characterise_line(kSpec, 3e9);
   const mom::LineResult krylov = mom::characterise_line(kSpec, 3e9, on_backend);
@@ -97,6 +97,14 @@ TEST(SolveLineOnBackend, EqualsTheLuOnTheGpu) {
   PMOM_REQUIRE_GPU();
   auto backend = make_cuda_backend<cd>();
   expect_backend_equals_lu(*backend);
+}
+
+// The same line on the exact operator (Z·x by cuFFT), which the GPU takes above
+// kExactLineUnknowns: here forced on a small line so that the LU can check it.
+TEST(SolveLineOnBackend, ExactOperatorEqualsTheLuOnTheGpu) {
+  PMOM_REQUIRE_GPU();
+  auto backend = make_cuda_backend<cd>();
+  expect_backend_equals_lu(*backend, 0);
 }
 
 }  // namespace

@@ -14,12 +14,20 @@
 
 namespace pmom::sweep {
 
-// The line's dense system solved on `backend`: Z filled there (by the GPU fill on a CUDA
-// device) into a CSR holding every entry, COCG with block Jacobi on tiles (block_jacobi.hpp)
-// to `tolerance` (Z is complex symmetric). Falls back to the host LU, with a warning, when the solve does not converge.
+// Above this many unknowns a line check on a CUDA device multiplies by the exact operator
+// (exact_operator.hpp) instead of a dense Z, whose 16 N² bytes (256 MB here) and N² fill and
+// product grow past the FFTs' cost.
+inline constexpr index_t kExactLineUnknowns = 4096;
+
+// The line's system solved on `backend`: Z filled there (by the GPU fill on a CUDA device) into
+// a CSR holding every entry, or, on a CUDA device with more than exact_above unknowns, the
+// exact operator; COCG with block Jacobi on tiles (block_jacobi.hpp) to `tolerance` (Z is
+// complex symmetric). Falls back to the host LU, with a warning, when the solve does not
+// converge.
 mom::LineSolution solve_line_on_backend(const mom::LineSystem& system,
                                         Backend<std::complex<double>>& backend,
-                                        double tolerance = 1e-12);
+                                        double tolerance = 1e-12,
+                                        index_t exact_above = kExactLineUnknowns);
 
 class SweepLineChecks {
  public:

@@ -18,8 +18,6 @@
 #include "planarmom/gpusolver/backend.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/sweep_record.hpp"
-#include "planarmom/mom/convolution_layout.hpp"
-#include "planarmom/mom/device_convolution.hpp"
 #include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
@@ -28,6 +26,7 @@
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/config.hpp"
+#include "planarmom/sweep/exact_operator.hpp"
 
 namespace pmom::sweep {
 
@@ -64,16 +63,6 @@ class SweepPipeline {
                                      io::FrequencyRecord& r,
                                      std::optional<mom::ImpedanceMatrix>& z);
   void fill_in_place(const mom::GreensTable& greens, std::span<const std::complex<double>> loads);
-  // Rule exact: Z·x by FFT (mom/convolution_operator.hpp on the host,
-  // mom/device_convolution.hpp on a CUDA backend) plus the port loads and the strips' loss as
-  // a sparse correction, as a matrix-free operator; its diagonal and the blocks, if any, from
-  // Z's exact entries (on the device: the device fill's, on a pattern of the blocks and the
-  // correction).
-  void make_exact();
-  void make_exact_on_device();
-  std::shared_ptr<Operator<std::complex<double>>> exact_operator(
-      const mom::GreensTable& greens, std::span<const std::complex<double>> loads,
-      io::FrequencyRecord& r);
   void set_block_positions();
   template <class Z> void add_metal_loss(double frequency_hz, Z& z) const;
 
@@ -92,15 +81,8 @@ class SweepPipeline {
   // mpie) or into the dense Z that the device then thresholds (rule magnitude).
   std::unique_ptr<mom::DeviceFill> device_fill_;
   Block<std::complex<double>> dense_z_;
-  // Rule exact: the channels' layout, the correction (its pattern fixed, values per
-  // frequency); on a CUDA backend the device product, Z's exact entries on exact_pattern_ and
-  // where its diagonal is in them.
-  std::shared_ptr<const mom::ConvolutionLayout> layout_;
-  Csr<std::complex<double>> correction_;
-  std::unique_ptr<mom::DeviceConvolution> device_product_;
-  mom::FillPattern exact_pattern_;
-  Block<std::complex<double>> exact_values_, diagonal_;
-  Block<std::int64_t> diagonal_positions_;
+  // Rule exact: Z·x by FFT (exact_operator.hpp).
+  std::unique_ptr<ExactOperator> exact_;
   // The next frequency's Green's table: being built, then built; the frequency whose offset
   // tables the device fill holds or is computing (0: none).
   std::future<mom::GreensTable> next_greens_;

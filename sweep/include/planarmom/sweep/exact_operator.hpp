@@ -1,0 +1,57 @@
+// Rule exact's operator for one mesh (issue 17): Z·x by FFT with every interaction (the
+// host's mom::ConvolutionOperator, the device's mom::DeviceConvolution) plus a sparse
+// correction (the port loads, the strips' loss entries), as a FunctionOperator on the backend,
+// with Z's exact entries where its diagonal (Jacobi) and a block preconditioner need them. The
+// sweep's `sparsify: {rule: exact}` and the line checks of large lines on a CUDA device use it.
+#pragma once
+
+#include <complex>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "planarmom/geometry/mesh.hpp"
+#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/mom/convolution_layout.hpp"
+#include "planarmom/mom/device_convolution.hpp"
+#include "planarmom/mom/device_fill.hpp"
+#include "planarmom/mom/greens_table.hpp"
+#include "planarmom/mom/surface_impedance.hpp"
+#include "planarmom/mom/surface_loss.hpp"
+#include "planarmom/mom/table_plan.hpp"
+#include "planarmom/sweep/block_jacobi.hpp"
+
+namespace pmom::sweep {
+
+class ExactOperator {
+ public:
+  using cd = std::complex<double>;
+  // plan: the tables of every offset (make_table_plan without a pattern); gram: the strips'
+  // loss entries (empty for perfect metal); blocks: a block preconditioner refreshed from Z's
+  // exact entries at every frequency, or null; columns: the right-hand sides solved at once.
+  // On a CUDA backend the device fill and product are made here (std::runtime_error where
+  // there is no device); on the host the product needs FFTW (at() throws std::runtime_error
+  // in a build without it).
+  ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
+                std::vector<mom::GramEntry> gram, Backend<cd>& backend, BlockJacobi* blocks,
+                int columns);
+  ~ExactOperator();
+  ExactOperator(const ExactOperator&) = delete;
+  ExactOperator& operator=(const ExactOperator&) = delete;
+
+  // The operator at the Green's table's frequency, with each port's load (Ω) on its gap and the
+  // strips' impedances on the loss entries; the blocks refreshed. tables_started: the device
+  // fill's tables are already being computed for this frequency (device_fill()->start_tables).
+  std::shared_ptr<Operator<cd>> at(const mom::GreensTable& greens, std::span<const cd> loads,
+                                   const mom::StripImpedance& strip, bool tables_started = false);
+  // The device fill (null on the host): a caller may start the next frequency's tables early.
+  [[nodiscard]] mom::DeviceFill* device_fill() const;
+  [[nodiscard]] const mom::ConvolutionLayout& layout() const;
+  [[nodiscard]] std::size_t correction_nnz() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pmom::sweep

@@ -1,0 +1,195 @@
+// ExactOperator (exact_operator.hpp): the layout and the correction's pattern once; per
+// frequency the product's kernels, the correction's values and Z's exact entries.
+#include "planarmom/sweep/exact_operator.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "planarmom/io/logging.hpp"
+#include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/convolution_operator.hpp"
+#include "planarmom/mom/port_loads.hpp"
+
+namespace pmom::sweep {
+namespace {
+
+using cd = std::complex<double>;
+
+// A CSR pattern (zero values) of sorted, unique (row, column) pairs.
+Csr<cd> pattern_of(std::vector<std::pair<index_t, index_t>> pairs, index_t n) {
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  Csr<cd> c;
+  c.rows = c.cols = n;
+  c.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (const auto& [row, col] : pairs) {
+    ++c.row_ptr[static_cast<std::size_t>(row) + 1];
+    c.col_idx.push_back(col);
+  }
+  for (index_t m = 0; m < n; ++m) c.row_ptr[m + 1] += c.row_ptr[m];
+  c.values.assign(c.col_idx.size(), cd(0.0));
+  return c;
+}
+
+}  // namespace
+
+struct ExactOperator::Impl {
+  const geometry::Mesh& mesh;
+  const mom::TablePlan& plan;
+  std::vector<mom::GramEntry> gram;
+  Backend<cd>& backend;
+  BlockJacobi* blocks = nullptr;
+  index_t n = 0;
+  std::shared_ptr<const mom::ConvolutionLayout> layout;
+  Csr<cd> correction;  // its pattern fixed, values per frequency
+  // On a CUDA backend: the fill of Z's exact entries on `entries` (the correction's and the
+  // blocks' pairs), the product, and where the diagonal is among the entries.
+  std::unique_ptr<mom::DeviceFill> fill;
+  std::unique_ptr<mom::DeviceConvolution> device_product;
+  mom::FillPattern entries;
+  Block<cd> values, diagonal;
+  Block<std::int64_t> diagonal_positions;
+
+  Impl(const geometry::Mesh& m, const mom::TablePlan& p, std::vector<mom::GramEntry> g,
+       Backend<cd>& b, BlockJacobi* bl)
+      : mesh(m), plan(p), gram(std::move(g)), backend(b), blocks(bl) {}
+
+  void make_on_device(int columns);
+};
+
+ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
+                             std::vector<mom::GramEntry> gram, Backend<cd>& backend,
+                             BlockJacobi* blocks, int columns)
+    : impl_(std::make_unique<Impl>(mesh, plan, std::move(gram), backend, blocks)) {
+  Impl& d = *impl_;
+  const auto start = std::chrono::steady_clock::now();
+  const bool on_device = backend.name().rfind("cuda", 0) == 0;
+  d.n = static_cast<index_t>(mesh.basis().size());
+  d.layout = std::make_shared<const mom::ConvolutionLayout>(
+      mom::make_convolution_layout(mesh, plan.edge_profiles, plan.start));
+  // The correction's pattern: the gaps' pairs, the loss entries and the diagonal.
+  std::vector<std::pair<index_t, index_t>> pairs;
+  for (const geometry::MeshPort& port : mesh.ports())
+    for (const int m : port.delta_gap().basis)
+      for (const int k : port.delta_gap().basis) pairs.emplace_back(m, k);
+  for (const mom::GramEntry& e : d.gram) pairs.emplace_back(e.row, e.col);
+  for (index_t m = 0; m < d.n; ++m) pairs.emplace_back(m, m);
+  d.correction = pattern_of(std::move(pairs), d.n);
+  if (on_device) d.make_on_device(columns);
+  const mom::ConvolutionFootprint fp = mom::footprint(*d.layout, columns);
+  const double mb = 1.0 / (1024.0 * 1024.0);
+  PMOM_LOG(debug) << "exact operator: Z x by FFT on a " << d.layout->px << " x "
+                  << d.layout->py << " grid, " << fp.channels << " channels, " << fp.kernels
+                  << " kernels: spectra " << static_cast<double>(fp.kernel_bytes) * mb
+                  << " MB, grids " << static_cast<double>(fp.work_bytes) * mb << " MB for "
+                  << columns << " columns, correction " << d.correction.nnz() << " entries, "
+                  << d.entries.nnz() << " exact entries on the device (set-up "
+                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                  << " s)";
+}
+
+// Z's exact entries on the device where the blocks and the diagonal need them, the gaps and
+// loss entries included (the device fill adds the loads and the loss there).
+void ExactOperator::Impl::make_on_device(int columns) {
+  std::vector<std::pair<index_t, index_t>> pairs;
+  for (index_t m = 0; m < n; ++m)
+    for (index_t k = correction.row_ptr[m]; k < correction.row_ptr[m + 1]; ++k)
+      pairs.emplace_back(m, correction.col_idx[static_cast<std::size_t>(k)]);
+  if (blocks)
+    for (const std::vector<index_t>& group : blocks->members())
+      for (const index_t i : group)
+        for (const index_t j : group) pairs.emplace_back(i, j);
+  const Csr<cd> p = pattern_of(std::move(pairs), n);
+  entries.n = n;
+  entries.row_ptr = p.row_ptr;
+  entries.col_idx = p.col_idx;
+  fill = std::make_unique<mom::DeviceFill>(mesh, plan, entries, gram);
+  device_product = std::make_unique<mom::DeviceConvolution>(layout);
+  device_product->reserve(columns);
+  values = backend.allocate<cd>(static_cast<index_t>(entries.nnz()), 1);
+  std::vector<std::int64_t> at(static_cast<std::size_t>(n));
+  for (index_t m = 0; m < n; ++m)
+    at[static_cast<std::size_t>(m)] = csr_position(entries.row_ptr, entries.col_idx, m, m);
+  diagonal_positions = backend.allocate<std::int64_t>(n, 1);
+  backend.upload(std::span<const std::int64_t>(at), diagonal_positions);
+  diagonal = backend.allocate<cd>(n, 1);
+  if (blocks)
+    blocks->set_positions([this](index_t i, index_t j) {
+      return csr_position(entries.row_ptr, entries.col_idx, i, j);
+    });
+  backend.synchronize();  // uploads and zeroing are done before the fill writes
+}
+
+ExactOperator::~ExactOperator() = default;
+
+mom::DeviceFill* ExactOperator::device_fill() const { return impl_->fill.get(); }
+const mom::ConvolutionLayout& ExactOperator::layout() const { return *impl_->layout; }
+std::size_t ExactOperator::correction_nnz() const {
+  return static_cast<std::size_t>(impl_->correction.nnz());
+}
+
+std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
+                                                std::span<const cd> loads,
+                                                const mom::StripImpedance& strip,
+                                                bool tables_started) {
+  Impl& d = *impl_;
+  const index_t n = d.n;
+  std::fill(d.correction.values.begin(), d.correction.values.end(), cd(0.0));
+  mom::add_port_loads(d.mesh, loads, d.correction);
+  if (!d.gram.empty() && !strip.zero()) mom::add_surface_impedance(d.gram, strip, d.correction);
+  const mom::ConvolutionFootprint fp = mom::footprint(*d.layout);
+  const std::size_t work = static_cast<std::size_t>(fp.kernels) * fp.grid_points;
+  if (d.device_product) {
+    if (!tables_started) d.fill->start_tables(greens);
+    d.fill->assemble(loads, d.values.data(), strip);
+    d.device_product->update(d.fill->device_tables(), d.correction);
+    d.backend.gather(d.values.data(), d.diagonal_positions, d.diagonal);
+    std::vector<cd> diagonal = d.backend.download(d.diagonal);
+    if (d.blocks) d.blocks->update_on_backend(d.values.data());
+    const mom::DeviceConvolution* product = d.device_product.get();
+    return std::make_shared<FunctionOperator<cd>>(
+        n,
+        [product](const cd* x, cd* y, index_t columns, cd alpha, cd beta, void* stream) {
+          product->apply(x, y, static_cast<int>(columns), alpha, beta, stream);
+        },
+        std::move(diagonal), work);
+  }
+  const mom::InteractionTables tables = mom::evaluate_tables(d.plan, greens);
+  auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, tables);
+  // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
+  // correction.
+  const std::vector<mom::RooftopCells> cells = mom::rooftop_cells(d.mesh, d.plan.edge_profiles);
+  const mom::TableView view = mom::host_view(tables);
+  const Csr<cd>& c = d.correction;
+  const auto entry = [&](index_t i, index_t j) {
+    const std::int64_t at = csr_position(c.row_ptr, c.col_idx, i, j);
+    return mom::basis_entry(view, cells[static_cast<std::size_t>(i)],
+                            cells[static_cast<std::size_t>(j)]) +
+           (at < 0 ? cd(0.0) : c.values[static_cast<std::size_t>(at)]);
+  };
+  std::vector<cd> diagonal(static_cast<std::size_t>(n));
+  for (index_t m = 0; m < n; ++m) diagonal[static_cast<std::size_t>(m)] = entry(m, m);
+  if (d.blocks) d.blocks->update(entry);
+  auto correction = std::make_shared<const Csr<cd>>(c);
+  return std::make_shared<FunctionOperator<cd>>(
+      n,
+      host_apply<cd>(n,
+                     [product, correction, n](const cd* x, cd* y, index_t columns) {
+                       const Csr<cd>& k = *correction;
+                       for (index_t col = 0; col < columns; ++col) {
+                         const std::size_t base =
+                             static_cast<std::size_t>(col) * static_cast<std::size_t>(n);
+                         product->apply({x + base, static_cast<std::size_t>(n)},
+                                        {y + base, static_cast<std::size_t>(n)});
+                         for (index_t i = 0; i < n; ++i)
+                           for (index_t e = k.row_ptr[i]; e < k.row_ptr[i + 1]; ++e)
+                             y[base + static_cast<std::size_t>(i)] +=
+                                 k.values[static_cast<std::size_t>(e)] *
+                                 x[base + static_cast<std::size_t>(k.col_idx[static_cast<std::size_t>(e)])];
+                       }
+                     }),
+      std::move(diagonal), work);
+}
+
+}  // namespace pmom::sweep
