@@ -94,15 +94,20 @@ void ConvolutionOperator::apply(std::span<const cd> x, std::span<cd> y) const {
                                 " values, got x of " + std::to_string(x.size()) + " and y of " +
                                 std::to_string(y.size()));
   const std::size_t g = l.points();
-  for (int ch = 0; ch < l.channels; ++ch) std::fill_n(values(d.sources[static_cast<std::size_t>(ch)]), g, cd(0.0));
+  for (const Buffer& s : d.sources) std::fill_n(values(s), g, cd(0.0));
   for (int m = 0; m < l.n; ++m)
     for (int p = l.place_ptr[static_cast<std::size_t>(m)]; p < l.place_ptr[static_cast<std::size_t>(m) + 1]; ++p) {
       const auto q = static_cast<std::size_t>(p);
       values(d.sources[static_cast<std::size_t>(l.place_channel[q])])[l.place_point[q]] +=
           l.place_sign[q] * x[static_cast<std::size_t>(m)];
     }
-  for (const Buffer& s : d.sources) fftw_execute_dft(d.forward, s.get(), s.get());
+  // The channels on the cores (FFTW's execute is thread-safe on other arrays).
+#pragma omp parallel for schedule(dynamic)
+  for (int ch = 0; ch < l.channels; ++ch)
+    fftw_execute_dft(d.forward, d.sources[static_cast<std::size_t>(ch)].get(),
+                     d.sources[static_cast<std::size_t>(ch)].get());
   // Each observer channel's potential from the source channels of its group, back to space.
+#pragma omp parallel for schedule(dynamic)
   for (int o = 0; o < l.channels; ++o) {
     cd* out = values(d.potentials[static_cast<std::size_t>(o)]);
     std::fill_n(out, g, cd(0.0));
