@@ -182,9 +182,7 @@ template <class T> class CudaBackend final : public Backend<T> {
         throw std::invalid_argument("CUDA inverse_diagonal: out is " + std::to_string(out.rows()) +
                                     " x " + std::to_string(out.cols()) + " for " +
                                     std::to_string(a.rows()) + " rows");
-      std::vector<T> inverse(f->diagonal().size());
-      for (std::size_t i = 0; i < inverse.size(); ++i)
-        inverse[i] = f->diagonal()[i] == T(0) ? T(1) : T(1) / f->diagonal()[i];
+      const std::vector<T> inverse = f->inverse_diagonal();
       copy_bytes(out.data(), inverse.data(), inverse.size() * sizeof(T), CopyKind::to_backend);
       synchronize();  // `inverse` goes out of scope
       return;

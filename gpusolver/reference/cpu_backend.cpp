@@ -1,4 +1,5 @@
 // The reference backend: host memory, OpenMP kernels. make_cpu_backend is its only way out.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -70,10 +71,8 @@ template <class T> class CpuBackend final : public Backend<T> {
       throw std::invalid_argument("inverse_diagonal: out is " + dims(out.rows(), out.cols()) +
                                   " for " + std::to_string(a.rows()) + " rows");
     if (const auto* f = dynamic_cast<const FunctionOperator<T>*>(&a)) {
-      for (index_t i = 0; i < a.rows(); ++i) {
-        const T d = f->diagonal()[static_cast<std::size_t>(i)];
-        out.data()[i] = d == T(0) ? T(1) : T(1) / d;
-      }
+      const std::vector<T> inverse = f->inverse_diagonal();
+      std::copy(inverse.begin(), inverse.end(), out.data());
       return;
     }
     cpu_operator(a).inverse_diagonal(out.data());

@@ -139,7 +139,6 @@ struct DeviceConvolution::Impl {
   DeviceArray<dc> spectra;
   DeviceArray<index_t> row_ptr, col;
   DeviceArray<dc> values;
-  std::size_t correction_nnz = 0;
   std::unique_ptr<Plan> kernel_plan;
   // Per column count: the channels' batched plan and the two sets of grids.
   struct Work {
@@ -194,8 +193,6 @@ DeviceConvolution::~DeviceConvolution() = default;
 
 int DeviceConvolution::size() const { return impl_->layout->n; }
 
-std::size_t DeviceConvolution::correction_nnz() const { return impl_->correction_nnz; }
-
 ConvolutionFootprint DeviceConvolution::footprint(int columns) const {
   return mom::footprint(*impl_->layout, columns);
 }
@@ -232,7 +229,6 @@ void DeviceConvolution::update(const TableView& device_tables,
   d.row_ptr.upload(correction.row_ptr.data(), correction.row_ptr.size(), s);
   d.col.upload(correction.col_idx.data(), correction.col_idx.size(), s);
   d.values.upload(correction.values.data(), correction.values.size(), s);
-  d.correction_nnz = correction.values.size();
   check(cudaStreamSynchronize(s), "kernels' spectra");
 }
 

@@ -18,6 +18,5 @@ void DeviceConvolution::apply(const std::complex<double>*, std::complex<double>*
                               std::complex<double>, std::complex<double>, void*) const {}
 int DeviceConvolution::size() const { return 0; }
 ConvolutionFootprint DeviceConvolution::footprint(int) const { return {}; }
-std::size_t DeviceConvolution::correction_nnz() const { return 0; }
 
 }  // namespace pmom::mom

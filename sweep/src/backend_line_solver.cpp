@@ -78,7 +78,8 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
     return mom::solve_line_by_lu(s);
   }
   PMOM_LOG(debug) << "line check on " << backend.name() << ": " << n << " unknowns, "
-                  << result.iterations << " COCG iterations";
+                  << result.iterations << " COCG iterations"
+                  << (exact ? "; exact operator: " + exact->summary() : std::string());
   const auto done = clock::now();
   return {std::move(x), std::chrono::duration<double>(assembled - start).count(),
           std::chrono::duration<double>(done - assembled).count()};

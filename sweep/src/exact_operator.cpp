@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <sstream>
 #include <utility>
 
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
+#include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/mom/port_loads.hpp"
 
 namespace pmom::sweep {
@@ -16,21 +18,8 @@ namespace {
 
 using cd = std::complex<double>;
 
-// A CSR pattern (zero values) of sorted, unique (row, column) pairs.
-Csr<cd> pattern_of(std::vector<std::pair<index_t, index_t>> pairs, index_t n) {
-  std::sort(pairs.begin(), pairs.end());
-  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-  Csr<cd> c;
-  c.rows = c.cols = n;
-  c.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
-  for (const auto& [row, col] : pairs) {
-    ++c.row_ptr[static_cast<std::size_t>(row) + 1];
-    c.col_idx.push_back(col);
-  }
-  for (index_t m = 0; m < n; ++m) c.row_ptr[m + 1] += c.row_ptr[m];
-  c.values.assign(c.col_idx.size(), cd(0.0));
-  return c;
-}
+// The pattern (zero values) of the pairs added to `pairs`.
+void add_pair(Coo<cd>& pairs, index_t row, index_t col) { pairs.push_back(row, col, cd(0.0)); }
 
 }  // namespace
 
@@ -41,8 +30,11 @@ struct ExactOperator::Impl {
   Backend<cd>& backend;
   BlockJacobi* blocks = nullptr;
   index_t n = 0;
+  int columns = 1;
+  double seconds_setup = 0;
   std::shared_ptr<const mom::ConvolutionLayout> layout;
   Csr<cd> correction;  // its pattern fixed, values per frequency
+  std::vector<mom::RooftopCells> cells;  // the host path's entries
   // On a CUDA backend: the fill of Z's exact entries on `entries` (the correction's and the
   // blocks' pairs), the product, and where the diagonal is among the entries.
   std::unique_ptr<mom::DeviceFill> fill;
@@ -68,39 +60,48 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
   d.n = static_cast<index_t>(mesh.basis().size());
   d.layout = std::make_shared<const mom::ConvolutionLayout>(
       mom::make_convolution_layout(mesh, plan.edge_profiles, plan.start));
+  d.columns = columns;
   // The correction's pattern: the gaps' pairs, the loss entries and the diagonal.
-  std::vector<std::pair<index_t, index_t>> pairs;
+  Coo<cd> pairs;
+  pairs.rows = pairs.cols = d.n;
   for (const geometry::MeshPort& port : mesh.ports())
     for (const int m : port.delta_gap().basis)
-      for (const int k : port.delta_gap().basis) pairs.emplace_back(m, k);
-  for (const mom::GramEntry& e : d.gram) pairs.emplace_back(e.row, e.col);
-  for (index_t m = 0; m < d.n; ++m) pairs.emplace_back(m, m);
-  d.correction = pattern_of(std::move(pairs), d.n);
-  if (on_device) d.make_on_device(columns);
-  const mom::ConvolutionFootprint fp = mom::footprint(*d.layout, columns);
+      for (const int k : port.delta_gap().basis) add_pair(pairs, m, k);
+  for (const mom::GramEntry& e : d.gram) add_pair(pairs, e.row, e.col);
+  for (index_t m = 0; m < d.n; ++m) add_pair(pairs, m, m);
+  d.correction = to_csr(pairs);
+  if (on_device)
+    d.make_on_device(columns);
+  else
+    d.cells = mom::rooftop_cells(mesh, plan.edge_profiles);
+  d.seconds_setup =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string ExactOperator::summary() const {
+  const Impl& d = *impl_;
+  const mom::ConvolutionFootprint fp = mom::footprint(*d.layout, d.columns);
   const double mb = 1.0 / (1024.0 * 1024.0);
-  PMOM_LOG(debug) << "exact operator: Z x by FFT on a " << d.layout->px << " x "
-                  << d.layout->py << " grid, " << fp.channels << " channels, " << fp.kernels
-                  << " kernels: spectra " << static_cast<double>(fp.kernel_bytes) * mb
-                  << " MB, grids " << static_cast<double>(fp.work_bytes) * mb << " MB for "
-                  << columns << " columns, correction " << d.correction.nnz() << " entries, "
-                  << d.entries.nnz() << " exact entries on the device (set-up "
-                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
-                  << " s)";
+  std::ostringstream out;
+  out << "Z x by FFT on a " << d.layout->px << " x " << d.layout->py << " grid, " << fp.channels
+      << " channels, " << fp.kernels << " kernels: spectra "
+      << static_cast<double>(fp.kernel_bytes) * mb << " MB, grids "
+      << static_cast<double>(fp.work_bytes) * mb << " MB for " << d.columns
+      << " columns, correction " << d.correction.nnz() << " entries";
+  if (d.fill) out << ", " << d.entries.nnz() << " exact entries on the device";
+  out << " (set-up " << d.seconds_setup << " s)";
+  return out.str();
 }
 
 // Z's exact entries on the device where the blocks and the diagonal need them, the gaps and
 // loss entries included (the device fill adds the loads and the loss there).
 void ExactOperator::Impl::make_on_device(int columns) {
-  std::vector<std::pair<index_t, index_t>> pairs;
-  for (index_t m = 0; m < n; ++m)
-    for (index_t k = correction.row_ptr[m]; k < correction.row_ptr[m + 1]; ++k)
-      pairs.emplace_back(m, correction.col_idx[static_cast<std::size_t>(k)]);
+  Coo<cd> pairs = to_coo(correction);
   if (blocks)
     for (const std::vector<index_t>& group : blocks->members())
       for (const index_t i : group)
-        for (const index_t j : group) pairs.emplace_back(i, j);
-  const Csr<cd> p = pattern_of(std::move(pairs), n);
+        for (const index_t j : group) add_pair(pairs, i, j);
+  const Csr<cd> p = to_csr(pairs);
   entries.n = n;
   entries.row_ptr = p.row_ptr;
   entries.col_idx = p.col_idx;
@@ -124,10 +125,6 @@ void ExactOperator::Impl::make_on_device(int columns) {
 ExactOperator::~ExactOperator() = default;
 
 mom::DeviceFill* ExactOperator::device_fill() const { return impl_->fill.get(); }
-const mom::ConvolutionLayout& ExactOperator::layout() const { return *impl_->layout; }
-std::size_t ExactOperator::correction_nnz() const {
-  return static_cast<std::size_t>(impl_->correction.nnz());
-}
 
 std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
                                                 std::span<const cd> loads,
@@ -159,19 +156,18 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
   auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, tables);
   // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
   // correction.
-  const std::vector<mom::RooftopCells> cells = mom::rooftop_cells(d.mesh, d.plan.edge_profiles);
   const mom::TableView view = mom::host_view(tables);
   const Csr<cd>& c = d.correction;
   const auto entry = [&](index_t i, index_t j) {
     const std::int64_t at = csr_position(c.row_ptr, c.col_idx, i, j);
-    return mom::basis_entry(view, cells[static_cast<std::size_t>(i)],
-                            cells[static_cast<std::size_t>(j)]) +
+    return mom::basis_entry(view, d.cells[static_cast<std::size_t>(i)],
+                            d.cells[static_cast<std::size_t>(j)]) +
            (at < 0 ? cd(0.0) : c.values[static_cast<std::size_t>(at)]);
   };
   std::vector<cd> diagonal(static_cast<std::size_t>(n));
   for (index_t m = 0; m < n; ++m) diagonal[static_cast<std::size_t>(m)] = entry(m, m);
   if (d.blocks) d.blocks->update(entry);
-  auto correction = std::make_shared<const Csr<cd>>(c);
+  const Csr<cd>* correction = &c;  // read in place: at() documents the operator's lifetime
   return std::make_shared<FunctionOperator<cd>>(
       n,
       host_apply<cd>(n,

@@ -173,10 +173,8 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     // no more than Z's (a sparse Z keeps them small), and within the limits of
     // block_jacobi.hpp.
     const auto n = static_cast<index_t>(mesh_.basis().size());
-    const bool exact = settings_.rule == "exact";
-    const double per_row = mpie_ ? static_cast<double>(mpie_->nnz()) / n
-                                 : (exact ? 1.0 : settings_.density) * n;
-    const bool dense = !mpie_ && (exact || settings_.density >= 1);
+    const double per_row = mpie_ ? static_cast<double>(mpie_->nnz()) / n : settings_.density * n;
+    const bool dense = !mpie_ && settings_.density >= 1;  // rule exact: density 1
     const int most = static_cast<int>(std::clamp(
         per_row, 32.0, double(dense ? kLargestDenseBlock : kLargestSparseBlock)));
     const int tile = tile_for(mesh_, most);
@@ -188,18 +186,9 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     if (in_place_ || device_fill_) set_block_positions();
   }
   if (settings_.rule == "exact") {
-    const auto start = clock::now();
-    const int columns = static_cast<int>(mesh_.ports().size());
-    exact_ = std::make_unique<ExactOperator>(mesh_, plan_, gram_, backend_, blocks_.get(), columns);
-    const mom::ConvolutionFootprint fp = mom::footprint(exact_->layout(), columns);
-    const double mb = 1.0 / (1024.0 * 1024.0);
-    PMOM_LOG(info) << "sparsify rule exact: Z x by FFT on a " << exact_->layout().px << " x "
-                   << exact_->layout().py << " grid, " << fp.channels << " channels, "
-                   << fp.kernels << " kernels: spectra "
-                   << static_cast<double>(fp.kernel_bytes) * mb << " MB, grids "
-                   << static_cast<double>(fp.work_bytes) * mb << " MB for " << columns
-                   << " columns, correction " << exact_->correction_nnz() << " entries (set-up "
-                   << seconds_since(start) << " s)";
+    exact_ = std::make_unique<ExactOperator>(mesh_, plan_, gram_, backend_, blocks_.get(),
+                                             static_cast<int>(mesh_.ports().size()));
+    PMOM_LOG(info) << "sparsify rule exact: " << exact_->summary();
   }
   backend_.synchronize();  // uploads and zeroing are done before any fill writes
 }

@@ -88,6 +88,13 @@ template <class T> class FunctionOperator final : public Operator<T> {
     apply_(x, y, columns, alpha, beta, stream);
   }
   [[nodiscard]] const std::vector<T>& diagonal() const { return diagonal_; }
+  // Jacobi's D⁻¹, a zero diagonal entry left unscaled (1), as for a stored matrix.
+  [[nodiscard]] std::vector<T> inverse_diagonal() const {
+    std::vector<T> inverse(diagonal_.size());
+    for (std::size_t i = 0; i < inverse.size(); ++i)
+      inverse[i] = diagonal_[i] == T(0) ? T(1) : T(1) / diagonal_[i];
+    return inverse;
+  }
 
  private:
   index_t n_;

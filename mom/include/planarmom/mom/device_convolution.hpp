@@ -38,9 +38,8 @@ class DeviceConvolution {
              std::complex<double> alpha, std::complex<double> beta, void* stream) const;
 
   [[nodiscard]] int size() const;
-  // Kernels and grids for `columns` columns, and the correction's entries.
+  // Kernels and grids for `columns` columns.
   [[nodiscard]] ConvolutionFootprint footprint(int columns) const;
-  [[nodiscard]] std::size_t correction_nnz() const;
 
  private:
   struct Impl;

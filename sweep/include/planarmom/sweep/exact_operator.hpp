@@ -8,6 +8,7 @@
 #include <complex>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
@@ -42,12 +43,15 @@ class ExactOperator {
   // The operator at the Green's table's frequency, with each port's load (Ω) on its gap and the
   // strips' impedances on the loss entries; the blocks refreshed. tables_started: the device
   // fill's tables are already being computed for this frequency (device_fill()->start_tables).
+  // The operator reads this object's product and correction in place: it is valid while this
+  // object lives and until the next at().
   std::shared_ptr<Operator<cd>> at(const mom::GreensTable& greens, std::span<const cd> loads,
                                    const mom::StripImpedance& strip, bool tables_started = false);
   // The device fill (null on the host): a caller may start the next frequency's tables early.
   [[nodiscard]] mom::DeviceFill* device_fill() const;
-  [[nodiscard]] const mom::ConvolutionLayout& layout() const;
-  [[nodiscard]] std::size_t correction_nnz() const;
+  // One line for the log: the grid, channels and kernels, the bytes of the spectra and grids,
+  // the correction's entries (and the device's exact entries), the set-up time.
+  [[nodiscard]] std::string summary() const;
 
  private:
   struct Impl;
