@@ -208,6 +208,11 @@ template <class T> class CudaBackend final : public Backend<T> {
     return launch_invert_blocks(*this, block_inverse_, blocks.data(), sizes, stream_);
   }
 
+  std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) override {
+    Backend<T>::check_dense_input(a);
+    return launch_dense_inverse(*this, std::move(a), stream_);
+  }
+
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
     if (const auto* f = dynamic_cast<const FunctionOperator<T>*>(&a)) {

@@ -9,15 +9,10 @@
 
 #include "cuda_backend.hpp"
 #include "cuda_error.hpp"
+#include "cuda_library_error.hpp"
 
 namespace pmom::cuda {
 namespace {
-
-void check_cublas(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("cuBLAS error in ") + call + ": " +
-                             cublasGetStatusString(status));
-}
 
 // cuBLAS's routines for each device value type.
 cublasStatus_t getrf(cublasHandle_t h, int n, float* const a[], int* p, int* info, int count) {

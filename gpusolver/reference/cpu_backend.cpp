@@ -1,5 +1,6 @@
 // The reference backend: host memory, OpenMP kernels. make_cpu_backend is its only way out.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -106,6 +107,38 @@ template <class T> class CpuBackend final : public Backend<T> {
       }
     }
     return singular;
+  }
+
+  std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) override {
+    Backend<T>::check_dense_input(a);
+    using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+    const index_t n = a.rows();
+    // Factored in place (Eigen's PartialPivLU of a Ref): the block is the factor's storage.
+    struct Factor {
+      Block<T> storage;
+      Eigen::Map<Dense> matrix;
+      Eigen::PartialPivLU<Eigen::Ref<Dense>> lu;
+      explicit Factor(Block<T> b)
+          : storage(std::move(b)),
+            matrix(storage.data(), storage.rows(), storage.cols()),
+            lu(matrix) {}
+    };
+    auto factor = std::make_shared<Factor>(std::move(a));
+    // PartialPivLU does not stop at a zero pivot; a singular A shows as an infinite inverse of
+    // the condition number's estimate.
+    const real rcond = factor->lu.rcond();
+    if (!(rcond > 0) || !std::isfinite(static_cast<double>(rcond)))
+      throw std::runtime_error("make_dense_inverse: the matrix is singular (reciprocal condition "
+                               "number estimate " + std::to_string(static_cast<double>(rcond)) +
+                               ")");
+    return std::make_shared<FunctionOperator<T>>(
+        n,
+        host_apply<T>(n,
+                      [factor, n](const T* x, T* y, index_t columns) {
+                        Eigen::Map<const Dense> b(x, n, columns);
+                        Eigen::Map<Dense>(y, n, columns) = factor->lu.solve(b);
+                      }),
+        std::vector<T>{}, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   }
 
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,

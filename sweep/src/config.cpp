@@ -62,10 +62,14 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
   if (const YAML::Node n = node["backend"])
     s.backend = r.choice(n, "/solver/backend", {"auto", "cpu", "cuda"});
   if (const YAML::Node n = node["preconditioner"]) {
-    s.preconditioner = r.choice(n, "/solver/preconditioner", {"block", "jacobi"});
-    if (s.preconditioner == "block" && s.method != "auto" && s.method != "cocg")
-      r.fail(n, "/solver/preconditioner block needs method auto or cocg (the block inverse is "
-                "complex symmetric, as COCG needs); use jacobi with " + s.method);
+    s.preconditioner = r.choice(n, "/solver/preconditioner", {"auto", "lu", "block", "jacobi"});
+    if (s.preconditioner == "lu" && s.rule != "exact")
+      r.fail(n, "/solver/preconditioner lu needs sparsify rule exact (Z's LU preconditions the "
+                "operator with every interaction); use block with rule " + s.rule);
+    if ((s.preconditioner == "block" || s.preconditioner == "lu") && s.method != "auto" &&
+        s.method != "cocg")
+      r.fail(n, "/solver/preconditioner " + s.preconditioner + " needs method auto or cocg (its "
+                "M⁻¹ is complex symmetric, as COCG needs); use jacobi with " + s.method);
   }
 }
 

@@ -35,10 +35,12 @@ struct ExactOperator::Impl {
   std::shared_ptr<const mom::ConvolutionLayout> layout;
   Csr<cd> correction;  // its pattern fixed, values per frequency
   std::vector<mom::RooftopCells> cells;  // the host path's entries
+  mom::InteractionTables tables;         // the host path's, of the last at()
   // On a CUDA backend: the fill of Z's exact entries on `entries` (the correction's and the
   // blocks' pairs), the product, and where the diagonal is among the entries.
   std::unique_ptr<mom::DeviceFill> fill;
   std::unique_ptr<mom::DeviceConvolution> device_product;
+  std::unique_ptr<mom::DeviceFill> dense_fill;  // dense(): every entry, made at its first call
   mom::FillPattern entries;
   Block<cd> values, diagonal;
   Block<std::int64_t> diagonal_positions;
@@ -95,7 +97,7 @@ std::string ExactOperator::summary() const {
 
 // Z's exact entries on the device where the blocks and the diagonal need them, the gaps and
 // loss entries included (the device fill adds the loads and the loss there).
-void ExactOperator::Impl::make_on_device(int columns) {
+void ExactOperator::Impl::make_on_device(int cols) {
   Coo<cd> pairs = to_coo(correction);
   if (blocks)
     for (const std::vector<index_t>& group : blocks->members())
@@ -107,7 +109,7 @@ void ExactOperator::Impl::make_on_device(int columns) {
   entries.col_idx = p.col_idx;
   fill = std::make_unique<mom::DeviceFill>(mesh, plan, entries, gram);
   device_product = std::make_unique<mom::DeviceConvolution>(layout);
-  device_product->reserve(columns);
+  device_product->reserve(cols);
   values = backend.allocate<cd>(static_cast<index_t>(entries.nnz()), 1);
   std::vector<std::int64_t> at(static_cast<std::size_t>(n));
   for (index_t m = 0; m < n; ++m)
@@ -152,11 +154,11 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
         },
         std::move(diagonal), work);
   }
-  const mom::InteractionTables tables = mom::evaluate_tables(d.plan, greens);
-  auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, tables);
+  d.tables = mom::evaluate_tables(d.plan, greens);
+  auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, d.tables);
   // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
   // correction.
-  const mom::TableView view = mom::host_view(tables);
+  const mom::TableView view = mom::host_view(d.tables);
   const Csr<cd>& c = d.correction;
   const auto entry = [&](index_t i, index_t j) {
     const std::int64_t at = csr_position(c.row_ptr, c.col_idx, i, j);
@@ -186,6 +188,25 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
                        }
                      }),
       std::move(diagonal), work);
+}
+
+Block<cd> ExactOperator::dense(const mom::GreensTable& greens, std::span<const cd> loads,
+                               const mom::StripImpedance& strip) {
+  Impl& d = *impl_;
+  Block<cd> z = d.backend.allocate<cd>(d.n, d.n);
+  if (d.device_product) {
+    if (!d.dense_fill)
+      d.dense_fill = std::make_unique<mom::DeviceFill>(d.mesh, d.plan,
+                                                       mom::FillPattern::all(d.n), d.gram);
+    d.backend.synchronize();  // z's zeroing is queued on the backend's stream
+    d.dense_fill->fill(greens, loads, z.data(), strip);
+    return z;
+  }
+  mom::ImpedanceMatrix host = mom::assemble_impedance(d.mesh, d.tables);
+  mom::add_port_loads(d.mesh, loads, host);
+  if (!d.gram.empty() && !strip.zero()) mom::add_surface_impedance(d.gram, strip, host);
+  d.backend.upload(std::span<const cd>(host.values), z);
+  return z;
 }
 
 }  // namespace pmom::sweep

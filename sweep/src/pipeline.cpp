@@ -45,15 +45,16 @@ double seconds_since(clock::time_point start) {
 // triangle's entries are the upper triangle's evaluations (the thresholding keeps pairs).
 const MatrixTraits kSymmetric{true, false, false};
 
-// The block preconditioner serves COCG (method auto resolves to it on Z, complex symmetric).
-bool uses_blocks(const SweepSettings& s) {
-  return s.preconditioner == "block" && (s.method == "auto" || s.method == "cocg");
-}
+// The block and LU preconditioners serve COCG (method auto resolves to it on Z, complex
+// symmetric).
+bool cocg(const SweepSettings& s) { return s.method == "auto" || s.method == "cocg"; }
+bool uses_blocks(const SweepSettings& s) { return s.preconditioner == "block" && cocg(s); }
+bool uses_lu(const SweepSettings& s) { return s.preconditioner == "lu" && cocg(s); }
 
 SolverOptions solver_options(const SweepSettings& s, Format format) {
   SolverOptions o;
   o.method = s.method == "auto" ? Method::automatic : parse_method(s.method);
-  if (uses_blocks(s)) o.preconditioner = Preconditioner::none;  // the blocks replace Jacobi
+  if (uses_blocks(s) || uses_lu(s)) o.preconditioner = Preconditioner::none;  // not Jacobi
   o.tolerance = s.tolerance;
   o.max_iterations = s.max_iterations;
   o.record_history = false;
@@ -105,12 +106,23 @@ const SweepSettings& runnable(const SweepSettings& s, const Backend<cd>& backend
   return s;
 }
 
+// The settings with preconditioner auto resolved: Z's LU with rule exact where the backend
+// makes one of this size (recycled_inverse.hpp), block Jacobi otherwise.
+SweepSettings resolved(SweepSettings s, const geometry::Mesh& mesh, const Backend<cd>& backend) {
+  if (s.preconditioner == "auto")
+    s.preconditioner = s.rule == "exact" && static_cast<index_t>(mesh.basis().size()) <=
+                                                largest_lu(backend)
+                           ? "lu"
+                           : "block";
+  return s;
+}
+
 }  // namespace
 
 SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& settings,
                              Backend<cd>& backend)
     : mesh_(mesh),
-      settings_(runnable(settings, backend)),
+      settings_(resolved(runnable(settings, backend), mesh, backend)),
       backend_(backend),
       metal_(mom::conductor(mesh.layout().metal)),
       rhs_(mom::port_excitations(mesh)),
@@ -189,6 +201,12 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     exact_ = std::make_unique<ExactOperator>(mesh_, plan_, gram_, backend_, blocks_.get(),
                                              static_cast<int>(mesh_.ports().size()));
     PMOM_LOG(info) << "sparsify rule exact: " << exact_->summary();
+  }
+  if (uses_lu(settings_)) {
+    recycled_ = std::make_unique<RecycledInverse>(backend_);
+    PMOM_LOG(info) << "preconditioner: Z's LU at one frequency for the next ones, made anew "
+                      "after a solve of more than "
+                   << kRefreshIterations << " iterations";
   }
   backend_.synchronize();  // uploads and zeroing are done before any fill writes
 }
@@ -354,6 +372,13 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     solver = &own_solver.emplace(backend_, op, solver_options(settings_, Format::function),
                                  kSymmetric);
     if (blocks_) solver->set_preconditioner(blocks_->inverse());
+    if (recycled_) {
+      if (recycled_->stale())
+        recycled_->refresh(
+            exact_->dense(greens, loads, mom::strip_impedance(metal_, frequency_hz)),
+            frequency_hz);
+      solver->set_preconditioner(recycled_->inverse());
+    }
   } else if (in_place_) {
     fill_in_place(greens, loads);
     r.seconds_fill = seconds_since(start);
@@ -403,6 +428,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     tables_started_hz_ = prepared_->frequency();
   }
   r.iterations = solved.iterations;
+  if (recycled_) recycled_->record(solved.iterations);
   r.residual = 0;
   for (std::size_t k = 0; k < solved.rhs.size(); ++k) {
     r.residual = std::max(r.residual, solved.rhs[k].true_residual);

@@ -35,7 +35,7 @@ void check(const sweep::SweepSettings& s) {
   fuzz::expect(one_of(s.format, {"auto", "csr", "hyb"}), "unknown format");
   fuzz::expect(one_of(s.method, {"auto", "bicg", "cocg", "bicgstab"}), "unknown method");
   fuzz::expect(one_of(s.backend, {"auto", "cpu", "cuda"}), "unknown backend");
-  fuzz::expect(one_of(s.preconditioner, {"block", "jacobi"}), "unknown preconditioner");
+  fuzz::expect(one_of(s.preconditioner, {"auto", "lu", "block", "jacobi"}), "unknown preconditioner");
   fuzz::expect(s.greens_table_accuracy >= 1e-10 && s.greens_table_accuracy <= 1e-3,
                "greens_table accuracy outside [1e-10, 1e-3]");
   fuzz::expect(s.quadrature >= 1 && s.quadrature <= 4, "quadrature outside 1..4");

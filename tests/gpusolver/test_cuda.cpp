@@ -144,6 +144,29 @@ TYPED_TEST(CudaKernels, InvertBlocksEqualsCpu) {
   EXPECT_LE(max_rel(Dense<T>(gpu), Dense<T>(cpu)), kernel_tolerance<T>);
 }
 
+// cuSOLVER's LU and the explicit inverse multiplied by cuBLAS's gemm against the host's Eigen
+// LU, at a size where getrf works in panels; a singular matrix refused.
+TYPED_TEST(CudaKernels, DenseInverseEqualsCpu) {
+  using T = TypeParam;
+  const index_t n = 300;
+  const Dense<T> a = random_dense<T>(n, n, 21) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> x = random_dense<T>(n, 4, 22), y0 = random_dense<T>(n, 4, 23);
+  std::vector<T> result[2];
+  for (const bool g : {false, true}) {
+    Backend<T>& be = g ? *this->gpu : *this->cpu;
+    Block<T> stored = Twin<T>::put(be, a);
+    const auto inverse = be.make_dense_inverse(std::move(stored));
+    Block<T> xb = Twin<T>::put(be, x), yb = Twin<T>::put(be, y0);
+    be.spmv(*inverse, Transpose::none, xb, yb, T(2), T(0.5));
+    result[g] = be.download(yb);
+    EXPECT_THROW((void)be.make_dense_inverse(be.template allocate<T>(n, n)), std::runtime_error)
+        << (g ? "gpu" : "cpu");
+  }
+  EXPECT_LE(max_rel(Dense<T>(Eigen::Map<const Dense<T>>(result[1].data(), n, 4)),
+                    Dense<T>(Eigen::Map<const Dense<T>>(result[0].data(), n, 4))),
+            kernel_tolerance<T>);
+}
+
 TYPED_TEST(CudaKernels, SpmvEqualsCpuForEveryFormatAndAdjoint) {
   using T = TypeParam;
   int seed = 1;

@@ -220,6 +220,33 @@ TYPED_TEST(CpuBackendTest, InvertBlocksGivesEachBlocksInverse) {
                std::invalid_argument);
 }
 
+// make_dense_inverse's operator multiplies by A⁻¹ (with alpha and beta, three columns at once);
+// a singular A and a matrix that is not square are refused.
+TYPED_TEST(CpuBackendTest, DenseInverseAppliesTheInverse) {
+  using T = TypeParam;
+  Backend<T>& be = *this->backend;
+  const index_t n = 60;
+  // Random entries and a diagonal of n: well conditioned in any precision.
+  const Dense<T> a = random_dense<T>(n, n, 3) + Dense<T>::Identity(n, n) * T(n);
+  Block<T> stored = be.template allocate<T>(n, n);
+  be.template upload<T>(std::span<const T>(a.data(), static_cast<std::size_t>(a.size())), stored);
+  const auto inverse = be.make_dense_inverse(std::move(stored));
+  const Dense<T> x = random_dense<T>(n, 3, 4), y0 = random_dense<T>(n, 3, 5);
+  Block<T> xb = be.template allocate<T>(n, 3), yb = be.template allocate<T>(n, 3);
+  be.template upload<T>(std::span<const T>(x.data(), static_cast<std::size_t>(x.size())), xb);
+  be.template upload<T>(std::span<const T>(y0.data(), static_cast<std::size_t>(y0.size())), yb);
+  const T alpha(2), beta(0.5);
+  be.spmv(*inverse, Transpose::none, xb, yb, alpha, beta);
+  const std::vector<T> got = be.download(yb);
+  const Dense<T> want = alpha * Dense<T>(a.partialPivLu().solve(x)) + beta * y0;
+  EXPECT_CLOSE(Dense<T>(Eigen::Map<const Dense<T>>(got.data(), n, 3)), want);
+
+  Block<T> singular = be.template allocate<T>(n, n);  // zeros
+  EXPECT_THROW((void)be.make_dense_inverse(std::move(singular)), std::runtime_error);
+  EXPECT_THROW((void)be.make_dense_inverse(be.template allocate<T>(n, n - 1)),
+               std::invalid_argument);
+}
+
 TYPED_TEST(CpuBackendTest, SpmvChecksItsArguments) {
   using T = TypeParam;
   Backend<T>& be = *this->backend;

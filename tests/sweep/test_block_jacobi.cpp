@@ -1,14 +1,12 @@
 // The sweep's block preconditioner: its tiles, M⁻¹ from the host and from the backend (the
 // backend's gather), and COCG with it against COCG with Jacobi on the coupler's Z.
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <complex>
 #include <random>
 #include <set>
 #include <vector>
 
-#include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/mom/assembly.hpp"
@@ -16,6 +14,7 @@
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sweep/block_jacobi.hpp"
+#include "support/coupler.hpp"
 #include "support/gpu.hpp"
 
 namespace pmom::sweep {
@@ -23,15 +22,8 @@ namespace {
 
 using cd = std::complex<double>;
 
-geometry::Mesh coupler() {
-  const std::string file = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler.yaml";
-  const YAML::Node root = YAML::LoadFile(file);
-  const geometry::GeometryConfig g = geometry::parse_geometry_config(root, file);
-  return g.make_mesh(*g.mesh.cell_mm);
-}
-
 TEST(BlockJacobi, TilesHoldEveryFunctionOnceAndGrowToTheLimit) {
-  const geometry::Mesh mesh = coupler();
+  const geometry::Mesh mesh = test::coupler_example_mesh();
   const auto n = static_cast<index_t>(mesh.basis().size());
   for (const int tile : {1, 4, 9, 30}) {
     std::set<index_t> seen;
@@ -116,15 +108,7 @@ TEST(BlockJacobi, GivenPreconditionerNeedsCocgAndNoJacobi) {
   auto backend = make_cpu_backend<cd>();
   const index_t n = 6;
   const std::vector<cd> a = random_symmetric(n, 3);
-  Csr<cd> csr;
-  csr.rows = csr.cols = n;
-  for (index_t i = 0; i < n; ++i) {
-    for (index_t j = 0; j < n; ++j) {
-      csr.col_idx.push_back(j);
-      csr.values.push_back(a[static_cast<std::size_t>(i) * n + j]);
-    }
-    csr.row_ptr.push_back(static_cast<index_t>(csr.col_idx.size()));
-  }
+  const Csr<cd> csr = test::dense_csr(a, n);
   BlockJacobi m(*backend, {{0, 1, 2}, {3, 4, 5}}, n);
   SolverOptions o;
   o.method = Method::cocg;
@@ -141,20 +125,14 @@ TEST(BlockJacobi, GivenPreconditionerNeedsCocgAndNoJacobi) {
 // blocks reaches the same solution as with Jacobi, to the tolerance, in fewer than half the
 // iterations (839 and 141 for tiles of 16 cells when measured, docs/PERFORMANCE.md v0.12).
 TEST(BlockJacobi, CocgOnTheCouplerConvergesInFewerIterations) {
-  const geometry::Mesh mesh = coupler();
+  const geometry::Mesh mesh = test::coupler_example_mesh();
   const auto n = static_cast<index_t>(mesh.basis().size());
   const auto& sub = mesh.layout().substrate;
   const mom::GreensTable greens(mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3},
                                 3e9, mom::required_rho_max(mesh.grid()));
   const mom::ImpedanceMatrix z =
       mom::assemble_impedance(mesh, mom::evaluate_tables(mom::make_table_plan(mesh), greens));
-  Csr<cd> csr;
-  csr.rows = csr.cols = n;
-  for (index_t i = 0; i < n; ++i) {
-    for (index_t j = 0; j < n; ++j) csr.col_idx.push_back(j);
-    csr.row_ptr.push_back(static_cast<index_t>(csr.col_idx.size()));
-  }
-  csr.values = z.values;
+  const Csr<cd> csr = test::dense_csr(z.values, n);
   const std::vector<cd> b = mom::port_excitations(mesh);
   const index_t ports = static_cast<index_t>(mesh.ports().size());
   auto backend = make_cpu_backend<cd>();

@@ -94,7 +94,7 @@ TEST(SweepConfig, ExampleCouplerParses) {
   // The example sets density 0.05, rule mpie and tolerance 1e-9; the rest are the defaults.
   const SweepSettings expected{{},     0.05,          "mpie",         false,
                                "auto", "auto",        1e-9,           5000,
-                               "auto", "block",       "matched",      stem + ".h5",
+                               "auto", "auto",        "matched",      stem + ".h5",
                                stem + ".s4p",         stem + ".png",  stem + ".svg"};
   EXPECT_EQ(fields(s), fields(expected));
 }
@@ -105,7 +105,7 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   // Relative paths are relative to the config file's folder; missing ones default to its stem.
   const SweepSettings given{{},        0.1,            "magnitude",    true,
                             "hyb",     "cocg",         1e-6,           200,
-                            "cpu",     "block",        "matched",      "dir/out/run.h5",
+                            "cpu",     "auto",         "matched",      "dir/out/run.h5",
                             "/tmp/run.s2p", "dir/sweep.png", "dir/sweep.svg"};
   EXPECT_EQ(fields(s), fields(given));
   EXPECT_EQ(read(kWithRule).rule, "mpie");
@@ -178,10 +178,14 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
       {"hdf5: out/run.h5", "hdf5: [a, b]", "15: /output/hdf5 must be a string"},
       {"hdf5: out/run.h5", "hdf5: ''", "15: /output/hdf5 must not be empty"},
       {"backend: cpu", "backend: cpu\n  preconditioner: ilu",
-       "14: /solver/preconditioner must be one of block, jacobi, got 'ilu'"},
+       "14: /solver/preconditioner must be one of auto, lu, block, jacobi, got 'ilu'"},
       {"method: cocg", "method: bicg\n  preconditioner: block",
-       "11: /solver/preconditioner block needs method auto or cocg (the block inverse is "
-       "complex symmetric, as COCG needs); use jacobi with bicg"},
+       "11: /solver/preconditioner block needs method auto or cocg (its M⁻¹ is complex "
+       "symmetric, as COCG needs); use jacobi with bicg"},
+      // Z's LU needs Z with every interaction: a thresholded Z is another matrix.
+      {"backend: cpu", "backend: cpu\n  preconditioner: lu",
+       "14: /solver/preconditioner lu needs sparsify rule exact (Z's LU preconditions the "
+       "operator with every interaction); use block with rule magnitude"},
   };
   for (const Case& c : cases) expect_bad(edited(c.from, c.to), c.message);
   // The sparsify rule, with the nearest choice named when it is close.
@@ -206,6 +210,9 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
                      "rule exact thresholds nothing");
     text.replace(text.find("check_dense: true"), 17, "check_dense: false");
     EXPECT_EQ(read(text).rule, "exact");
+    // With rule exact Z's LU may be asked for.
+    text.replace(text.find("backend: cpu"), 12, "backend: cpu\n  preconditioner: lu");
+    EXPECT_EQ(read(text).preconditioner, "lu");
   }
   expect_bad(edited("format: hyb", "format: hib"),
              "8: /sparsify/format must be one of auto, csr, hyb, got 'hib' (did you mean 'hyb'?)");

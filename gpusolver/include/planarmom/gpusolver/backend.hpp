@@ -66,7 +66,8 @@ template <class T> class Operator {
 // in the memory of the backend that multiplies it: the host for the reference backend, the
 // device for CUDA, which passes its cudaStream_t as `stream` (the work is queued on it, may be
 // captured into a CUDA graph, and must not synchronise); null on the host. Its diagonal (host
-// memory) serves Jacobi preconditioning; `work` is what one product costs in multiply-adds
+// memory) serves Jacobi preconditioning; an operator given without one (a preconditioner's
+// M⁻¹, Backend::make_dense_inverse) cannot be. `work` is what one product costs in multiply-adds
 // (reported as nnz). The MoM's exact operator is one (mom/convolution_operator.hpp on the
 // host, mom/device_convolution.hpp on the device).
 template <class T> class FunctionOperator final : public Operator<T> {
@@ -75,9 +76,10 @@ template <class T> class FunctionOperator final : public Operator<T> {
                                    void* stream)>;
   FunctionOperator(index_t n, Apply apply, std::vector<T> diagonal, std::size_t work)
       : n_(n), apply_(std::move(apply)), diagonal_(std::move(diagonal)), work_(work) {
-    if (n < 1 || diagonal_.size() != static_cast<std::size_t>(n) || !apply_)
+    if (n < 1 || (!diagonal_.empty() && diagonal_.size() != static_cast<std::size_t>(n)) ||
+        !apply_)
       throw std::invalid_argument("FunctionOperator: need n >= 1, a product and n diagonal "
-                                  "entries, got n = " + std::to_string(n) + " and " +
+                                  "entries or none, got n = " + std::to_string(n) + " and " +
                                   std::to_string(diagonal_.size()) + " entries");
   }
   [[nodiscard]] index_t rows() const override { return n_; }
@@ -88,8 +90,12 @@ template <class T> class FunctionOperator final : public Operator<T> {
     apply_(x, y, columns, alpha, beta, stream);
   }
   [[nodiscard]] const std::vector<T>& diagonal() const { return diagonal_; }
-  // Jacobi's D⁻¹, a zero diagonal entry left unscaled (1), as for a stored matrix.
+  // Jacobi's D⁻¹, a zero diagonal entry left unscaled (1), as for a stored matrix. Throws
+  // std::logic_error for an operator given without its diagonal.
   [[nodiscard]] std::vector<T> inverse_diagonal() const {
+    if (diagonal_.empty())
+      throw std::logic_error("FunctionOperator: made without its diagonal, no Jacobi "
+                             "preconditioning on it");
     std::vector<T> inverse(diagonal_.size());
     for (std::size_t i = 0; i < inverse.size(); ++i)
       inverse[i] = diagonal_[i] == T(0) ? T(1) : T(1) / diagonal_[i];
@@ -263,6 +269,14 @@ template <class T> class Backend {
   // inverts Z's diagonal blocks so, every frequency). Returns the index of the first block found
   // singular, −1 when none was; then the blocks' contents are unspecified.
   virtual long long invert_blocks(Block<T>& blocks, std::span<const index_t> sizes) = 0;
+  // A⁻¹ of the n x n matrix in `a` (backend memory, column-major: a row-major symmetric matrix
+  // such as Z reads the same) as a FunctionOperator on this backend, y = alpha A⁻¹ x + beta y,
+  // for Solver::set_preconditioner: A is LU-factored with partial pivoting where it lives,
+  // taking a's storage over (the CUDA backend multiplies by the explicit inverse, which a
+  // matrix product applies faster than two triangular solves). The sweep factors Z at one
+  // frequency and preconditions the next ones with it. Throws std::invalid_argument for a
+  // block that is not square, std::runtime_error naming the pivot when A is singular.
+  virtual std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) = 0;
   // y = alpha op(A) x + beta y, column by column of the blocks.
   virtual void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y,
                     T alpha = T(1), T beta = T(0)) = 0;
@@ -337,6 +351,12 @@ template <class T> class Backend {
       throw std::invalid_argument("invert_blocks: " + std::to_string(sizes.size()) +
                                   " blocks of " + std::to_string(entries) + " entries in all, " +
                                   std::to_string(blocks.size()) + " given");
+  }
+  // What every make_dense_inverse checks: a square matrix of at least one row.
+  static void check_dense_input(const Block<T>& a) {
+    if (a.rows() < 1 || a.rows() != a.cols())
+      throw std::invalid_argument("make_dense_inverse: a square matrix, got " +
+                                  std::to_string(a.rows()) + " x " + std::to_string(a.cols()));
   }
   // What every make_sweeper checks: A valid and square, inv_diag of its size, colour_ptr
   // empty or non-decreasing from 0 to the row count.

@@ -32,16 +32,18 @@ struct SweepSettings {
   // Which entries are kept: magnitude, the largest |Z_mn| of the dense Z
   // (sparsify::sparsify); mpie, the structure-preserving pattern assembled directly as CSR
   // (mom/sparse_assembly.hpp; the dense Z is built only for check_dense).
-  std::string rule = "magnitude";      // magnitude | mpie
+  std::string rule = "magnitude";      // magnitude | mpie | exact
   bool check_dense = false;            // dense LU reference per frequency (small N only)
   std::string format = "auto";         // auto | csr | hyb
   std::string method = "auto";         // auto | bicg | cocg | bicgstab
   double tolerance = 1e-7;             // (0, 1)
   int max_iterations = 5000;           // >= 1
   std::string backend = "auto";        // auto (cuda if a device is there, else cpu) | cpu | cuda
-  // block: block Jacobi on geometric tiles of the layout (sweep/block_jacobi.hpp; COCG only,
-  // so with method auto or cocg); jacobi: the diagonal.
-  std::string preconditioner = "block";  // block | jacobi
+  // lu: Z's LU at one frequency for the next ones (sweep/recycled_inverse.hpp; rule exact);
+  // block: block Jacobi on geometric tiles of the layout (sweep/block_jacobi.hpp); both COCG
+  // only, so with method auto or cocg; jacobi: the diagonal; auto: lu with rule exact where n
+  // is at most largest_lu, block otherwise.
+  std::string preconditioner = "auto";  // auto | lu | block | jacobi
   // What loads every port's delta gap: matched, Z0 − Z_end so that each feed sees its own Z0
   // (FeedImpedances::matched_loads; the undriven feeds absorb what reaches them, as on a
   // bench); short, an ideal short (the layout is then a resonator of open-ended feeds, and its

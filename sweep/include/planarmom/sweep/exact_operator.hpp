@@ -47,6 +47,12 @@ class ExactOperator {
   // object lives and until the next at().
   std::shared_ptr<Operator<cd>> at(const mom::GreensTable& greens, std::span<const cd> loads,
                                    const mom::StripImpedance& strip, bool tables_started = false);
+  // Z itself, every entry, n x n in backend memory (symmetric, so either order), at the
+  // frequency of the last at() and with its loads and strip impedances (greens: that
+  // frequency's table): for the preconditioner's LU (recycled_inverse.hpp). On the device
+  // from a dense fill made at the first call; on the host from at()'s tables.
+  Block<cd> dense(const mom::GreensTable& greens, std::span<const cd> loads,
+                  const mom::StripImpedance& strip);
   // The device fill (null on the host): a caller may start the next frequency's tables early.
   [[nodiscard]] mom::DeviceFill* device_fill() const;
   // One line for the log: the grid, channels and kernels, the bytes of the spectra and grids,

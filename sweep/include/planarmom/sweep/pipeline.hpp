@@ -27,6 +27,7 @@
 #include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/config.hpp"
 #include "planarmom/sweep/exact_operator.hpp"
+#include "planarmom/sweep/recycled_inverse.hpp"
 
 namespace pmom::sweep {
 
@@ -77,6 +78,7 @@ class SweepPipeline {
   mom::TablePlan plan_;                   // the offset tables' plan, once
   std::optional<InPlace> in_place_;
   std::unique_ptr<BlockJacobi> blocks_;  // solver.preconditioner block (COCG)
+  std::unique_ptr<RecycledInverse> recycled_;  // solver.preconditioner lu (COCG, rule exact)
   // On a CUDA backend without the dense check: the GPU fill, into the in-place operator (rule
   // mpie) or into the dense Z that the device then thresholds (rule magnitude).
   std::unique_ptr<mom::DeviceFill> device_fill_;
