@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 
+#include "cpu_dense.hpp"
 #include "cpu_kernels.hpp"
 #include "cpu_operator.hpp"
 #include "cpu_relaxation.hpp"
@@ -113,19 +114,22 @@ template <class T> class CpuBackend final : public Backend<T> {
     Backend<T>::check_dense_input(a);
     using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
     const index_t n = a.rows();
-    // Factored in place (Eigen's PartialPivLU of a Ref): the block is the factor's storage.
+    // Factored in place (Eigen's PartialPivLU of a Ref): the block holds the factors. An
+    // explicit inverse, as the CUDA backend makes, costs five LUs here (Eigen's inverse, 2126
+    // unknowns: 16 s against 3.3 s on 2 cores), so the host substitutes instead.
     struct Factor {
       Block<T> storage;
       Eigen::Map<Dense> matrix;
       Eigen::PartialPivLU<Eigen::Ref<Dense>> lu;
+      std::vector<T> scratch;
       explicit Factor(Block<T> b)
           : storage(std::move(b)),
             matrix(storage.data(), storage.rows(), storage.cols()),
             lu(matrix) {}
     };
     auto factor = std::make_shared<Factor>(std::move(a));
-    // PartialPivLU does not stop at a zero pivot; a singular A shows as an infinite inverse of
-    // the condition number's estimate.
+    // PartialPivLU does not stop at a zero pivot; a singular A shows as a zero or non-finite
+    // estimate of its reciprocal condition number.
     const real rcond = factor->lu.rcond();
     if (!(rcond > 0) || !std::isfinite(static_cast<double>(rcond)))
       throw std::runtime_error("make_dense_inverse: the matrix is singular (reciprocal condition "
@@ -135,8 +139,11 @@ template <class T> class CpuBackend final : public Backend<T> {
         n,
         host_apply<T>(n,
                       [factor, n](const T* x, T* y, index_t columns) {
-                        Eigen::Map<const Dense> b(x, n, columns);
-                        Eigen::Map<Dense>(y, n, columns) = factor->lu.solve(b);
+                        std::copy(x, x + static_cast<std::size_t>(n) * columns, y);
+                        factor->scratch.resize(static_cast<std::size_t>(n) * columns);
+                        cpu::lu_substitute(factor->matrix.data(),
+                                           factor->lu.permutationP().indices().data(), n, y,
+                                           columns, factor->scratch.data());
                       }),
         std::vector<T>{}, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   }

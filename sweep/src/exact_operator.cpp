@@ -11,6 +11,7 @@
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
 #include "planarmom/gpusolver/convert.hpp"
+#include "planarmom/gpusolver/dense_product.hpp"
 #include "planarmom/mom/port_loads.hpp"
 
 namespace pmom::sweep {
@@ -36,6 +37,8 @@ struct ExactOperator::Impl {
   Csr<cd> correction;  // its pattern fixed, values per frequency
   std::vector<mom::RooftopCells> cells;  // the host path's entries
   mom::InteractionTables tables;         // the host path's, of the last at()
+  bool host_dense = false;
+  mom::ImpedanceMatrix z;                // host_dense: Z of the last at()
   // On a CUDA backend: the fill of Z's exact entries on `entries` (the correction's and the
   // blocks' pairs), the product, and where the diagonal is among the entries.
   std::unique_ptr<mom::DeviceFill> fill;
@@ -50,11 +53,42 @@ struct ExactOperator::Impl {
       : mesh(m), plan(p), gram(std::move(g)), backend(b), blocks(bl) {}
 
   void make_on_device(int columns);
+  // Z with every entry from the host tables, the loads and the strips' impedances.
+  [[nodiscard]] mom::ImpedanceMatrix assemble(std::span<const cd> loads,
+                                              const mom::StripImpedance& strip) const;
+  // at() on the host with host_dense: Z assembled and multiplied as it is.
+  std::shared_ptr<Operator<cd>> dense_at(std::span<const cd> loads,
+                                         const mom::StripImpedance& strip);
 };
+
+mom::ImpedanceMatrix ExactOperator::Impl::assemble(std::span<const cd> loads,
+                                                   const mom::StripImpedance& strip) const {
+  mom::ImpedanceMatrix host = mom::assemble_impedance(mesh, tables);
+  mom::add_port_loads(mesh, loads, host);
+  if (!gram.empty() && !strip.zero()) mom::add_surface_impedance(gram, strip, host);
+  return host;
+}
+
+std::shared_ptr<Operator<cd>> ExactOperator::Impl::dense_at(std::span<const cd> loads,
+                                                            const mom::StripImpedance& strip) {
+  z = assemble(loads, strip);
+  std::vector<cd> diag(static_cast<std::size_t>(n));
+  for (index_t m = 0; m < n; ++m) diag[static_cast<std::size_t>(m)] = z(m, m);
+  if (blocks) blocks->update([this](index_t i, index_t j) { return z(i, j); });
+  const mom::ImpedanceMatrix* matrix = &z;  // read in place: at() documents the lifetime
+  const index_t size = n;
+  return std::make_shared<FunctionOperator<cd>>(
+      n,
+      host_apply<cd>(n,
+                     [matrix, size](const cd* x, cd* y, index_t k) {
+                       dense_product(matrix->values.data(), size, x, y, k);
+                     }),
+      std::move(diag), static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+}
 
 ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
                              std::vector<mom::GramEntry> gram, Backend<cd>& backend,
-                             BlockJacobi* blocks, int columns)
+                             BlockJacobi* blocks, int columns, bool host_dense)
     : impl_(std::make_unique<Impl>(mesh, plan, std::move(gram), backend, blocks)) {
   Impl& d = *impl_;
   const auto start = std::chrono::steady_clock::now();
@@ -72,10 +106,12 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
   for (const mom::GramEntry& e : d.gram) add_pair(pairs, e.row, e.col);
   for (index_t m = 0; m < d.n; ++m) add_pair(pairs, m, m);
   d.correction = to_csr(pairs);
-  if (on_device)
+  if (on_device) {
     d.make_on_device(columns);
-  else
+  } else {
     d.cells = mom::rooftop_cells(mesh, plan.edge_profiles);
+    d.host_dense = host_dense;
+  }
   d.seconds_setup =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -85,6 +121,7 @@ std::string ExactOperator::summary() const {
   const mom::ConvolutionFootprint fp = mom::footprint(*d.layout, d.columns);
   const double mb = 1.0 / (1024.0 * 1024.0);
   std::ostringstream out;
+  if (d.host_dense) out << "Z x by Z itself on the host, " << d.n << " x " << d.n << "; ";
   out << "Z x by FFT on a " << d.layout->px << " x " << d.layout->py << " grid, " << fp.channels
       << " channels, " << fp.kernels << " kernels: spectra "
       << static_cast<double>(fp.kernel_bytes) * mb << " MB, grids "
@@ -155,6 +192,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
         std::move(diagonal), work);
   }
   d.tables = mom::evaluate_tables(d.plan, greens);
+  if (d.host_dense) return d.dense_at(loads, strip);
   auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, d.tables);
   // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
   // correction.
@@ -202,9 +240,11 @@ Block<cd> ExactOperator::dense(const mom::GreensTable& greens, std::span<const c
     d.dense_fill->fill(greens, loads, z.data(), strip);
     return z;
   }
-  mom::ImpedanceMatrix host = mom::assemble_impedance(d.mesh, d.tables);
-  mom::add_port_loads(d.mesh, loads, host);
-  if (!d.gram.empty() && !strip.zero()) mom::add_surface_impedance(d.gram, strip, host);
+  if (d.host_dense) {
+    d.backend.upload(std::span<const cd>(d.z.values), z);
+    return z;
+  }
+  const mom::ImpedanceMatrix host = d.assemble(loads, strip);
   d.backend.upload(std::span<const cd>(host.values), z);
   return z;
 }

@@ -95,17 +95,6 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   return feeds;
 }
 
-// The settings, refused before any work (the line checks come first) where this build and
-// backend cannot run them.
-const SweepSettings& runnable(const SweepSettings& s, const Backend<cd>& backend) {
-  if (s.rule == "exact" && backend.name().rfind("cuda", 0) != 0 &&
-      !mom::ConvolutionOperator::available())
-    throw std::runtime_error("sparsify rule exact on the cpu backend needs FFTW: install "
-                             "libfftw3-dev (tools/install-deps.sh) and rebuild, or run on a "
-                             "CUDA device");
-  return s;
-}
-
 // The settings with preconditioner auto resolved: Z's LU with rule exact where the backend
 // makes one of this size (recycled_inverse.hpp), block Jacobi otherwise.
 SweepSettings resolved(SweepSettings s, const geometry::Mesh& mesh, const Backend<cd>& backend) {
@@ -117,12 +106,23 @@ SweepSettings resolved(SweepSettings s, const geometry::Mesh& mesh, const Backen
   return s;
 }
 
+// The resolved settings, refused before any work (the line checks come first) where this build
+// and backend cannot run them (with Z's LU the host multiplies by Z itself, without FFTs).
+const SweepSettings& runnable(const SweepSettings& s, const Backend<cd>& backend) {
+  if (s.rule == "exact" && s.preconditioner != "lu" && backend.name().rfind("cuda", 0) != 0 &&
+      !mom::ConvolutionOperator::available())
+    throw std::runtime_error("sparsify rule exact on the cpu backend needs FFTW: install "
+                             "libfftw3-dev (tools/install-deps.sh) and rebuild, or run on a "
+                             "CUDA device");
+  return s;
+}
+
 }  // namespace
 
 SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& settings,
                              Backend<cd>& backend)
     : mesh_(mesh),
-      settings_(resolved(runnable(settings, backend), mesh, backend)),
+      settings_(runnable(resolved(settings, mesh, backend), backend)),
       backend_(backend),
       metal_(mom::conductor(mesh.layout().metal)),
       rhs_(mom::port_excitations(mesh)),
@@ -199,7 +199,8 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
   }
   if (settings_.rule == "exact") {
     exact_ = std::make_unique<ExactOperator>(mesh_, plan_, gram_, backend_, blocks_.get(),
-                                             static_cast<int>(mesh_.ports().size()));
+                                             static_cast<int>(mesh_.ports().size()),
+                                             uses_lu(settings_));
     PMOM_LOG(info) << "sparsify rule exact: " << exact_->summary();
   }
   if (uses_lu(settings_)) {

@@ -273,7 +273,8 @@ template <class T> class Backend {
   // such as Z reads the same) as a FunctionOperator on this backend, y = alpha A⁻¹ x + beta y,
   // for Solver::set_preconditioner: A is LU-factored with partial pivoting where it lives,
   // taking a's storage over (the CUDA backend multiplies by the explicit inverse, which a
-  // matrix product applies faster than two triangular solves). The sweep factors Z at one
+  // matrix product applies faster than two triangular solves; the host substitutes). The
+  // sweep factors Z at one
   // frequency and preconditions the next ones with it. Throws std::invalid_argument for a
   // block that is not square, std::runtime_error naming the pivot when A is singular.
   virtual std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) = 0;

@@ -38,24 +38,42 @@ PLANARMOM_HD inline double greens_xi(double rho, double scale_rho, double inv_le
 }
 
 // 4-point Lagrange interpolation of the (G_A, G_V) pairs sampled at ξ = k·step, at s = ξ/step:
-// the stencil around the interval holding s, shifted inwards at the ends. `pairs` holds
-// 2·count values.
-template <class C>
-PLANARMOM_HD inline void lagrange4(const C* pairs, long long count, double s, C& g_a, C& g_v) {
+// the stencil around the interval holding s, shifted inwards at the ends; its first sample s0
+// and weights w.
+PLANARMOM_HD inline long long lagrange4_weights(long long count, double s, double w[4]) {
   const long long last = count - 1;
   const double below = s > 0.0 ? std::floor(s) : 0.0;
   const auto cell = static_cast<long long>(below);
   long long s0 = cell == 0 ? 0 : cell - 1;
   if (s0 > last - 3) s0 = last - 3;
   const double t = s - static_cast<double>(s0);
-  const double w[4] = {-(t - 1.0) * (t - 2.0) * (t - 3.0) / 6.0, t * (t - 2.0) * (t - 3.0) / 2.0,
-                       -t * (t - 1.0) * (t - 3.0) / 2.0, t * (t - 1.0) * (t - 2.0) / 6.0};
+  w[0] = -(t - 1.0) * (t - 2.0) * (t - 3.0) / 6.0;
+  w[1] = t * (t - 2.0) * (t - 3.0) / 2.0;
+  w[2] = -t * (t - 1.0) * (t - 3.0) / 2.0;
+  w[3] = t * (t - 1.0) * (t - 2.0) / 6.0;
+  return s0;
+}
+// Both of the pair (`pairs` holds 2·count values).
+template <class C>
+PLANARMOM_HD inline void lagrange4(const C* pairs, long long count, double s, C& g_a, C& g_v) {
+  double w[4];
+  const long long s0 = lagrange4_weights(count, s, w);
   g_a = C(0.0);
   g_v = C(0.0);
   for (int k = 0; k < 4; ++k) {
     g_a += w[k] * pairs[2 * (s0 + k)];
     g_v += w[k] * pairs[2 * (s0 + k) + 1];
   }
+}
+// One of the pair: G_V where scalar, G_A otherwise.
+template <class C>
+PLANARMOM_HD inline C lagrange4_one(const C* pairs, long long count, double s, bool scalar) {
+  double w[4];
+  const long long s0 = lagrange4_weights(count, s, w);
+  const C* p = pairs + (scalar ? 1 : 0);
+  C g(0.0);
+  for (int k = 0; k < 4; ++k) g += w[k] * p[2 * (s0 + k)];
+  return g;
 }
 
 // A table's numbers as a plain view (host or device memory) and its lookups, which the host
@@ -76,6 +94,13 @@ template <class C> struct GreensTableView {
     lagrange4(remainder, remainder_count, s, g_a, g_v);
     g_a += qa;
     g_v += qv;
+  }
+  // One potential's G − c/ρ (G_V where scalar, G_A otherwise): what a table entry reads,
+  // at half the interpolation's work.
+  PLANARMOM_HD C smooth_one(double rho, bool scalar) const {
+    const double s = greens_xi(rho, scale_rho, inv_length) / step;
+    return lagrange4_one(quasi_static, quasi_static_count, s * kQuasiStaticRefinement, scalar) +
+           lagrange4_one(remainder, remainder_count, s, scalar);
   }
   // G at 0 < ρ ≤ ρmax.
   PLANARMOM_HD void full(double rho, C& g_a, C& g_v) const {

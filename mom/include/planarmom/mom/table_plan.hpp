@@ -57,22 +57,24 @@ PLANARMOM_HD inline C table_entry(const GreensTableView<C>& g, const int* rule_s
                                   const TablePlan::Entry& e, double a) {
   const bool near = (e.flags & TablePlan::near) != 0;
   const bool scalar = (e.flags & TablePlan::scalar_potential) != 0;
+  const C c = scalar ? g.c_v : g.c_a;  // the singular part's coefficient
   C sum(0.0);
   for (int p = rule_start[e.rule_x]; p < rule_start[e.rule_x + 1]; ++p) {
     const double dx = e.cx + rule_t[p];
     C row(0.0);
     for (int q = rule_start[e.rule_y]; q < rule_start[e.rule_y + 1]; ++q) {
-      const double rho = a * std::hypot(dx, e.cy + rule_t[q]);
-      C g_a, g_v;
-      if (near) g.smooth(rho, g_a, g_v);
-      else g.full(rho, g_a, g_v);
-      row += rule_w[q] * (scalar ? g_v : g_a);
+      const double dy = e.cy + rule_t[q];
+      // Offsets of at most a grid's cells: sqrt cannot overflow here, and hypot costs more.
+      const double rho = a * std::sqrt(dx * dx + dy * dy);
+      C value = g.smooth_one(rho, scalar);
+      if (!near) value += c / rho;
+      row += rule_w[q] * value;
     }
     sum += rule_w[p] * row;
   }
   const double a3 = a * a * a, a4 = a3 * a;
   if (!near) return a4 * sum;
-  return a4 * sum + (scalar ? g.c_v : g.c_a) * a3 * e.static_part;
+  return a4 * sum + c * a3 * e.static_part;
 }
 
 // The stored pairs of a sparse Z (CSR without values, in the mesh's basis order, sorted

@@ -29,13 +29,16 @@ class ExactOperator {
   using cd = std::complex<double>;
   // plan: the tables of every offset (make_table_plan without a pattern); gram: the strips'
   // loss entries (empty for perfect metal); blocks: a block preconditioner refreshed from Z's
-  // exact entries at every frequency, or null; columns: the right-hand sides solved at once.
+  // exact entries at every frequency, or null; columns: the right-hand sides solved at once;
+  // host_dense: on the host, multiply by Z itself, assembled from the tables every frequency,
+  // instead of by FFTs (where Z's LU is made anyway, recycled_inverse.hpp: at those sizes a
+  // matrix product is several times faster than the channels' FFTs on a CPU).
   // On a CUDA backend the device fill and product are made here (std::runtime_error where
-  // there is no device); on the host the product needs FFTW (at() throws std::runtime_error
-  // in a build without it).
+  // there is no device); on the host the FFT product needs FFTW (at() throws
+  // std::runtime_error in a build without it).
   ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
                 std::vector<mom::GramEntry> gram, Backend<cd>& backend, BlockJacobi* blocks,
-                int columns);
+                int columns, bool host_dense = false);
   ~ExactOperator();
   ExactOperator(const ExactOperator&) = delete;
   ExactOperator& operator=(const ExactOperator&) = delete;
