@@ -9,7 +9,7 @@
 namespace pmom::sweep {
 
 index_t largest_lu(const Backend<std::complex<double>>& backend) {
-  return backend.name().rfind("cuda", 0) == 0 ? 16384 : 4096;
+  return backend.name().rfind("cuda", 0) == 0 ? 16384 : 8192;
 }
 
 void RecycledInverse::refresh(Block<cd> z, double frequency_hz) {

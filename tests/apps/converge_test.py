@@ -52,6 +52,11 @@ def knob_configs():
                        4.0 * math.sqrt(2)), "a reach pushed by sqrt(2)")
     check(converge.knob_config(reach, "dense")["sparsify"] == {"rule": "mpie", "density": 1.0},
           "dense from a reach")
+    exact = dict(LINE, sparsify={"rule": "exact"}, solver={"preconditioner": "lu"})
+    check(converge.knob_config(exact, "density") is None, "no density to double with rule exact")
+    dense = converge.knob_config(exact, "dense")
+    check(dense["sparsify"] == {"density": 1.0} and "preconditioner" not in dense["solver"],
+          f"dense from rule exact: the dense Z, no LU option left to refuse it, got {dense}")
     check(converge.knob_config(LINE, "cells")["mesh"]["cell_mm"] == 0.3, "cells halved")
     check(math.isclose(converge.knob_config(LINE, "tolerance")["solver"]["tolerance"], 1e-11),
           "tolerance")

@@ -91,8 +91,8 @@ TEST(SweepConfig, ExampleCouplerParses) {
   EXPECT_DOUBLE_EQ(s.frequencies_hz[50], 3.0e9);
   EXPECT_DOUBLE_EQ(s.frequencies_hz.back(), 4.0e9);
   const std::string stem = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler";
-  // The example sets density 0.05, rule mpie and tolerance 1e-9; the rest are the defaults.
-  const SweepSettings expected{{},     0.05,          "mpie",         false,
+  // The example sets rule exact and tolerance 1e-9; the rest are the defaults.
+  const SweepSettings expected{{},     1.0,           "exact",        false,
                                "auto", "auto",        1e-9,           5000,
                                "auto", "auto",        "matched",      stem + ".h5",
                                stem + ".s4p",         stem + ".png",  stem + ".svg"};

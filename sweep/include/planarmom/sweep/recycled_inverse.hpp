@@ -24,7 +24,8 @@ inline constexpr int kRefreshIterations = 30;
 
 // The largest n whose dense LU the backend makes: on a CUDA device 16384 (the LU and the
 // inverse, 2 n² complex values, 8.6 GB at that size, a fraction of a second's getrf); on the
-// host 4096 (n³: 3 s on 2 cores at 2126, ~25 s at 4096).
+// host 8192 (n³: 3.4 s on 2 cores at 2126, ~3 minutes at 8192, 2 GB; block Jacobi's hundreds
+// of iterations a frequency cost more than that over a sweep).
 [[nodiscard]] index_t largest_lu(const Backend<std::complex<double>>& backend);
 
 class RecycledInverse {
