@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""|S_ij| in dB over frequency from a planarmom sweep file: plot_sweep.py SWEEP.h5 OUT.png.
+"""S over frequency from a planarmom sweep file, port 1 driven: |S_i1| in dB, the phase of the
+transmissions S_i1 (i > 1) and the Smith chart of S11. plot_sweep.py SWEEP.h5 OUT.png.
 
 Runs under Debian's /usr/bin/python3 (python3-h5py, python3-matplotlib)."""
 import sys
@@ -8,8 +9,32 @@ import h5py
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.patches as patches
 import matplotlib.pyplot as plt
 import numpy as np
+
+# The Smith chart's grid: circles of constant normalised resistance r and arcs of constant
+# reactance x, the reflection coefficient Γ = (z − 1)/(z + 1) of z = r + jx.
+SMITH_R = (0.0, 0.2, 0.5, 1.0, 2.0, 5.0)
+SMITH_X = (0.2, 0.5, 1.0, 2.0, 5.0)
+
+
+def smith_axes(ax):
+    ax.set_aspect("equal")
+    ax.set_xlim(-1.05, 1.05)
+    ax.set_ylim(-1.05, 1.05)
+    ax.axis("off")
+    disk = patches.Circle((0, 0), 1, transform=ax.transData, fill=False, color="0.3", lw=1)
+    ax.add_patch(disk)
+    for r in SMITH_R[1:]:
+        ax.add_patch(patches.Circle((r / (1 + r), 0), 1 / (1 + r), fill=False, color="0.8", lw=0.6))
+        ax.text(r / (1 + r) - 1 / (1 + r), 0.02, f"{r:g}", fontsize=6, color="0.5")
+    for x in SMITH_X:
+        for sign in (1, -1):
+            arc = patches.Circle((1, sign / x), 1 / x, fill=False, color="0.8", lw=0.6)
+            arc.set_clip_path(disk)
+            ax.add_patch(arc)
+    ax.plot([-1, 1], [0, 0], color="0.8", lw=0.6)
 
 
 def main(path, out):
@@ -18,17 +43,36 @@ def main(path, out):
         s = f["s"][:]
         names = [n.decode() if isinstance(n, bytes) else n for n in f["ports/name"][:]]
     order = np.argsort(freq)
-    fig, ax = plt.subplots(figsize=(8, 5))
+    freq, s = freq[order], s[order]
     ports = s.shape[1]
+    fig = plt.figure(figsize=(12, 6.5))
+    grid = fig.add_gridspec(2, 2, width_ratios=(1.35, 1))
+    db, phase, smith = fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[:, 1])
     for i in range(ports):
-        ax.plot(freq[order], 20 * np.log10(np.abs(s[order, i, 0]) + 1e-300),
-                label=f"S{i + 1}1 ({names[i]})")
-    ax.set_xlabel("frequency (GHz)")
-    ax.set_ylabel("|S| (dB)")
-    ax.set_ylim(bottom=max(-60.0, ax.get_ylim()[0]))
-    ax.grid(True)
-    ax.legend()
-    ax.set_title(f"{path}: port 1 driven")
+        label = f"S{i + 1}1 ({names[i]})"
+        db.plot(freq, 20 * np.log10(np.abs(s[:, i, 0]) + 1e-300), color=f"C{i}", label=label)
+        if i > 0:
+            degrees = np.degrees(np.angle(s[:, i, 0]))
+            # No line across the ±180° wrap: a gap where the phase jumps by more than 180°.
+            degrees[1:][np.abs(np.diff(degrees)) > 180] = np.nan
+            phase.plot(freq, degrees, color=f"C{i}", label=label)
+    db.set_ylabel("|S| (dB)")
+    db.set_ylim(bottom=max(-60.0, db.get_ylim()[0]))
+    phase.set_ylabel("phase (degrees)")
+    phase.set_ylim(-180, 180)
+    phase.set_yticks(range(-180, 181, 90))
+    for ax in (db, phase):
+        ax.set_xlabel("frequency (GHz)")
+        ax.grid(True)
+        ax.legend(fontsize=8)
+    smith_axes(smith)
+    smith.plot(s[:, 0, 0].real, s[:, 0, 0].imag, color="C0", lw=1.5)
+    for k, mark in ((0, "o"), (-1, "s")):
+        smith.plot(s[k, 0, 0].real, s[k, 0, 0].imag, mark, color="C0",
+                   label=f"{freq[k]:.3g} GHz")
+    smith.legend(fontsize=8, loc="lower left")
+    smith.set_title(f"S11 ({names[0]}) on the Smith chart", fontsize=10)
+    fig.suptitle(f"{path}: port 1 driven", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 

@@ -285,6 +285,11 @@ for f in line2.h5 line2.s2p line2.svg; do
   [ -s "$work/$f" ] || fail "sweep wrote no $f"
 done
 [ ! -e "$work/line2.h5.partial" ] || fail "sweep left its partial file behind"
+# The plot (|S| in dB, the transmissions' phase, S11 on a Smith chart) where Debian's python3
+# draws it.
+if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null; then
+  head -c 8 "$work/line2.png" | grep -q PNG || fail "sweep wrote no PNG plot of S"
+fi
 # Touchstone 2-port rows: f S11 S21 S12 S22 (re im each).
 awk '/^[!#]/ || NF == 0 { next }
      { n++; s11 = sqrt($2^2 + $3^2); s21 = sqrt($4^2 + $5^2)
