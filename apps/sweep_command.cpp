@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "plot_script.hpp"
 #include "planarmom/io/logging.hpp"
+#include "planarmom/sweep/current_picture.hpp"
 #include "planarmom/sweep/run.hpp"
 
 namespace pmom::app {
@@ -62,6 +64,11 @@ int run(const SweepFlags& f) {
   (void)sweep::run_sweep(job, options);
   if (terminal) std::cerr << '\n';
   plot_with_script("plot_sweep.py", out.hdf5, out.plot);  // |S| in dB
+  std::vector<std::string> ports;
+  for (const geometry::Port& p : job.geometry.layout.ports) ports.push_back(p.name);
+  for (const sweep::CurrentPicture& p :
+       sweep::current_pictures(out.hdf5, out.current_frequencies_hz, ports))
+    plot_with_script("plot_currents.py", p.csv, p.png);  // |J| from the CSV
   PMOM_LOG(info) << "wrote " << out.hdf5 << ", " << out.touchstone << ", " << out.plot << " and "
                  << out.layout;
   return 0;

@@ -3,7 +3,10 @@
 // naming the key path.
 #include "planarmom/sweep/config.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <limits>
 #include <vector>
 
@@ -100,7 +103,26 @@ void read_output(const YamlReader& r, const YAML::Node& node, int ports, SweepSe
     }
     return (folder / config.stem()).string() + extension;
   };
-  if (node) r.check_keys(node, "/output", {"hdf5", "touchstone", "plot", "layout"});
+  if (node) r.check_keys(node, "/output", {"hdf5", "touchstone", "plot", "layout", "currents"});
+  if (node && node["currents"]) {
+    const YAML::Node list = node["currents"];
+    if (!list.IsSequence() || list.size() == 0)
+      r.fail(list, "/output/currents must be a list of the sweep's frequencies in Hz");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string where = "/output/currents/" + std::to_string(i);
+      const double hz = r.positive(list[i], where);
+      const auto nearest = std::min_element(
+          s.frequencies_hz.begin(), s.frequencies_hz.end(),
+          [hz](double a, double b) { return std::abs(a - hz) < std::abs(b - hz); });
+      if (!(std::abs(*nearest - hz) <= 1e-9 * hz)) {
+        std::ostringstream text;
+        text << where << ": " << hz << " Hz is not one of the sweep's frequencies (the nearest is "
+             << *nearest << " Hz); the currents are kept only where the sweep solves";
+        r.fail(list[i], text.str());
+      }
+      s.current_frequencies_hz.push_back(*nearest);
+    }
+  }
   s.hdf5 = path("hdf5", ".h5");
   s.touchstone = path("touchstone", ".s" + std::to_string(ports) + "p");
   s.plot = path("plot", ".png");

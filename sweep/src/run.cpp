@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -18,6 +19,7 @@
 #include "planarmom/io/logging.hpp"
 #include "planarmom/io/touchstone.hpp"
 #include "planarmom/mom/constants.hpp"
+#include "planarmom/sweep/current_picture.hpp"
 #include "planarmom/sweep/knob_checks.hpp"
 #include "planarmom/sweep/pipeline.hpp"
 
@@ -108,6 +110,38 @@ SweepSettings output_paths(const SweepJob& job, const RunOptions& options) {
   return s;
 }
 
+namespace {
+
+// The pictures `output: {currents}` asks for, from the currents the sweep file keeps.
+void write_current_pictures(const geometry::Mesh& mesh, const SweepSettings& settings,
+                            const std::vector<std::string>& ports) {
+  if (settings.current_frequencies_hz.empty()) return;
+  const io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/true);
+  const std::size_t n = mesh.basis().size();
+  for (const CurrentPicture& p :
+       current_pictures(settings.hdf5, settings.current_frequencies_hz, ports)) {
+    const auto record = std::find_if(data.records.begin(), data.records.end(),
+                                     [&p](const io::FrequencyRecord& r) {
+                                       return r.frequency_hz == p.frequency_hz;
+                                     });
+    if (record == data.records.end())
+      throw std::logic_error("current pictures: no record at " +
+                             std::to_string(p.frequency_hz) + " Hz");
+    const std::span<const cd> currents(record->currents.data() + p.port * n, n);
+    std::ostringstream title;
+    title << "|J| at " << p.frequency_hz * 1e-9 << " GHz, port " << p.port + 1 << " '"
+          << ports[static_cast<std::size_t>(p.port)] << "' driven";
+    write_current_picture(mesh, current_density(mesh, currents), p, title.str());
+  }
+  PMOM_LOG(info) << "current pictures: " << settings.current_frequencies_hz.size() * ports.size()
+                 << " (SVG and CSV), e.g. "
+                 << current_pictures(settings.hdf5, settings.current_frequencies_hz, ports)
+                        .front()
+                        .svg.string();
+}
+
+}  // namespace
+
 io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
   const SweepSettings settings = output_paths(job, options);
   const geometry::Mesh& mesh = job.mesh;
@@ -170,6 +204,7 @@ io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
   file.finish();
   io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/false);
   io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(data));
+  write_current_pictures(mesh, settings, info.port_names);
   return data;
 }
 

@@ -301,8 +301,12 @@ awk '/^[!#]/ || NF == 0 { next }
 # γ is even in γ; picking −γ turned S into S⁻¹ and conjugated the through phase: +88.5°
 # instead of −88.5° at 2.5 GHz before the sign was fixed), within 1e-3: the feeds' Z0 and loads
 # come from one line check there instead of the band's six (|S21| 1.5e-4 apart).
+# It also draws where the current flows (output currents): per port an SVG, a CSV and, where
+# Debian's python3 draws it, a PNG; on the matched line |J| is the same at both ends of the
+# middle third (a travelling wave; within 5%).
 sed -e 's/^frequencies:.*/frequencies: {start_hz: 2.5e9, stop_hz: 2.5e9, points: 1}/' \
     "$work/line2.yaml" >"$work/single.yaml"
+echo 'output: {currents: [2.5e9]}' >>"$work/single.yaml"
 $exe -q sweep "$work/single.yaml" --out-dir "$work/single" >/dev/null 2>"$work/single.err" ||
   fail "one-frequency sweep exited non-zero: $(cat "$work/single.err")"
 awk 'FNR == 1 { file++ } /^[!#]/ || NF == 0 { next }
@@ -310,6 +314,18 @@ awk 'FNR == 1 { file++ } /^[!#]/ || NF == 0 { next }
      file == 2 { d = sqrt(($4 - re)^2 + ($5 - im)^2); printf "|dS21| %.2e\n", d; exit !(d < 1e-3) }' \
     "$work/line2.s2p" "$work/single/single.s2p" >"$work/single.txt" ||
   fail "one frequency's S21 is not the sweep's: $(cat "$work/single.txt")"
+for port in a b; do
+  for ext in svg csv; do
+    [ -s "$work/single/single_J_2.5GHz_$port.$ext" ] || fail "no current picture $port.$ext"
+  done
+done
+if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null; then
+  head -c 8 "$work/single/single_J_2.5GHz_a.png" | grep -q PNG || fail "no current picture PNG"
+fi
+awk -F, '/^[#x]/ { next } $2 > 0.4 && $2 < 0.8 { if ($1 > 26 && $1 < 27) l = $3; if ($1 > 51 && $1 < 52) r = $3 }
+         END { printf "|J| %.3f and %.3f A/m\n", l, r; exit !(l > 0 && r > 0 && r / l > 0.95 && r / l < 1.05) }' \
+    "$work/single/single_J_2.5GHz_a.csv" >"$work/currents.txt" ||
+  fail "the matched line's |J| is not a travelling wave's: $(cat "$work/currents.txt")"
 
 # Copper strips and ground (35 µm): the 18 mm between the reference planes lose what the line
 # check's attenuation says (`planarmom line … --conductivity 5.8e7 --thickness-um 35` at

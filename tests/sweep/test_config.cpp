@@ -67,6 +67,18 @@ void expect_bad(const std::string& text, const std::string& message) {
   expect_error<ConfigError>([&] { (void)read(text); }, "dir/sweep.yaml:" + message);
 }
 
+// Current pictures at frequencies of the sweep only (1, 1.5 and 2 GHz here).
+TEST(SweepConfig, CurrentPicturesAtTheSweepsFrequencies) {
+  EXPECT_TRUE(read(kValid).current_frequencies_hz.empty());
+  const SweepSettings s = read(kValid + "  currents: [1.5e9, 2.0e9]\n");
+  EXPECT_EQ(s.current_frequencies_hz, (std::vector<double>{1.5e9, 2.0e9}));
+  expect_bad(kValid + "  currents: [1.6e9]\n",
+             "17: /output/currents/0: 1.6e+09 Hz is not one of the sweep's frequencies (the "
+             "nearest is 1.5e+09 Hz); the currents are kept only where the sweep solves");
+  expect_bad(kValid + "  currents: []\n",
+             "17: /output/currents must be a list of the sweep's frequencies in Hz");
+}
+
 TEST(SweepConfig, ExampleCouplerParses) {
   const std::string file = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler.yaml";
   const YAML::Node root = YAML::LoadFile(file);

@@ -53,6 +53,9 @@ struct SweepSettings {
   // Output paths; relative ones are relative to the config file's folder; defaults: the config
   // file's stem with .h5, .sNp (N = ports), .png and .svg beside it.
   std::string hdf5, touchstone, plot, layout;
+  // `output: {currents: [Hz, ...]}`: frequencies of the sweep (each one of frequencies_hz) whose
+  // current pictures are drawn for every driven port (current_picture.hpp).
+  std::vector<double> current_frequencies_hz;
   // Not in the file: `sweep --no-line-cache` turns it off (sweep/line_cache.hpp).
   bool line_cache = true;
   // The accuracy of the integrals behind Z, for convergence studies (tools/converge.py): the
