@@ -2,6 +2,9 @@
 // "FILE:LINE: what" so that a user can fix the file without guessing.
 #include "planarmom/geometry/config_yaml.hpp"
 
+#include <filesystem>
+
+#include "planarmom/geometry/gdsii.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
 
 namespace pmom::geometry {
@@ -73,8 +76,10 @@ class Reader : public YamlReader {
   }
 
   void layout(const YAML::Node& node) const {
+    if (node.IsMap()) return gds_layout(node);
     if (!node.IsSequence() || node.size() == 0) {
-      fail(node, "/layout must be a non-empty list of rectangles {x0, y0, x1, y1}");
+      fail(node, "/layout must be a non-empty list of rectangles {x0, y0, x1, y1} or "
+                 "{gds: FILE, cell: NAME, layer: N}");
     }
     c_.lines[{Item::layout, -1, ""}] = line_of(node);
     for (std::size_t r = 0; r < node.size(); ++r) {
@@ -90,6 +95,31 @@ class Reader : public YamlReader {
       rect.y1 = field(item, path, "y1", Item::rectangle, index);
       validated([&] { validate_rect(rect, index); });
       c_.layout.rects.push_back(rect);
+    }
+  }
+
+  // `layout: {gds, cell, layer}`: the rectangles of a GDSII cell's layer (gdsii.hpp), the file
+  // relative to the config's folder; a problem with the file is reported at the gds key's line.
+  void gds_layout(const YAML::Node& node) const {
+    check_keys(node, "/layout", {"gds", "cell", "layer"});
+    c_.lines[{Item::layout, -1, ""}] = line_of(node);
+    const YAML::Node gds = require(node, "/layout", "gds");
+    std::filesystem::path file(text(gds, "/layout/gds"));
+    if (file.is_relative()) file = std::filesystem::path(c_.file).parent_path() / file;
+    const std::string cell = text(require(node, "/layout", "cell"), "/layout/cell");
+    const int layer =
+        integer(require(node, "/layout", "layer"), "/layout/layer", 0, 65535);
+    std::vector<Rect> rects;
+    try {
+      rects = read_gdsii_layer(file, cell, layer);
+    } catch (const GeometryError& e) {
+      fail(gds, std::string("/layout/gds: ") + e.what());
+    }
+    for (std::size_t r = 0; r < rects.size(); ++r) {
+      const int index = static_cast<int>(r);
+      c_.lines[{Item::rectangle, index, ""}] = line_of(gds);
+      validated([&] { validate_rect(rects[r], index); });
+      c_.layout.rects.push_back(rects[r]);
     }
   }
 

@@ -1,0 +1,114 @@
+// Layouts from GDSII: a cell's polygons and paths on one layer as rectangles, and one clear
+// message for each kind of bad file.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <string>
+
+#include "geometry/layouts.hpp"
+#include "planarmom/geometry/config_yaml.hpp"
+#include "planarmom/geometry/error.hpp"
+#include "planarmom/geometry/gdsii.hpp"
+#include "support/gds_writer.hpp"
+
+namespace pmom::geometry {
+namespace {
+
+using test::expect_error;
+namespace fs = std::filesystem;
+
+struct GdsFolder {
+  fs::path dir = fs::temp_directory_path() / "planarmom_gdsii_test";
+  GdsFolder() { fs::create_directories(dir); }
+  ~GdsFolder() { fs::remove_all(dir); }
+};
+
+// Cell TOP: an L on layer 1, a path with a corner on layer 1 (flush ends, 0.4 mm wide), a
+// rectangle on layer 2; cell OTHER places TOP.
+pmom::test::GdsWriter library() {
+  pmom::test::GdsWriter w;
+  w.begin_cell("TOP");
+  w.polygon(1, {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 3}, {0, 3}});
+  w.path(1, 0.4, 0, {{4, 0.2}, {6, 0.2}, {6, 2}});
+  w.rectangle(2, 10, 10, 11, 12);
+  w.end_cell();
+  w.begin_cell("OTHER");
+  w.sref("TOP");
+  w.end_cell();
+  return w;
+}
+
+bool same(const Rect& a, const Rect& b) {
+  return std::abs(a.x0 - b.x0) < 1e-12 && std::abs(a.y0 - b.y0) < 1e-12 &&
+         std::abs(a.x1 - b.x1) < 1e-12 && std::abs(a.y1 - b.y1) < 1e-12;
+}
+
+TEST(Gdsii, PolygonsAndPathsBecomeRectangles) {
+  GdsFolder f;
+  library().write(f.dir / "lib.gds");
+  const std::vector<Rect> r = read_gdsii_layer(f.dir / "lib.gds", "TOP", 1);
+  // The L cut at y = 1 into two bands; the path's two segments, each past the corner by half
+  // its width, flush at its ends.
+  const std::vector<Rect> want{{0, 0, 2, 1}, {0, 1, 1, 3}, {4, 0, 6.2, 0.4}, {5.8, 0, 6.2, 2}};
+  ASSERT_EQ(r.size(), want.size());
+  for (std::size_t k = 0; k < r.size(); ++k)
+    EXPECT_TRUE(same(r[k], want[k])) << "rectangle " << k << ": " << r[k].x0 << " " << r[k].y0
+                                     << " " << r[k].x1 << " " << r[k].y1;
+  const std::vector<Rect> two = read_gdsii_layer(f.dir / "lib.gds", "TOP", 2);
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_TRUE(same(two[0], {10, 10, 11, 12}));
+}
+
+TEST(Gdsii, BadFilesSayWhatIsWrongInOneLine) {
+  GdsFolder f;
+  const fs::path gds = f.dir / "lib.gds";
+  library().write(gds);
+  expect_error<GeometryError>([&] { (void)read_gdsii_layer(f.dir / "none.gds", "TOP", 1); },
+                              "none.gds: cannot be opened");
+  expect_error<GeometryError>([&] { (void)read_gdsii_layer(gds, "MAIN", 1); },
+                              "has no cell 'MAIN' (its cells: TOP, OTHER)");
+  expect_error<GeometryError>([&] { (void)read_gdsii_layer(gds, "TOP", 7); },
+                              "cell 'TOP' has nothing on layer 7 (its layers: 1, 2)");
+  expect_error<GeometryError>([&] { (void)read_gdsii_layer(gds, "OTHER", 1); },
+                              "cell 'OTHER' places other cells (SREF): flatten it");
+  library().write(gds, 3);
+  expect_error<GeometryError>([&] { (void)read_gdsii_layer(gds, "TOP", 1); }, "truncated");
+  library().write(gds, 4);  // every record whole, ENDLIB missing
+  expect_error<GeometryError>([&] { (void)read_gdsii_layer(gds, "TOP", 1); },
+                              "truncated (no ENDLIB record)");
+  pmom::test::GdsWriter slanted;
+  slanted.begin_cell("TOP");
+  slanted.rectangle(1, 0, 0, 1, 1);
+  slanted.polygon(1, {{0, 0}, {2, 0}, {1, 1}});
+  slanted.path(1, 0.2, 1, {{0, 0}, {1, 0}});
+  slanted.end_cell();
+  slanted.write(gds);
+  expect_error<GeometryError>(
+      [&] { (void)read_gdsii_layer(gds, "TOP", 1); },
+      "polygon 1 is not Manhattan: its edge from (2, 0) to (1, 1) mm runs along neither x nor y");
+}
+
+// In a config: the file relative to the config's folder; its problems at the gds key's line.
+TEST(Gdsii, ConfigReadsTheLayoutFromTheFile) {
+  GdsFolder f;
+  library().write(f.dir / "lib.gds");
+  const std::string text = R"(substrate: {eps_r: 3.38, height_mm: 0.508}
+metal: {pec: true}
+layout: {gds: lib.gds, cell: TOP, layer: 2}
+ports:
+  - {name: a, x: 10, y: 11, direction: "+x", feed_length_mm: 0.5}
+mesh: {cell_mm: 0.5}
+)";
+  const fs::path config = f.dir / "c.yaml";
+  const GeometryConfig g = parse_geometry_config(YAML::Load(text), config.string());
+  ASSERT_EQ(g.layout.rects.size(), 1u);
+  EXPECT_TRUE(same(g.layout.rects[0], {10, 10, 11, 12}));
+  std::string missing = text;
+  missing.replace(missing.find("lib.gds"), 7, "no.gds");
+  expect_error<ConfigError>([&] { (void)parse_geometry_config(YAML::Load(missing), config.string()); },
+                            "c.yaml:3: /layout/gds: GDSII file ");
+}
+
+}  // namespace
+}  // namespace pmom::geometry
