@@ -19,7 +19,6 @@ namespace {
 enum Record : std::uint8_t {
   kUnits = 0x03,
   kEndLib = 0x04,
-  kBgnStr = 0x05,
   kStrName = 0x06,
   kEndStr = 0x07,
   kBoundary = 0x08,
