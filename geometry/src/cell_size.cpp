@@ -1,6 +1,7 @@
 // The largest cell size that puts every rectangle edge on a grid line.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "format.hpp"
 #include "planarmom/geometry/cell_size.hpp"
@@ -41,6 +42,100 @@ double largest_dividing_cell(const std::vector<Rect>& rects, double max_cell_mm)
   throw GeometryError("no cell size between " + detail::num(max_cell_mm / kMaxRefinement) +
                       " and " + detail::num(max_cell_mm) +
                       " mm puts every rectangle edge on the grid", Item::mesh);
+}
+
+namespace {
+
+// The layout's lower-left corner: the grid's origin.
+std::pair<double, double> origin(const Layout& layout) {
+  if (layout.rects.empty()) throw GeometryError("the layout has no rectangles");
+  double ox = layout.rects.front().x0, oy = layout.rects.front().y0;
+  for (const Rect& r : layout.rects) {
+    ox = std::min({ox, r.x0, r.x1});
+    oy = std::min({oy, r.y0, r.y1});
+  }
+  return {ox, oy};
+}
+
+// The coordinate on the port's edge line: x for feeds along x, y for feeds along y.
+double& edge_coordinate(Port& p) {
+  return p.direction == Direction::pos_x || p.direction == Direction::neg_x ? p.x_mm : p.y_mm;
+}
+
+double on_grid(double v, double o, double cell) { return o + cell * std::round((v - o) / cell); }
+
+}  // namespace
+
+double largest_snapping_cell(const Layout& layout, double max_cell_mm, double snap_mm,
+                             int min_cells_across) {
+  if (!(max_cell_mm >= 1e-3) || !std::isfinite(max_cell_mm))
+    throw GeometryError("the maximum cell size must be at least 0.001 mm, got " +
+                            detail::num(max_cell_mm), Item::mesh);
+  const auto [ox, oy] = origin(layout);
+  for (auto um = static_cast<long long>(std::floor(max_cell_mm * 1e3 + 1e-9)); um >= 1; --um) {
+    const double cell = static_cast<double>(um) * 1e-3;
+    const double tolerance = (snap_mm > 0 ? snap_mm : 0.1 * cell) + kGridToleranceMm;
+    const auto near = [&](double v, double o) {
+      return std::abs(v - on_grid(v, o, cell)) <= tolerance;
+    };
+    bool fits = true;
+    for (const Rect& r : layout.rects) {
+      fits = near(r.x0, ox) && near(r.x1, ox) && near(r.y0, oy) && near(r.y1, oy) &&
+             std::abs(on_grid(r.x1, ox, cell) - on_grid(r.x0, ox, cell)) >=
+                 (min_cells_across - 0.5) * cell &&
+             std::abs(on_grid(r.y1, oy, cell) - on_grid(r.y0, oy, cell)) >=
+                 (min_cells_across - 0.5) * cell;
+      if (!fits) break;
+    }
+    for (Port p : layout.ports) {
+      if (!fits) break;
+      const bool along_x = p.direction == Direction::pos_x || p.direction == Direction::neg_x;
+      fits = near(edge_coordinate(p), along_x ? ox : oy);
+    }
+    if (fits) return cell;
+  }
+  throw GeometryError("no cell of at least 0.001 mm and at most " + detail::num(max_cell_mm) +
+                          " mm puts every edge within the snap of a grid line with " +
+                          std::to_string(min_cells_across) + " cells across every rectangle",
+                      Item::mesh);
+}
+
+Layout snapped_layout(const Layout& layout, double cell_mm, double snap_mm,
+                      std::vector<SnapMove>* moves) {
+  const auto [ox, oy] = origin(layout);
+  Layout out = layout;
+  const auto snap = [&](double& v, double o, const std::string& what, Item item, int index,
+                        const char* field) {
+    const double to = on_grid(v, o, cell_mm);
+    if (std::abs(to - v) <= kGridToleranceMm) {
+      v = to;
+      return;
+    }
+    if (std::abs(to - v) > snap_mm + kGridToleranceMm)
+      throw GeometryError(what + " " + field + " = " + detail::num(v) + " mm is " +
+                              detail::num(std::abs(to - v)) + " mm from the grid of " +
+                              detail::num(cell_mm) + " mm cells, more than the snap of " +
+                              detail::num(snap_mm) + " mm",
+                          item, index, field);
+    if (moves) moves->push_back({what + " " + field, v, to});
+    v = to;
+  };
+  for (std::size_t k = 0; k < out.rects.size(); ++k) {
+    Rect& r = out.rects[k];
+    const std::string what = "rectangle " + std::to_string(k);
+    const int index = static_cast<int>(k);
+    snap(r.x0, ox, what, Item::rectangle, index, "x0");
+    snap(r.x1, ox, what, Item::rectangle, index, "x1");
+    snap(r.y0, oy, what, Item::rectangle, index, "y0");
+    snap(r.y1, oy, what, Item::rectangle, index, "y1");
+  }
+  for (std::size_t k = 0; k < out.ports.size(); ++k) {
+    Port& p = out.ports[k];
+    const bool along_x = p.direction == Direction::pos_x || p.direction == Direction::neg_x;
+    snap(edge_coordinate(p), along_x ? ox : oy, "port '" + p.name + "'", Item::port,
+         static_cast<int>(k), along_x ? "x" : "y");
+  }
+  return out;
 }
 
 }  // namespace pmom::geometry

@@ -3,6 +3,7 @@
 #include "planarmom/geometry/config_yaml.hpp"
 
 #include <filesystem>
+#include <limits>
 
 #include "planarmom/geometry/gdsii.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
@@ -157,16 +158,25 @@ class Reader : public YamlReader {
   }
 
   void mesh(const YAML::Node& node) const {
-    check_keys(node, "/mesh", {"cell_mm", "cells_per_wavelength"});
+    check_keys(node, "/mesh", {"cell_mm", "cells_per_wavelength", "snap_mm", "max_unknowns"});
     c_.lines[{Item::mesh, -1, ""}] = line_of(node);
     const bool has_cell = node["cell_mm"].IsDefined();
-    if (has_cell == node["cells_per_wavelength"].IsDefined()) {
-      fail(node, "/mesh needs exactly one of 'cell_mm' or 'cells_per_wavelength'");
+    c_.mesh.auto_cell = has_cell && node["cell_mm"].IsScalar() && node["cell_mm"].Scalar() == "auto";
+    if (!c_.mesh.auto_cell && has_cell == node["cells_per_wavelength"].IsDefined()) {
+      fail(node, "/mesh needs exactly one of 'cell_mm' or 'cells_per_wavelength' (or cell_mm: "
+                 "auto, with cells_per_wavelength optional)");
     }
-    const std::string key = has_cell ? "cell_mm" : "cells_per_wavelength";
-    const double value = field(node, "/mesh", key, Item::mesh, -1);
-    if (!(value > 0)) fail(node[key], "/mesh/" + key + " must be > 0, got " + node[key].Scalar());
-    (has_cell ? c_.mesh.cell_mm : c_.mesh.cells_per_wavelength) = value;
+    const auto positive = [&](const std::string& key) {
+      const double value = field(node, "/mesh", key, Item::mesh, -1);
+      if (!(value > 0)) fail(node[key], "/mesh/" + key + " must be > 0, got " + node[key].Scalar());
+      return value;
+    };
+    if (has_cell && !c_.mesh.auto_cell) c_.mesh.cell_mm = positive("cell_mm");
+    if (node["cells_per_wavelength"]) c_.mesh.cells_per_wavelength = positive("cells_per_wavelength");
+    if (node["snap_mm"]) c_.mesh.snap_mm = positive("snap_mm");
+    if (node["max_unknowns"])
+      c_.mesh.max_unknowns = integer(node["max_unknowns"], "/mesh/max_unknowns", 1,
+                                     std::numeric_limits<int>::max());
   }
 
  private:

@@ -36,13 +36,51 @@ std::string read_text(const fs::path& file) {
   return text.str();
 }
 
-// The cell size: given, or the largest one dividing the layout with at least the requested
-// cells per guided wavelength in the substrate at the highest frequency.
+// `cell_mm: auto`'s resolution: cells per wavelength in the substrate by default, and cells
+// across every rectangle (a strip's edge currents need a few).
+constexpr double kAutoCellsPerWavelength = 20;
+constexpr int kAutoCellsAcross = 3;
+
+// The cell size: given, or the largest one dividing the layout (auto: the largest one the
+// layout snaps to, snapping every rectangle to at least three cells across) with at least the
+// requested cells per wavelength in the substrate at the highest frequency.
 double cell_size(const geometry::GeometryConfig& g, double max_frequency_hz) {
   if (g.mesh.cell_mm) return *g.mesh.cell_mm;
   const double lambda_mm =
       mom::c0 / (max_frequency_hz * std::sqrt(g.layout.substrate.eps_r)) * 1e3;
-  return geometry::largest_dividing_cell(g.layout.rects, lambda_mm / *g.mesh.cells_per_wavelength);
+  if (!g.mesh.auto_cell)
+    return geometry::largest_dividing_cell(g.layout.rects,
+                                           lambda_mm / *g.mesh.cells_per_wavelength);
+  return geometry::largest_snapping_cell(
+      g.layout, lambda_mm / g.mesh.cells_per_wavelength.value_or(kAutoCellsPerWavelength),
+      g.mesh.snap_mm, kAutoCellsAcross);
+}
+
+// The layout on the grid of `cell_mm`, its edges moved by at most the snap (a tenth of the cell
+// with cell_mm auto), in one log line; unchanged where no snap applies.
+void snap(geometry::GeometryConfig& g, double cell_mm) {
+  if (!g.mesh.auto_cell && !(g.mesh.snap_mm > 0)) return;
+  const double limit = g.mesh.snap_mm > 0 ? g.mesh.snap_mm : 0.1 * cell_mm;
+  std::vector<geometry::SnapMove> moves;
+  try {
+    g.layout = geometry::snapped_layout(g.layout, cell_mm, limit, &moves);
+  } catch (const geometry::GeometryError& e) {
+    throw geometry::ConfigError(g.file, g.line_of(e), e.what());
+  }
+  std::ostringstream line;
+  line << g.file << ": cell " << cell_mm << " mm" << (g.mesh.auto_cell ? " (auto)" : "")
+       << ", edges snapped to it within " << limit << " mm: ";
+  if (moves.empty()) {
+    line << "none moved";
+  } else {
+    const auto most = std::max_element(moves.begin(), moves.end(), [](const auto& a, const auto& b) {
+      return std::abs(a.to_mm - a.from_mm) < std::abs(b.to_mm - b.from_mm);
+    });
+    line << moves.size() << " moved, the most " << most->what << " by "
+         << std::abs(most->to_mm - most->from_mm) << " mm (" << most->from_mm << " -> "
+         << most->to_mm << ")";
+  }
+  PMOM_LOG(info) << line.str();
 }
 
 // Throws "cannot WHAT: REASON".
@@ -86,7 +124,17 @@ SweepJob load_sweep(const fs::path& config) {
   const YAML::Node root = geometry::YamlReader::load(file);
   geometry::GeometryConfig g = geometry::parse_geometry_config(root, file);
   SweepSettings settings = read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size()));
-  geometry::Mesh mesh = g.make_mesh(cell_size(g, settings.frequencies_hz.back()));
+  const double cell_mm = cell_size(g, settings.frequencies_hz.back());
+  snap(g, cell_mm);
+  geometry::Mesh mesh = g.make_mesh(cell_mm);
+  if (g.mesh.max_unknowns > 0 &&
+      mesh.basis().size() > static_cast<std::size_t>(g.mesh.max_unknowns)) {
+    std::ostringstream text;
+    text << "/mesh: cells of " << cell_mm << " mm give " << mesh.basis().size()
+         << " unknowns, more than max_unknowns " << g.mesh.max_unknowns;
+    const geometry::GeometryError e(text.str(), geometry::Item::mesh);
+    throw geometry::ConfigError(file, g.line_of(e), e.what());
+  }
   if (!g.layout.metal.pec)
     PMOM_LOG(info) << file << ": metal of " << g.layout.metal.conductivity_s_per_m << " S/m, "
                    << g.layout.metal.thickness_um

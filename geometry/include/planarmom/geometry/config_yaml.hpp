@@ -29,11 +29,17 @@ class ConfigError : public GeometryError {
   int line_;
 };
 
-// Exactly one of the two is set. cells_per_wavelength needs the highest frequency: the
-// caller turns it into a maximum cell size and calls largest_dividing_cell.
+// cell_mm, or cells_per_wavelength, or auto_cell (`cell_mm: auto`, with cells_per_wavelength
+// optional). cells_per_wavelength needs the highest frequency: the caller turns it into a
+// maximum cell size and calls largest_dividing_cell, or largest_snapping_cell for auto_cell.
+// snap_mm (> 0 when given; auto's default a tenth of the cell): how far an edge may move onto
+// the grid (snapped_layout). max_unknowns (0: no limit): more is an error.
 struct MeshSpec {
   std::optional<double> cell_mm;
   std::optional<double> cells_per_wavelength;
+  bool auto_cell = false;
+  double snap_mm = 0;
+  int max_unknowns = 0;
 };
 
 struct GeometryConfig {
