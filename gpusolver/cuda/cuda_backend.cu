@@ -216,9 +216,6 @@ template <class T> class CudaBackend final : public Backend<T> {
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
     if (const auto* f = dynamic_cast<const FunctionOperator<T>*>(&a)) {
-      if (op != Transpose::none)
-        throw std::invalid_argument("CUDA spmv: a matrix-free operator has no Aᴴ product (COCG "
-                                    "and CG need none)");
       if (x.rows() != f->cols() || y.rows() != f->rows() || x.cols() != y.cols() ||
           (x.data() == y.data() && x.size() > 0))
         throw std::invalid_argument("CUDA spmv: x is " + std::to_string(x.rows()) + " x " +
@@ -226,6 +223,8 @@ template <class T> class CudaBackend final : public Backend<T> {
                                     " x " + std::to_string(y.cols()) + " (different blocks) for a " +
                                     std::to_string(f->rows()) + " x " + std::to_string(f->cols()) +
                                     " operator");
+      if (op == Transpose::conj_trans)
+        return f->apply_adjoint(x.data(), y.data(), x.cols(), alpha, beta, stream_);
       return f->apply(x.data(), y.data(), x.cols(), alpha, beta, stream_);
     }
     const auto* o = dynamic_cast<const CudaOperator<T>*>(&a);

@@ -163,9 +163,9 @@ template <class T> class CpuBackend final : public Backend<T> {
       throw std::invalid_argument("spmv: x and y must be different blocks");
     if (function) {
       if (adjoint)
-        throw std::invalid_argument("spmv: a matrix-free operator has no Aᴴ product (COCG and "
-                                    "CG need none)");
-      function->apply(x.data(), y.data(), x.cols(), alpha, beta, nullptr);
+        function->apply_adjoint(x.data(), y.data(), x.cols(), alpha, beta, nullptr);
+      else
+        function->apply(x.data(), y.data(), x.cols(), alpha, beta, nullptr);
       return;
     }
     cpu_op->apply(op, x.data(), y.data(), x.cols(), alpha, beta);

@@ -41,14 +41,16 @@ __global__ void kernel_values(TableViewT<dc> t, const ConvolutionLayout::Kernel*
 // Grid (channel, column) at (channel · columns + column) · g.
 __global__ void scatter(const long long* slot, const int* slot_ptr, const int* function,
                         const double* sign, long long slots, long long g, int n, int columns,
-                        const dc* x, dc* grids) {
+                        const dc* x, bool conjugate, dc* grids) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (k >= slots * columns) return;
   const long long s = k % slots;
   const int c = static_cast<int>(k / slots);
   dc sum(0.0);
-  for (int p = slot_ptr[s]; p < slot_ptr[s + 1]; ++p)
-    sum += sign[p] * x[static_cast<long long>(c) * n + function[p]];
+  for (int p = slot_ptr[s]; p < slot_ptr[s + 1]; ++p) {
+    const dc v = x[static_cast<long long>(c) * n + function[p]];
+    sum += sign[p] * (conjugate ? cuda::std::conj(v) : v);
+  }
   const long long channel = slot[s] / g, point = slot[s] % g;
   grids[(channel * columns + c) * g + point] = sum;
 }
@@ -103,7 +105,7 @@ __global__ void pointwise(const dc* spectra, const int* group_first, int groups,
 __global__ void gather(const int* place_ptr, const int* channel, const long long* point,
                        const double* sign, const index_t* row_ptr, const index_t* col,
                        const dc* values, int n, long long g, int columns, const dc* potentials,
-                       const dc* x, dc alpha, dc beta, dc* y) {
+                       const dc* x, bool conjugate, dc alpha, dc beta, dc* y) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (k >= static_cast<long long>(n) * columns) return;
   const int m = static_cast<int>(k % n), c = static_cast<int>(k / n);
@@ -111,7 +113,10 @@ __global__ void gather(const int* place_ptr, const int* channel, const long long
   for (int p = place_ptr[m]; p < place_ptr[m + 1]; ++p)
     sum += sign[p] * potentials[(static_cast<long long>(channel[p]) * columns + c) * g + point[p]];
   const dc* xc = x + static_cast<long long>(c) * n;
-  for (index_t e = row_ptr[m]; e < row_ptr[m + 1]; ++e) sum += values[e] * xc[col[e]];
+  for (index_t e = row_ptr[m]; e < row_ptr[m + 1]; ++e)
+    sum += values[e] * (conjugate ? cuda::std::conj(xc[col[e]]) : xc[col[e]]);
+  // The adjoint: conj of the product of the conjugated x (Z and the correction symmetric).
+  if (conjugate) sum = cuda::std::conj(sum);
   y[k] = alpha * sum + (beta == dc(0.0) ? dc(0.0) : beta * y[k]);
 }
 
@@ -239,7 +244,7 @@ void DeviceConvolution::reserve(int columns) {
 
 void DeviceConvolution::apply(const std::complex<double>* x, std::complex<double>* y,
                               int columns, std::complex<double> alpha,
-                              std::complex<double> beta, void* stream) const {
+                              std::complex<double> beta, void* stream, bool adjoint) const {
   const Impl& d = *impl_;
   const ConvolutionLayout& l = *d.layout;
   if (columns < 1) return;
@@ -251,7 +256,8 @@ void DeviceConvolution::apply(const std::complex<double>* x, std::complex<double
   const auto slots = static_cast<long long>(l.slot.size());
   scatter<<<blocks(slots * columns), kBlock, 0, s>>>(d.slot.data, d.slot_ptr.data,
                                                      d.slot_function.data, d.slot_sign.data,
-                                                     slots, g, l.n, columns, xd, w.sources.data);
+                                                     slots, g, l.n, columns, xd, adjoint,
+                                                     w.sources.data);
   check(cudaGetLastError(), "kernel launch");
   check_fft(cufftSetStream(w.plan->handle, s), "cufftSetStream");
   auto* sources = reinterpret_cast<cufftDoubleComplex*>(w.sources.data);
@@ -265,7 +271,7 @@ void DeviceConvolution::apply(const std::complex<double>* x, std::complex<double
   check_fft(cufftExecZ2Z(w.plan->handle, potentials, potentials, CUFFT_INVERSE), "inverse FFT");
   gather<<<blocks(static_cast<long long>(l.n) * columns), kBlock, 0, s>>>(
       d.place_ptr.data, d.place_channel.data, d.place_point.data, d.place_sign.data,
-      d.row_ptr.data, d.col.data, d.values.data, l.n, g, columns, w.potentials.data, xd,
+      d.row_ptr.data, d.col.data, d.values.data, l.n, g, columns, w.potentials.data, xd, adjoint,
       dc(alpha.real(), alpha.imag()), dc(beta.real(), beta.imag()),
       reinterpret_cast<dc*>(y));
   check(cudaGetLastError(), "kernel launch");

@@ -15,7 +15,7 @@ DeviceConvolution::~DeviceConvolution() = default;
 void DeviceConvolution::update(const TableView&, const Csr<std::complex<double>>&) {}
 void DeviceConvolution::reserve(int) {}
 void DeviceConvolution::apply(const std::complex<double>*, std::complex<double>*, int,
-                              std::complex<double>, std::complex<double>, void*) const {}
+                              std::complex<double>, std::complex<double>, void*, bool) const {}
 int DeviceConvolution::size() const { return 0; }
 ConvolutionFootprint DeviceConvolution::footprint(int) const { return {}; }
 

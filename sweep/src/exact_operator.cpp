@@ -77,13 +77,13 @@ std::shared_ptr<Operator<cd>> ExactOperator::Impl::dense_at(std::span<const cd> 
   if (blocks) blocks->update([this](index_t i, index_t j) { return z(i, j); });
   const mom::ImpedanceMatrix* matrix = &z;  // read in place: at() documents the lifetime
   const index_t size = n;
+  const FunctionOperator<cd>::Apply apply =
+      host_apply<cd>(n, [matrix, size](const cd* x, cd* y, index_t k) {
+        dense_product(matrix->values.data(), size, x, y, k);
+      });
   return std::make_shared<FunctionOperator<cd>>(
-      n,
-      host_apply<cd>(n,
-                     [matrix, size](const cd* x, cd* y, index_t k) {
-                       dense_product(matrix->values.data(), size, x, y, k);
-                     }),
-      std::move(diag), static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+      n, apply, std::move(diag), static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
+      host_symmetric_adjoint<cd>(n, apply));
 }
 
 ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
@@ -189,7 +189,11 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
         [product](const cd* x, cd* y, index_t columns, cd alpha, cd beta, void* stream) {
           product->apply(x, y, static_cast<int>(columns), alpha, beta, stream);
         },
-        std::move(diagonal), work);
+        std::move(diagonal), work,
+        // Z and the correction are symmetric: BiCG's Aᴴ product from the same FFTs.
+        [product](const cd* x, cd* y, index_t columns, cd alpha, cd beta, void* stream) {
+          product->apply(x, y, static_cast<int>(columns), alpha, beta, stream, true);
+        });
   }
   d.tables = mom::evaluate_tables(d.plan, greens);
   if (d.host_dense) return d.dense_at(loads, strip);
@@ -208,24 +212,23 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
   for (index_t m = 0; m < n; ++m) diagonal[static_cast<std::size_t>(m)] = entry(m, m);
   if (d.blocks) d.blocks->update(entry);
   const Csr<cd>* correction = &c;  // read in place: at() documents the operator's lifetime
-  return std::make_shared<FunctionOperator<cd>>(
-      n,
-      host_apply<cd>(n,
-                     [product, correction, n](const cd* x, cd* y, index_t columns) {
-                       const Csr<cd>& k = *correction;
-                       for (index_t col = 0; col < columns; ++col) {
-                         const std::size_t base =
-                             static_cast<std::size_t>(col) * static_cast<std::size_t>(n);
-                         product->apply({x + base, static_cast<std::size_t>(n)},
-                                        {y + base, static_cast<std::size_t>(n)});
-                         for (index_t i = 0; i < n; ++i)
-                           for (index_t e = k.row_ptr[i]; e < k.row_ptr[i + 1]; ++e)
-                             y[base + static_cast<std::size_t>(i)] +=
-                                 k.values[static_cast<std::size_t>(e)] *
-                                 x[base + static_cast<std::size_t>(k.col_idx[static_cast<std::size_t>(e)])];
-                       }
-                     }),
-      std::move(diagonal), work);
+  const FunctionOperator<cd>::Apply apply = host_apply<cd>(
+      n, [product, correction, n](const cd* x, cd* y, index_t columns) {
+        const Csr<cd>& k = *correction;
+        for (index_t col = 0; col < columns; ++col) {
+          const std::size_t base = static_cast<std::size_t>(col) * static_cast<std::size_t>(n);
+          product->apply({x + base, static_cast<std::size_t>(n)},
+                         {y + base, static_cast<std::size_t>(n)});
+          for (index_t i = 0; i < n; ++i)
+            for (index_t e = k.row_ptr[i]; e < k.row_ptr[i + 1]; ++e)
+              y[base + static_cast<std::size_t>(i)] +=
+                  k.values[static_cast<std::size_t>(e)] *
+                  x[base + static_cast<std::size_t>(k.col_idx[static_cast<std::size_t>(e)])];
+        }
+      });
+  // Z and the correction are symmetric: BiCG's Aᴴ product from the same FFTs.
+  return std::make_shared<FunctionOperator<cd>>(n, apply, std::move(diagonal), work,
+                                                host_symmetric_adjoint<cd>(n, apply));
 }
 
 Block<cd> ExactOperator::dense(const mom::GreensTable& greens, std::span<const cd> loads,

@@ -247,6 +247,30 @@ TYPED_TEST(CpuBackendTest, DenseInverseAppliesTheInverse) {
                std::invalid_argument);
 }
 
+// A host matrix-free operator's Aᴴ product from its own product where A is complex symmetric
+// (host_symmetric_adjoint), as BiCG asks for it; refused where none was given.
+TYPED_TEST(CpuBackendTest, SymmetricFunctionOperatorHasItsAdjoint) {
+  using T = TypeParam;
+  Backend<T>& be = *this->backend;
+  const index_t n = 30;
+  Dense<T> a = random_dense<T>(n, n, 8);
+  a = Dense<T>(a + a.transpose());  // complex symmetric
+  const auto product = host_apply<T>(n, [a, n](const T* x, T* y, index_t k) {
+    Eigen::Map<Dense<T>>(y, n, k) = a * Eigen::Map<const Dense<T>>(x, n, k);
+  });
+  const FunctionOperator<T> with(n, product, {}, 0, host_symmetric_adjoint<T>(n, product));
+  const FunctionOperator<T> without(n, product, {}, 0);
+  const Dense<T> x = random_dense<T>(n, 2, 9), y0 = random_dense<T>(n, 2, 10);
+  Block<T> xb = be.template allocate<T>(n, 2), yb = be.template allocate<T>(n, 2);
+  be.template upload<T>(std::span<const T>(x.data(), static_cast<std::size_t>(x.size())), xb);
+  be.template upload<T>(std::span<const T>(y0.data(), static_cast<std::size_t>(y0.size())), yb);
+  be.spmv(with, Transpose::conj_trans, xb, yb, T(2), T(0.5));
+  const std::vector<T> got = be.download(yb);
+  EXPECT_CLOSE(Dense<T>(Eigen::Map<const Dense<T>>(got.data(), n, 2)),
+               Dense<T>(T(2) * a.adjoint() * x + T(0.5) * y0));
+  EXPECT_THROW(be.spmv(without, Transpose::conj_trans, xb, yb), std::invalid_argument);
+}
+
 TYPED_TEST(CpuBackendTest, SpmvChecksItsArguments) {
   using T = TypeParam;
   Backend<T>& be = *this->backend;

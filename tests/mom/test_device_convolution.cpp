@@ -32,8 +32,9 @@ namespace {
 using cd = std::complex<double>;
 
 // ‖y − (alpha (Z + C) x + beta y0)‖ / ‖…‖ over `columns` random columns, C a random correction
-// on the diagonal and a few off-diagonal pairs.
-double device_error(const geometry::Mesh& mesh, double f_hz, int columns) {
+// on the diagonal and a few off-diagonal pairs; adjoint: y − (alpha conj((Z + C) conj(x)) +
+// beta y0), BiCG's Aᴴ product for a symmetric Z + C, through spmv's conj_trans.
+double device_error(const geometry::Mesh& mesh, double f_hz, int columns, bool adjoint = false) {
   const geometry::Substrate& sub = mesh.layout().substrate;
   const GreensTable greens(Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3, {}}, f_hz,
                            required_rho_max(mesh.grid()));
@@ -71,7 +72,10 @@ double device_error(const geometry::Mesh& mesh, double f_hz, int columns) {
       [product](const cd* x, cd* y, index_t k, cd alpha, cd beta, void* stream) {
         product->apply(x, y, static_cast<int>(k), alpha, beta, stream);
       },
-      std::vector<cd>(static_cast<std::size_t>(n), cd(1.0)), 0);
+      std::vector<cd>(static_cast<std::size_t>(n), cd(1.0)), 0,
+      [product](const cd* x, cd* y, index_t k, cd alpha, cd beta, void* stream) {
+        product->apply(x, y, static_cast<int>(k), alpha, beta, stream, true);
+      });
   std::vector<cd> x(static_cast<std::size_t>(n) * columns), y0(x.size());
   for (cd& v : x) v = cd(normal(rng), normal(rng));
   for (cd& v : y0) v = cd(normal(rng), normal(rng));
@@ -79,7 +83,9 @@ double device_error(const geometry::Mesh& mesh, double f_hz, int columns) {
   backend->upload(std::span<const cd>(x), xd);
   backend->upload(std::span<const cd>(y0), yd);
   const cd alpha(0.5, -1.25), beta(2.0, 0.75);
-  backend->spmv(op, Transpose::none, xd, yd, alpha, beta);
+  backend->spmv(op, adjoint ? Transpose::conj_trans : Transpose::none, xd, yd, alpha, beta);
+  if (adjoint)
+    for (cd& v : x) v = std::conj(v);
   const std::vector<cd> y = backend->download(yd);
 
   double diff = 0, norm = 0;
@@ -91,7 +97,7 @@ double device_error(const geometry::Mesh& mesh, double f_hz, int columns) {
       for (index_t e = c.row_ptr[m]; e < c.row_ptr[m + 1]; ++e)
         zx += c.values[static_cast<std::size_t>(e)] *
               x[base + static_cast<std::size_t>(c.col_idx[static_cast<std::size_t>(e)])];
-      const cd want = alpha * zx + beta * y0[base + static_cast<std::size_t>(m)];
+      const cd want = alpha * (adjoint ? std::conj(zx) : zx) + beta * y0[base + static_cast<std::size_t>(m)];
       diff += std::norm(y[base + static_cast<std::size_t>(m)] - want);
       norm += std::norm(want);
     }
@@ -110,6 +116,7 @@ TEST(DeviceConvolution, EqualsTheDenseProductOnAnLShapeWithBubbles) {
   const geometry::Mesh mesh = geometry::make_mesh(l_shape, 0.5);
   ASSERT_GT(mesh.bubble_count(), 0);
   EXPECT_LT(device_error(mesh, 3e9, 3), 1e-10);
+  EXPECT_LT(device_error(mesh, 3e9, 3, true), 1e-10);  // BiCG's adjoint product
 }
 
 // The coupler example on FR-4 (every kind of function, 2000+ unknowns), six columns (two

@@ -68,14 +68,21 @@ template <class T> class Operator {
 // captured into a CUDA graph, and must not synchronise); null on the host. Its diagonal (host
 // memory) serves Jacobi preconditioning; an operator given without one (a preconditioner's
 // M⁻¹, Backend::make_dense_inverse) cannot be. `work` is what one product costs in multiply-adds
-// (reported as nnz). The MoM's exact operator is one (mom/convolution_operator.hpp on the
+// (reported as nnz). `adjoint`, where given, is the same for Aᴴ (BiCG's second product; for a
+// complex symmetric A, Aᴴx = conj(A conj(x)): host_symmetric_adjoint); without it spmv refuses
+// Transpose::conj_trans. The MoM's exact operator is one (mom/convolution_operator.hpp on the
 // host, mom/device_convolution.hpp on the device).
 template <class T> class FunctionOperator final : public Operator<T> {
  public:
   using Apply = std::function<void(const T* x, T* y, index_t columns, T alpha, T beta,
                                    void* stream)>;
-  FunctionOperator(index_t n, Apply apply, std::vector<T> diagonal, std::size_t work)
-      : n_(n), apply_(std::move(apply)), diagonal_(std::move(diagonal)), work_(work) {
+  FunctionOperator(index_t n, Apply apply, std::vector<T> diagonal, std::size_t work,
+                   Apply adjoint = {})
+      : n_(n),
+        apply_(std::move(apply)),
+        adjoint_(std::move(adjoint)),
+        diagonal_(std::move(diagonal)),
+        work_(work) {
     if (n < 1 || (!diagonal_.empty() && diagonal_.size() != static_cast<std::size_t>(n)) ||
         !apply_)
       throw std::invalid_argument("FunctionOperator: need n >= 1, a product and n diagonal "
@@ -88,6 +95,14 @@ template <class T> class FunctionOperator final : public Operator<T> {
   [[nodiscard]] Format format() const override { return Format::function; }
   void apply(const T* x, T* y, index_t columns, T alpha, T beta, void* stream) const {
     apply_(x, y, columns, alpha, beta, stream);
+  }
+  [[nodiscard]] bool has_adjoint() const { return static_cast<bool>(adjoint_); }
+  // y = alpha Aᴴ x + beta y; throws std::invalid_argument for an operator given without it.
+  void apply_adjoint(const T* x, T* y, index_t columns, T alpha, T beta, void* stream) const {
+    if (!adjoint_)
+      throw std::invalid_argument("a matrix-free operator given without its Aᴴ product: COCG "
+                                  "and CG need none, BiCG does");
+    adjoint_(x, y, columns, alpha, beta, stream);
   }
   [[nodiscard]] const std::vector<T>& diagonal() const { return diagonal_; }
   // Jacobi's D⁻¹, a zero diagonal entry left unscaled (1), as for a stored matrix. Throws
@@ -104,7 +119,7 @@ template <class T> class FunctionOperator final : public Operator<T> {
 
  private:
   index_t n_;
-  Apply apply_;
+  Apply apply_, adjoint_;
   std::vector<T> diagonal_;
   std::size_t work_;
 };
@@ -119,6 +134,23 @@ typename FunctionOperator<T>::Apply host_apply(index_t n, Product product) {
     product(x, scratch.data(), columns);
     for (std::size_t k = 0; k < scratch.size(); ++k)
       y[k] = alpha * scratch[k] + (beta == T(0) ? T(0) : beta * y[k]);
+  };
+}
+
+// The Aᴴ product of a complex symmetric host operator (Aᵀ = A, as the MoM's Z) from its own
+// product: Aᴴx = conj(A) x = conj(A conj(x)).
+template <class T>
+typename FunctionOperator<T>::Apply host_symmetric_adjoint(index_t n,
+                                                           typename FunctionOperator<T>::Apply apply) {
+  return [n, apply = std::move(apply), scratch = std::vector<T>(), product = std::vector<T>()](
+             const T* x, T* y, index_t columns, T alpha, T beta, void* stream) mutable {
+    const std::size_t size = static_cast<std::size_t>(n) * static_cast<std::size_t>(columns);
+    scratch.resize(size);
+    product.resize(size);
+    for (std::size_t k = 0; k < size; ++k) scratch[k] = conjugate(x[k]);
+    apply(scratch.data(), product.data(), columns, T(1), T(0), stream);
+    for (std::size_t k = 0; k < size; ++k)
+      y[k] = alpha * conjugate(product[k]) + (beta == T(0) ? T(0) : beta * y[k]);
   };
 }
 

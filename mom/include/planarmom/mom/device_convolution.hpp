@@ -33,9 +33,11 @@ class DeviceConvolution {
   void reserve(int columns);
   // y = alpha (Z + correction) x + beta y, x and y n x columns column-major in device memory
   // (y's old values unread when beta is 0), queued on `stream` (a cudaStream_t) without
-  // synchronising.
+  // synchronising. adjoint: with (Z + correction)ᴴ, which for the symmetric Z and correction
+  // is conj((Z + correction) conj(x)): the same FFTs on conjugated sources (BiCG).
   void apply(const std::complex<double>* x, std::complex<double>* y, int columns,
-             std::complex<double> alpha, std::complex<double> beta, void* stream) const;
+             std::complex<double> alpha, std::complex<double> beta, void* stream,
+             bool adjoint = false) const;
 
   [[nodiscard]] int size() const;
   // Kernels and grids for `columns` columns.
