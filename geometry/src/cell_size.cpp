@@ -9,17 +9,34 @@
 
 namespace pmom::geometry {
 
+namespace {
+
+// The layout's lower-left corner: the grid's origin.
+std::pair<double, double> origin(const std::vector<Rect>& rects) {
+  if (rects.empty()) throw GeometryError("the layout has no rectangles");
+  double ox = rects.front().x0, oy = rects.front().y0;
+  for (const Rect& r : rects) {
+    ox = std::min({ox, r.x0, r.x1});
+    oy = std::min({oy, r.y0, r.y1});
+  }
+  return {ox, oy};
+}
+
+// Whether the port's feed runs along x: its edge line is then at its x, else at its y.
+bool along_x(const Port& p) {
+  return p.direction == Direction::pos_x || p.direction == Direction::neg_x;
+}
+
+double on_grid(double v, double o, double cell) { return o + cell * std::round((v - o) / cell); }
+
+}  // namespace
+
 double largest_dividing_cell(const std::vector<Rect>& rects, double max_cell_mm) {
   if (!(max_cell_mm > 0.0) || !std::isfinite(max_cell_mm)) {
     throw GeometryError("the maximum cell size must be > 0 mm, got " + detail::num(max_cell_mm),
                         Item::mesh);
   }
-  if (rects.empty()) throw GeometryError("the layout has no rectangles");
-  double ox = rects.front().x0, oy = rects.front().y0;
-  for (const auto& r : rects) {
-    ox = std::min(ox, r.x0);
-    oy = std::min(oy, r.y0);
-  }
+  const auto [ox, oy] = origin(rects);
   std::vector<double> offsets;
   for (const auto& r : rects) {
     for (const double d : {r.x0 - ox, r.x1 - ox, r.y0 - oy, r.y1 - oy}) {
@@ -44,34 +61,12 @@ double largest_dividing_cell(const std::vector<Rect>& rects, double max_cell_mm)
                       " mm puts every rectangle edge on the grid", Item::mesh);
 }
 
-namespace {
-
-// The layout's lower-left corner: the grid's origin.
-std::pair<double, double> origin(const Layout& layout) {
-  if (layout.rects.empty()) throw GeometryError("the layout has no rectangles");
-  double ox = layout.rects.front().x0, oy = layout.rects.front().y0;
-  for (const Rect& r : layout.rects) {
-    ox = std::min({ox, r.x0, r.x1});
-    oy = std::min({oy, r.y0, r.y1});
-  }
-  return {ox, oy};
-}
-
-// The coordinate on the port's edge line: x for feeds along x, y for feeds along y.
-double& edge_coordinate(Port& p) {
-  return p.direction == Direction::pos_x || p.direction == Direction::neg_x ? p.x_mm : p.y_mm;
-}
-
-double on_grid(double v, double o, double cell) { return o + cell * std::round((v - o) / cell); }
-
-}  // namespace
-
 double largest_snapping_cell(const Layout& layout, double max_cell_mm, double snap_mm,
                              int min_cells_across) {
   if (!(max_cell_mm >= 1e-3) || !std::isfinite(max_cell_mm))
     throw GeometryError("the maximum cell size must be at least 0.001 mm, got " +
                             detail::num(max_cell_mm), Item::mesh);
-  const auto [ox, oy] = origin(layout);
+  const auto [ox, oy] = origin(layout.rects);
   for (auto um = static_cast<long long>(std::floor(max_cell_mm * 1e3 + 1e-9)); um >= 1; --um) {
     const double cell = static_cast<double>(um) * 1e-3;
     const double tolerance = (snap_mm > 0 ? snap_mm : 0.1 * cell) + kGridToleranceMm;
@@ -87,10 +82,9 @@ double largest_snapping_cell(const Layout& layout, double max_cell_mm, double sn
                  (min_cells_across - 0.5) * cell;
       if (!fits) break;
     }
-    for (Port p : layout.ports) {
+    for (const Port& p : layout.ports) {
       if (!fits) break;
-      const bool along_x = p.direction == Direction::pos_x || p.direction == Direction::neg_x;
-      fits = near(edge_coordinate(p), along_x ? ox : oy);
+      fits = along_x(p) ? near(p.x_mm, ox) : near(p.y_mm, oy);
     }
     if (fits) return cell;
   }
@@ -102,7 +96,7 @@ double largest_snapping_cell(const Layout& layout, double max_cell_mm, double sn
 
 Layout snapped_layout(const Layout& layout, double cell_mm, double snap_mm,
                       std::vector<SnapMove>* moves) {
-  const auto [ox, oy] = origin(layout);
+  const auto [ox, oy] = origin(layout.rects);
   Layout out = layout;
   const auto snap = [&](double& v, double o, const std::string& what, Item item, int index,
                         const char* field) {
@@ -131,9 +125,9 @@ Layout snapped_layout(const Layout& layout, double cell_mm, double snap_mm,
   }
   for (std::size_t k = 0; k < out.ports.size(); ++k) {
     Port& p = out.ports[k];
-    const bool along_x = p.direction == Direction::pos_x || p.direction == Direction::neg_x;
-    snap(edge_coordinate(p), along_x ? ox : oy, "port '" + p.name + "'", Item::port,
-         static_cast<int>(k), along_x ? "x" : "y");
+    const bool x = along_x(p);
+    snap(x ? p.x_mm : p.y_mm, x ? ox : oy, "port '" + p.name + "'", Item::port,
+         static_cast<int>(k), x ? "x" : "y");
   }
   return out;
 }

@@ -121,7 +121,6 @@ template <class T> class CpuBackend final : public Backend<T> {
       Block<T> storage;
       Eigen::Map<Dense> matrix;
       Eigen::PartialPivLU<Eigen::Ref<Dense>> lu;
-      std::vector<T> scratch;
       explicit Factor(Block<T> b)
           : storage(std::move(b)),
             matrix(storage.data(), storage.rows(), storage.cols()),
@@ -139,11 +138,9 @@ template <class T> class CpuBackend final : public Backend<T> {
         n,
         host_apply<T>(n,
                       [factor, n](const T* x, T* y, index_t columns) {
-                        std::copy(x, x + static_cast<std::size_t>(n) * columns, y);
-                        factor->scratch.resize(static_cast<std::size_t>(n) * columns);
                         cpu::lu_substitute(factor->matrix.data(),
-                                           factor->lu.permutationP().indices().data(), n, y,
-                                           columns, factor->scratch.data());
+                                           factor->lu.permutationP().indices().data(), n, x, y,
+                                           columns);
                       }),
         std::vector<T>{}, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   }

@@ -2,7 +2,6 @@
 // reference backend's make_dense_inverse (cpu_dense.hpp).
 #include "cpu_dense.hpp"
 
-#include <algorithm>
 #include <complex>
 #include <cstddef>
 
@@ -36,17 +35,17 @@ PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 
 namespace cpu {
 
-// Column by column of the factors (column-major, as Eigen stores them): L's below the
-// diagonal forward, then U's above it backward; the right-hand sides over the cores, each
-// with its own slice of the scratch.
+// Column by column of the factors (column-major, as Eigen stores them): b permuted into x,
+// then L's below the diagonal forward and U's above it backward in x; the right-hand sides
+// over the cores.
 template <class T>
-void lu_substitute(const T* lu, const int* row_of, index_t n, T* x, index_t k, T* scratch) {
+void lu_substitute(const T* lu, const int* row_of, index_t n, const T* b, T* x, index_t k) {
   const auto un = static_cast<std::size_t>(n);
 #pragma omp parallel for schedule(static)
   for (index_t c = 0; c < k; ++c) {
-    T* xc = x + static_cast<std::size_t>(c) * un;
-    T* p = scratch + static_cast<std::size_t>(c) * un;
-    for (index_t i = 0; i < n; ++i) p[row_of[i]] = xc[i];
+    const T* bc = b + static_cast<std::size_t>(c) * un;
+    T* p = x + static_cast<std::size_t>(c) * un;
+    for (index_t i = 0; i < n; ++i) p[row_of[i]] = bc[i];
     for (index_t j = 0; j < n; ++j) {
       const T* col = lu + static_cast<std::size_t>(j) * un;
       const T pj = p[j];
@@ -60,12 +59,11 @@ void lu_substitute(const T* lu, const int* row_of, index_t n, T* x, index_t k, T
       if (pj != T(0))
         for (index_t i = 0; i < j; ++i) p[i] -= col[i] * pj;
     }
-    std::copy(p, p + un, xc);
   }
 }
 
 #define PMOM_INSTANTIATE(T) \
-  template void lu_substitute(const T*, const int*, index_t, T*, index_t, T*);
+  template void lu_substitute(const T*, const int*, index_t, const T*, T*, index_t);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
 

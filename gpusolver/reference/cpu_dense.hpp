@@ -6,17 +6,16 @@
 
 namespace pmom::cpu {
 
-// x ← A⁻¹ x for the k columns of x (n x k column-major), A's LU with partial pivoting as Eigen's
-// PartialPivLU stores it: lu n x n column-major (L below the unit diagonal, U on and above),
-// row_of the permutation's indices (P A = L U, (P b)[row_of[i]] = b[i]); scratch holds n k
-// values.
+// x = A⁻¹ b for the k columns of b and x (n x k column-major, distinct), A's LU with partial
+// pivoting as Eigen's PartialPivLU stores it: lu n x n column-major (L below the unit diagonal,
+// U on and above), row_of the permutation's indices (P A = L U, (P b)[row_of[i]] = b[i]).
 // Eigen's own solve packs for many right-hand sides and ran several times slower for a few
 // (the coupler's 2126 unknowns, four columns: ~90 ms against ~20 ms).
 template <class T>
-void lu_substitute(const T* lu, const int* row_of, index_t n, T* x, index_t k, T* scratch);
+void lu_substitute(const T* lu, const int* row_of, index_t n, const T* b, T* x, index_t k);
 
 #define PMOM_DECLARE(T) \
-  extern template void lu_substitute(const T*, const int*, index_t, T*, index_t, T*);
+  extern template void lu_substitute(const T*, const int*, index_t, const T*, T*, index_t);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
 #undef PMOM_DECLARE
 

@@ -37,7 +37,7 @@ struct ExactOperator::Impl {
   Csr<cd> correction;  // its pattern fixed, values per frequency
   std::vector<mom::RooftopCells> cells;  // the host path's entries
   mom::InteractionTables tables;         // the host path's, of the last at()
-  bool host_dense = false;
+  bool host_dense = false;               // on the host, Z itself in place of the FFTs
   mom::ImpedanceMatrix z;                // host_dense: Z of the last at()
   // On a CUDA backend: the fill of Z's exact entries on `entries` (the correction's and the
   // blocks' pairs), the product, and where the diagonal is among the entries.
@@ -94,8 +94,10 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
   const auto start = std::chrono::steady_clock::now();
   const bool on_device = backend.name().rfind("cuda", 0) == 0;
   d.n = static_cast<index_t>(mesh.basis().size());
-  d.layout = std::make_shared<const mom::ConvolutionLayout>(
-      mom::make_convolution_layout(mesh, plan.edge_profiles, plan.start));
+  d.host_dense = host_dense && !on_device;
+  if (!d.host_dense)
+    d.layout = std::make_shared<const mom::ConvolutionLayout>(
+        mom::make_convolution_layout(mesh, plan.edge_profiles, plan.start));
   d.columns = columns;
   // The correction's pattern: the gaps' pairs, the loss entries and the diagonal.
   Coo<cd> pairs;
@@ -106,22 +108,25 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
   for (const mom::GramEntry& e : d.gram) add_pair(pairs, e.row, e.col);
   for (index_t m = 0; m < d.n; ++m) add_pair(pairs, m, m);
   d.correction = to_csr(pairs);
-  if (on_device) {
+  if (on_device)
     d.make_on_device(columns);
-  } else {
+  else if (!d.host_dense)
     d.cells = mom::rooftop_cells(mesh, plan.edge_profiles);
-    d.host_dense = host_dense;
-  }
   d.seconds_setup =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::string ExactOperator::summary() const {
   const Impl& d = *impl_;
-  const mom::ConvolutionFootprint fp = mom::footprint(*d.layout, d.columns);
   const double mb = 1.0 / (1024.0 * 1024.0);
   std::ostringstream out;
-  if (d.host_dense) out << "Z x by Z itself on the host, " << d.n << " x " << d.n << "; ";
+  if (d.host_dense) {
+    out << "Z x by Z itself on the host, " << d.n << " x " << d.n << ", "
+        << static_cast<double>(d.n) * static_cast<double>(d.n) * 16 * mb
+        << " MB, assembled from the tables every frequency (set-up " << d.seconds_setup << " s)";
+    return out.str();
+  }
+  const mom::ConvolutionFootprint fp = mom::footprint(*d.layout, d.columns);
   out << "Z x by FFT on a " << d.layout->px << " x " << d.layout->py << " grid, " << fp.channels
       << " channels, " << fp.kernels << " kernels: spectra "
       << static_cast<double>(fp.kernel_bytes) * mb << " MB, grids "
@@ -171,6 +176,10 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
                                                 bool tables_started) {
   Impl& d = *impl_;
   const index_t n = d.n;
+  if (d.host_dense) {  // the loads and the loss go into Z itself
+    d.tables = mom::evaluate_tables(d.plan, greens);
+    return d.dense_at(loads, strip);
+  }
   std::fill(d.correction.values.begin(), d.correction.values.end(), cd(0.0));
   mom::add_port_loads(d.mesh, loads, d.correction);
   if (!d.gram.empty() && !strip.zero()) mom::add_surface_impedance(d.gram, strip, d.correction);
@@ -196,7 +205,6 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
         });
   }
   d.tables = mom::evaluate_tables(d.plan, greens);
-  if (d.host_dense) return d.dense_at(loads, strip);
   auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, d.tables);
   // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
   // correction.

@@ -166,8 +166,9 @@ void write_current_pictures(const geometry::Mesh& mesh, const SweepSettings& set
   if (settings.current_frequencies_hz.empty()) return;
   const io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/true);
   const std::size_t n = mesh.basis().size();
-  for (const CurrentPicture& p :
-       current_pictures(settings.hdf5, settings.current_frequencies_hz, ports)) {
+  const std::vector<CurrentPicture> pictures =
+      current_pictures(settings.hdf5, settings.current_frequencies_hz, ports);
+  for (const CurrentPicture& p : pictures) {
     const auto record = std::find_if(data.records.begin(), data.records.end(),
                                      [&p](const io::FrequencyRecord& r) {
                                        return r.frequency_hz == p.frequency_hz;
@@ -181,11 +182,8 @@ void write_current_pictures(const geometry::Mesh& mesh, const SweepSettings& set
           << ports[static_cast<std::size_t>(p.port)] << "' driven";
     write_current_picture(mesh, current_density(mesh, currents), p, title.str());
   }
-  PMOM_LOG(info) << "current pictures: " << settings.current_frequencies_hz.size() * ports.size()
-                 << " (SVG and CSV), e.g. "
-                 << current_pictures(settings.hdf5, settings.current_frequencies_hz, ports)
-                        .front()
-                        .svg.string();
+  PMOM_LOG(info) << "current pictures: " << pictures.size() << " (SVG and CSV), e.g. "
+                 << pictures.front().svg.string();
 }
 
 }  // namespace

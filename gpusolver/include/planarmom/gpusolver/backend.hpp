@@ -306,9 +306,9 @@ template <class T> class Backend {
   // for Solver::set_preconditioner: A is LU-factored with partial pivoting where it lives,
   // taking a's storage over (the CUDA backend multiplies by the explicit inverse, which a
   // matrix product applies faster than two triangular solves; the host substitutes). The
-  // sweep factors Z at one
-  // frequency and preconditions the next ones with it. Throws std::invalid_argument for a
-  // block that is not square, std::runtime_error naming the pivot when A is singular.
+  // sweep factors Z at one frequency and preconditions the next ones with it. Throws
+  // std::invalid_argument for a block that is not square, std::runtime_error naming the pivot
+  // when A is singular.
   virtual std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) = 0;
   // y = alpha op(A) x + beta y, column by column of the blocks.
   virtual void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y,
