@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
+#include "planarmom/sweep/mpi_sweep.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"planarmom: S-parameters of microstrip circuits by the method of moments, "
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
                                                  pmom::app::add_solve_command(app),
                                                  pmom::app::add_device_info_command(app),
                                                  pmom::app::add_line_command(app),
-                                                 pmom::app::add_sweep_command(app),
+                                                 pmom::app::add_sweep_command(app, log),
                                                  pmom::app::add_heat_command(app)};
   // Lets the logging options stand after the subcommand's name as well.
   for (const auto& c : commands) c.app->fallthrough();
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
     pmom::io::init_logging(log);
     for (const auto& c : commands)
       if (c.app->parsed()) return c.run();
+  } catch (const pmom::sweep::FailedOnAnotherRank&) {
+    return 1;  // rank 0 of the MPI sweep says why, once
   } catch (const std::exception& e) {
     PMOM_LOG(error) << e.what();
     return 1;

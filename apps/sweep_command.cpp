@@ -1,10 +1,12 @@
 // `planarmom sweep CONFIG.yaml`: the frequency sweep of a layout to S-parameters, written to
-// HDF5 as it goes (resumable), then Touchstone, a layout picture and a plot of |S| in dB.
+// HDF5 as it goes (resumable), then Touchstone, a layout picture and a plot of |S| in dB; under
+// mpirun, across the ranks (one per GPU).
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 #include "plot_script.hpp"
 #include "planarmom/io/logging.hpp"
 #include "planarmom/sweep/current_picture.hpp"
+#include "planarmom/sweep/mpi_sweep.hpp"
 #include "planarmom/sweep/run.hpp"
 
 namespace pmom::app {
@@ -37,8 +40,19 @@ void progress_bar(std::size_t done, std::size_t todo, double hz, int iterations,
   std::cerr << line << std::flush;
 }
 
-int run(const SweepFlags& f) {
-  const sweep::SweepJob job = sweep::load_sweep(f.config);
+// The plots of a finished sweep: |S| in dB, and |J| where the config asks for currents.
+void draw(const sweep::SweepJob& job, const sweep::SweepSettings& out) {
+  plot_with_script("plot_sweep.py", out.hdf5, out.plot);
+  std::vector<std::string> ports;
+  for (const geometry::Port& p : job.geometry.layout.ports) ports.push_back(p.name);
+  for (const sweep::CurrentPicture& p :
+       sweep::current_pictures(out.hdf5, out.current_frequencies_hz, ports))
+    plot_with_script("plot_currents.py", p.csv, p.png);
+  PMOM_LOG(info) << "wrote " << out.hdf5 << ", " << out.touchstone << ", " << out.plot << " and "
+                 << out.layout;
+}
+
+int run(const SweepFlags& f, const io::LogOptions& log) {
   sweep::RunOptions options;
   options.resume = f.resume;
   options.backend = f.backend;
@@ -58,25 +72,35 @@ int run(const SweepFlags& f) {
                    << " GHz: " << r.iterations << " iterations, residual " << r.residual << ", "
                    << r.seconds_greens + r.seconds_fill + r.seconds_sparsify + r.seconds_solve +
                           r.seconds_deembed
-                   << " s, ETA " << eta << " s";
+                   << " s" << (p.workers > 1 ? " on rank " + std::to_string(p.worker) : "")
+                   << ", ETA " << eta << " s";
   };
-  const sweep::SweepSettings out = sweep::output_paths(job, options);
+  // Under mpirun with more than one rank, the ranks share the frequencies (mpi_sweep.hpp).
+  std::optional<sweep::MpiSession> mpi;
+  if (sweep::MpiSession::launched()) mpi.emplace();
+  if (mpi) sweep::share_host_cores(*mpi);
+  if (mpi && mpi->size() > 1) {
+    if (mpi->rank() != 0) {  // rank 0 reports the run; the others only what goes wrong
+      io::LogOptions mine = log;
+      mine.prefix = "rank " + std::to_string(mpi->rank()) + " (" + mpi->host() + "): ";
+      if (mine.verbosity == io::Verbosity::normal) mine.verbosity = io::Verbosity::quiet;
+      io::init_logging(mine);
+    }
+    const std::optional<sweep::SweepJob> job = sweep::run_sweep_on_ranks(f.config, options, *mpi);
+    if (terminal && job) std::cerr << '\n';
+    if (job) draw(*job, sweep::output_paths(*job, options));
+    return 0;
+  }
+  const sweep::SweepJob job = sweep::load_sweep(f.config);
   (void)sweep::run_sweep(job, options);
   if (terminal) std::cerr << '\n';
-  plot_with_script("plot_sweep.py", out.hdf5, out.plot);  // |S| in dB
-  std::vector<std::string> ports;
-  for (const geometry::Port& p : job.geometry.layout.ports) ports.push_back(p.name);
-  for (const sweep::CurrentPicture& p :
-       sweep::current_pictures(out.hdf5, out.current_frequencies_hz, ports))
-    plot_with_script("plot_currents.py", p.csv, p.png);  // |J| from the CSV
-  PMOM_LOG(info) << "wrote " << out.hdf5 << ", " << out.touchstone << ", " << out.plot << " and "
-                 << out.layout;
+  draw(job, sweep::output_paths(job, options));
   return 0;
 }
 
 }  // namespace
 
-Command add_sweep_command(CLI::App& parent) {
+Command add_sweep_command(CLI::App& parent, const io::LogOptions& log) {
   auto flags = std::make_shared<SweepFlags>();
   CLI::App* app = parent.add_subcommand(
       "sweep", "Sweep a layout's S-parameters over frequency (YAML config; HDF5, Touchstone, "
@@ -94,7 +118,7 @@ Command add_sweep_command(CLI::App& parent) {
   app->add_flag("--no-line-cache", flags->no_line_cache,
                 "Solve the feed line checks even where the line cache ($PLANARMOM_CACHE_DIR, "
                 "else ~/.cache/planarmom/lines) holds them, and store nothing there");
-  return {app, [flags] { return run(*flags); }};
+  return {app, [flags, &log] { return run(*flags, log); }};
 }
 
 }  // namespace pmom::app

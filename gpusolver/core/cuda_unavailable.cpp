@@ -9,6 +9,8 @@ CudaDeviceStatus cuda_device_status() {
   return {false, "this build has no CUDA backend (configured with PLANARMOM_WITH_CUDA=OFF)"};
 }
 
+int select_cuda_device(int /*local_rank*/) { return -1; }
+
 template <class T> std::unique_ptr<Backend<T>> make_cuda_backend() {
   throw std::runtime_error("CUDA backend unavailable: " + cuda_device_status().description);
 }

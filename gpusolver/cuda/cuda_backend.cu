@@ -384,6 +384,20 @@ CudaDeviceStatus cuda_device_status() {
   return {true, desc};
 }
 
+int select_cuda_device(int local_rank) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    return -1;
+  }
+  const int ordinal = local_rank % count;
+  if (cudaSetDevice(ordinal) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return ordinal;
+}
+
 template <class T> std::unique_ptr<Backend<T>> make_cuda_backend() {
   const CudaDeviceStatus s = cuda_device_status();
   if (!s.available) throw std::runtime_error("CUDA backend unavailable: " + s.description);

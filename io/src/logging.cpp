@@ -37,10 +37,10 @@ severity_level console_threshold(Verbosity verbosity) {
   return severity_level::info;
 }
 
-void add_console_sink(Verbosity verbosity) {
+void add_console_sink(Verbosity verbosity, const std::string& prefix) {
   auto sink = logging::add_console_log(
       std::clog, keywords::format = expr::stream << "[" << logging::trivial::severity << "] "
-                                                 << expr::smessage,
+                                                 << prefix << expr::smessage,
       keywords::auto_flush = true);
   sink->set_filter(logging::trivial::severity >= console_threshold(verbosity));
 }
@@ -48,7 +48,8 @@ void add_console_sink(Verbosity verbosity) {
 // An ostream sink on a stream opened here rather than add_file_log: that one treats the
 // name as a pattern (%N, %d, ... are substituted, with no escape) and opens the file only
 // at the first record, so a bad path would surface in some later log statement.
-boost::shared_ptr<FileSink> make_file_sink(const std::filesystem::path& file) {
+boost::shared_ptr<FileSink> make_file_sink(const std::filesystem::path& file,
+                                           const std::string& prefix) {
   errno = 0;
   // Appending keeps the history of earlier runs that wrote to the same log.
   auto stream = boost::make_shared<std::ofstream>(file, std::ios::out | std::ios::app);
@@ -66,7 +67,7 @@ boost::shared_ptr<FileSink> make_file_sink(const std::filesystem::path& file) {
   sink->set_formatter(expr::stream << "["
                                    << expr::format_date_time<boost::posix_time::ptime>(
                                           "TimeStamp", "%Y-%m-%d %H:%M:%S.%f")
-                                   << "] [" << logging::trivial::severity << "] "
+                                   << "] [" << logging::trivial::severity << "] " << prefix
                                    << expr::smessage);
   sink->set_filter(logging::trivial::severity >= severity_level::debug);
   return sink;
@@ -76,11 +77,11 @@ boost::shared_ptr<FileSink> make_file_sink(const std::filesystem::path& file) {
 
 void init_logging(const LogOptions& options) {
   // Opened before touching the core, so a bad path leaves the previous set-up working.
-  const auto file_sink = options.file ? make_file_sink(*options.file) : nullptr;
+  const auto file_sink = options.file ? make_file_sink(*options.file, options.prefix) : nullptr;
   const auto core = logging::core::get();
   core->remove_all_sinks();
   logging::add_common_attributes();
-  add_console_sink(options.verbosity);
+  add_console_sink(options.verbosity, options.prefix);
   if (file_sink) core->add_sink(file_sink);
 }
 

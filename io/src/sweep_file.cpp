@@ -11,6 +11,7 @@
 // Only a finished sweep gets the final name.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -270,6 +271,59 @@ bool finished_by_this_run(const fs::path& target, const SweepInfo& info) {
   }
 }
 
+// One record into every per-frequency dataset at `row` (its checksum first, the frequency last),
+// then the file flushed.
+void write_record(hid_t id, hsize_t row, const FrequencyRecord& record) {
+  const std::uint64_t checksum = record_checksum(record);
+  h5::write_row(h5::open_dataset(id, kChecksum).get(), row, h5::memory_type<std::uint64_t>(),
+                &checksum);
+  const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
+  h5::write_row(h5::open_dataset(id, kS).get(), row, complex.get(), record.s.data());
+  h5::write_row(h5::open_dataset(id, kCurrents).get(), row, complex.get(),
+                record.currents.data());
+  for_each_column([&](const char* path, auto member) {
+    const auto& value = record.*member;
+    using Value = std::remove_cvref_t<decltype(value)>;
+    h5::write_row(h5::open_dataset(id, path).get(), row, h5::memory_type<Value>(), &value);
+  });
+  flush(id);
+}
+
+// The finished file with the partial file's records in the order of `order`, written under the
+// staging name and renamed to `target`; the partial file is removed last. A kill on the way
+// leaves the partial file, complete but for the attribute, to resume (and finish) again.
+void write_sorted(const fs::path& partial, const fs::path& target,
+                  const std::vector<double>& order) {
+  SweepData data = read_sweep_file(partial, /*with_currents=*/true);
+  const auto position = [&order](const FrequencyRecord& r) {
+    return std::find(order.begin(), order.end(), r.frequency_hz) - order.begin();
+  };
+  std::stable_sort(data.records.begin(), data.records.end(),
+                   [&](const FrequencyRecord& a, const FrequencyRecord& b) {
+                     return position(a) < position(b);
+                   });
+  const fs::path staging = staging_path(partial);
+  try {
+    write_header(staging, data.info);
+    h5::File file = open_file(staging, "cannot open the sorted sweep file");
+    for (std::size_t row = 0; row < data.records.size(); ++row)
+      write_record(file.get(), row, data.records[row]);
+    h5::write_attribute(file.get(), kCompleteAttribute, 1);
+    if (file.close() < 0) h5::fail(staging, "cannot write the sweep file");
+  } catch (const SweepFileError& error) {
+    std::error_code ignored;
+    fs::remove(staging, ignored);
+    throw SweepFileError(cat(error.what(), " (writing the finished file in frequency order; ",
+                             partial.string(), " holds the sweep: run again with --resume)"));
+  }
+  std::error_code error;
+  fs::rename(staging, target, error);
+  if (error)
+    throw SweepFileError(cat("cannot rename ", staging.string(), " to ", target.string(), ": ",
+                             error.message(), "; the finished sweep is in the former"));
+  fs::remove(partial, error);
+}
+
 }  // namespace
 
 struct SweepFile::Impl {
@@ -383,26 +437,13 @@ void SweepFile::append(const FrequencyRecord& record) {
                                     std::to_string(record.frequency_hz),
                                     " Hz is already in ", impl_->partial.string()));
   const h5::QuietErrors quiet;
-  const hid_t id = impl_->file.get();
   const hsize_t row = impl_->frequencies.size();
   try {
     if (const int error = impl_->space.reserve(impl_->record_bytes); error != 0)
       throw SweepFileError(cat(impl_->partial.string(), ": no room for the record at ",
                                gigahertz(record.frequency_hz), ": ",
                                std::generic_category().message(error)));
-    const std::uint64_t checksum = record_checksum(record);
-    h5::write_row(h5::open_dataset(id, kChecksum).get(), row, h5::memory_type<std::uint64_t>(),
-                  &checksum);
-    const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
-    h5::write_row(h5::open_dataset(id, kS).get(), row, complex.get(), record.s.data());
-    h5::write_row(h5::open_dataset(id, kCurrents).get(), row, complex.get(),
-                  record.currents.data());
-    for_each_column([&](const char* path, auto member) {
-      const auto& value = record.*member;
-      using Value = std::remove_cvref_t<decltype(value)>;
-      h5::write_row(h5::open_dataset(id, path).get(), row, h5::memory_type<Value>(), &value);
-    });
-    flush(id);
+    write_record(impl_->file.get(), row, record);
   } catch (const SweepFileError& error) {
     throw SweepFileError(cat(error.what(), "; the ", row, " records before it are kept: once ",
                              "that is put right, run again with --resume"));
@@ -410,13 +451,21 @@ void SweepFile::append(const FrequencyRecord& record) {
   impl_->frequencies.push_back(record.frequency_hz);
 }
 
-void SweepFile::finish() {
+void SweepFile::finish(const std::vector<double>& order) {
   if (!impl_ || !impl_->file.is_open())
     throw std::logic_error("SweepFile::finish: the sweep file is already finished");
   const h5::QuietErrors quiet;
-  h5::write_attribute(impl_->file.get(), kCompleteAttribute, 1);
+  std::vector<std::ptrdiff_t> positions;
+  for (const double f : impl_->frequencies)
+    positions.push_back(std::find(order.begin(), order.end(), f) - order.begin());
+  const bool sorted = order.empty() || std::is_sorted(positions.begin(), positions.end());
+  if (sorted) h5::write_attribute(impl_->file.get(), kCompleteAttribute, 1);
   if (impl_->file.close() < 0) h5::fail(impl_->partial, "cannot close the sweep file");
   impl_->space.release(impl_->record_bytes);
+  if (!sorted) {
+    write_sorted(impl_->partial, impl_->target, order);
+    return;
+  }
   std::error_code error;
   fs::rename(impl_->partial, impl_->target, error);
   if (error)

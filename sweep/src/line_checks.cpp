@@ -27,10 +27,34 @@ bool on_device(const Backend<cd>* backend) {
   return backend != nullptr && backend->name().rfind("cuda", 0) == 0;
 }
 
+// A check as the cache and the other ranks keep it: γ, εeff, Z0, unknowns and the load.
+std::vector<double> stored_values(const mom::LineCheck& c, bool with_load) {
+  std::vector<double> values{c.line.gamma.real(), c.line.gamma.imag(), c.line.eps_eff,
+                             c.line.z0.real(),    c.line.z0.imag(),
+                             static_cast<double>(c.line.unknowns)};
+  if (with_load) values.insert(values.end(), {c.load.real(), c.load.imag()});
+  return values;
+}
+
+// The check those values hold, or nothing when they are not as many as it needs.
+std::optional<mom::LineCheck> stored_check(const std::vector<double>& v, double frequency_hz,
+                                           bool with_load) {
+  if (v.size() != (with_load ? 8u : 6u)) return std::nullopt;
+  mom::LineCheck c;
+  c.line.frequency_hz = frequency_hz;
+  c.line.gamma = {v[0], v[1]};
+  c.line.eps_eff = v[2];
+  c.line.z0 = {v[3], v[4]};
+  c.line.unknowns = static_cast<int>(v[5]);
+  if (with_load) c.load = {v[6], v[7]};
+  return c;
+}
+
 }  // namespace
 
-SweepLineChecks::SweepLineChecks(Backend<cd>* backend, std::optional<LineCache> cache, int total)
-    : backend_(backend), cache_(std::move(cache)), total_(total) {}
+SweepLineChecks::SweepLineChecks(Backend<cd>* backend, std::optional<LineCache> cache, int total,
+                                 LineResults* shared)
+    : backend_(backend), cache_(std::move(cache)), shared_(shared), total_(total) {}
 
 mom::LineChecks SweepLineChecks::checks() {
   return [this](const mom::LineSpec& spec, double f, bool with_load) {
@@ -71,19 +95,24 @@ void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, boo
 mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequency_hz,
                                       bool with_load) {
   const std::string k = key(spec, frequency_hz, with_load);
-  const std::size_t stored = with_load ? 8 : 6;
+  if (shared_) {
+    if (const auto it = shared_->find(k); it != shared_->end()) {
+      if (auto c = stored_check(it->second, frequency_hz, with_load)) {
+        ++from_shared_;
+        ++done_;  // solved or read once for the whole sweep, and logged then
+        PMOM_LOG(debug) << "line check " << done_ << "/" << total_ << ": shared";
+        return *c;
+      }
+    }
+  }
   if (cache_) {
-    if (const auto v = cache_->get(k); v && v->size() == stored) {
-      ++from_cache_;
-      report(spec, frequency_hz, with_load, "from the cache");
-      mom::LineCheck c;
-      c.line.frequency_hz = frequency_hz;
-      c.line.gamma = {(*v)[0], (*v)[1]};
-      c.line.eps_eff = (*v)[2];
-      c.line.z0 = {(*v)[3], (*v)[4]};
-      c.line.unknowns = static_cast<int>((*v)[5]);
-      if (with_load) c.load = {(*v)[6], (*v)[7]};
-      return c;
+    if (const auto v = cache_->get(k)) {
+      if (auto c = stored_check(*v, frequency_hz, with_load)) {
+        ++from_cache_;
+        report(spec, frequency_hz, with_load, "from the cache");
+        if (shared_) (*shared_)[k] = *v;
+        return *c;
+      }
     }
   }
   const mom::LineCheck c = [&] {
@@ -95,13 +124,8 @@ mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequenc
   report(spec, frequency_hz, with_load,
          std::to_string(c.line.unknowns) + " unknowns, " +
              std::to_string(c.line.seconds_assembly + c.line.seconds_solve) + " s");
-  if (cache_) {
-    std::vector<double> values{c.line.gamma.real(), c.line.gamma.imag(), c.line.eps_eff,
-                               c.line.z0.real(),    c.line.z0.imag(),
-                               static_cast<double>(c.line.unknowns)};
-    if (with_load) values.insert(values.end(), {c.load.real(), c.load.imag()});
-    cache_->put(k, values);
-  }
+  if (cache_) cache_->put(k, stored_values(c, with_load));
+  if (shared_) (*shared_)[k] = stored_values(c, with_load);
   return c;
 }
 

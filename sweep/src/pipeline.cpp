@@ -71,7 +71,7 @@ Format format_for(const SweepSettings& s, const Csr<cd>& a) {
 // terminated by them: a few line checks, cached on disk, solved on the sweep's backend and
 // logged one by one.
 mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const SweepSettings& s,
-                                         Backend<cd>& backend) {
+                                         Backend<cd>& backend, LineResults* shared) {
   const auto start = clock::now();
   const auto [lo, hi] = std::minmax_element(s.frequencies_hz.begin(), s.frequencies_hz.end());
   const bool matched = s.termination == "matched";
@@ -88,10 +88,13 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   PMOM_LOG(info) << total << " line checks for the feeds' Z0" << (matched ? " and loads" : "")
                  << (cache ? ", cached in " + cache->folder().string()
                            : std::string(", cache bypassed (--no-line-cache)"));
-  sweep::SweepLineChecks checks(&backend, std::move(cache), total);
+  sweep::SweepLineChecks checks(&backend, std::move(cache), total, shared);
   mom::FeedImpedances feeds(mesh, *lo, *hi, kNodes, matched, checks.checks());
   PMOM_LOG(info) << "line checks: " << seconds_since(start) << " s, " << checks.solved()
-                 << " solved, " << checks.from_cache() << " from the cache";
+                 << " solved, " << checks.from_cache() << " from the cache"
+                 << (checks.from_shared() > 0
+                         ? ", " + std::to_string(checks.from_shared()) + " shared"
+                         : std::string());
   return feeds;
 }
 
@@ -119,14 +122,19 @@ const SweepSettings& runnable(const SweepSettings& s, const Backend<cd>& backend
 
 }  // namespace
 
+void solve_line_checks(const geometry::Mesh& mesh, const SweepSettings& settings,
+                       Backend<cd>& backend, LineResults& results) {
+  (void)band_feed_impedances(mesh, settings, backend, &results);
+}
+
 SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& settings,
-                             Backend<cd>& backend)
+                             Backend<cd>& backend, LineResults* shared_lines)
     : mesh_(mesh),
       settings_(runnable(resolved(settings, mesh, backend), backend)),
       backend_(backend),
       metal_(mom::conductor(mesh.layout().metal)),
       rhs_(mom::port_excitations(mesh)),
-      feeds_(band_feed_impedances(mesh, settings, backend)) {
+      feeds_(band_feed_impedances(mesh, settings, backend, shared_lines)) {
   if (settings_.rule == "mpie") {
     const auto start = clock::now();
     const io::Heartbeat beat("sparse pattern (rule mpie)");

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <optional>
@@ -22,6 +21,8 @@
 #include "planarmom/sweep/current_picture.hpp"
 #include "planarmom/sweep/knob_checks.hpp"
 #include "planarmom/sweep/pipeline.hpp"
+#include "planarmom/sweep/sweep_coordinator.hpp"
+#include "sweep_steps.hpp"
 
 namespace pmom::sweep {
 namespace {
@@ -109,15 +110,15 @@ void check_output_folders(const SweepSettings& s) {
   }
 }
 
-std::string choose_backend(const std::string& wanted) {
+}  // namespace
+
+std::string steps::choose_backend(const std::string& wanted) {
   if (wanted != "auto") return wanted;
   const CudaDeviceStatus status = cuda_device_status();
   PMOM_LOG(info) << "backend: " << (status.available ? "cuda, " : "cpu (") << status.description
                  << (status.available ? "" : ")");
   return status.available ? "cuda" : "cpu";
 }
-
-}  // namespace
 
 SweepJob load_sweep(const fs::path& config) {
   const std::string file = config.string();
@@ -188,16 +189,15 @@ void write_current_pictures(const geometry::Mesh& mesh, const SweepSettings& set
 
 }  // namespace
 
-io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
-  const SweepSettings settings = output_paths(job, options);
-  const geometry::Mesh& mesh = job.mesh;
+void steps::prepare_outputs(const SweepJob& job, const SweepSettings& settings,
+                            const RunOptions& options) {
   // The config is read and meshed without error: only now may output appear.
   if (!options.out_dir.empty()) create_output_folder(options.out_dir);
   check_output_folders(settings);
-  geometry::write_svg(mesh, settings.layout);
+  geometry::write_svg(job.mesh, settings.layout);
+}
 
-  const std::string backend_name = choose_backend(settings.backend);
-  const auto backend = make_backend<cd>(backend_name);
+io::SweepInfo steps::sweep_info(const SweepJob& job, const std::string& backend) {
   io::SweepInfo info;
   for (const geometry::Port& p : job.geometry.layout.ports) {
     info.port_names.push_back(p.name);
@@ -206,52 +206,38 @@ io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
   }
   info.config_text = read_text(job.file);
   info.program_version = PLANARMOM_VERSION;
-  info.backend = backend_name;
-  info.unknowns = mesh.basis().size();
-  io::SweepFile file(settings.hdf5, info,
-                     options.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);
+  info.backend = backend;
+  info.unknowns = job.mesh.basis().size();
+  return info;
+}
 
-  SweepPipeline pipeline(mesh, settings, *backend);
-  // Each solve starts from the previous frequency's solution (zero for the first one). After a
-  // frequency taken from a resumed file, that solution is the currents stored with it, so a
-  // resumed sweep repeats the uninterrupted one's solves exactly and gives the same S, bit for bit.
-  std::vector<cd> guess;
-  bool guess_is_previous = true;  // guess holds the solution of the frequency before this one
-  const auto start = std::chrono::steady_clock::now();
-  SweepProgress progress;
-  const std::vector<double>& frequencies = settings.frequencies_hz;
-  for (const double hz : frequencies) progress.todo += file.contains(hz) ? 0 : 1;
-  for (std::size_t i = 0; i < frequencies.size(); ++i) {
-    const double hz = frequencies[i];
-    if (file.contains(hz)) {
-      guess_is_previous = false;
-      continue;
-    }
-    if (!guess_is_previous) {  // i > 0: frequency i - 1 is in the file
-      guess = file.currents(frequencies[i - 1]);
-      PMOM_LOG(debug) << "initial guess at " << hz * 1e-9 << " GHz: the currents stored at "
-                      << frequencies[i - 1] * 1e-9 << " GHz";
-      guess_is_previous = true;
-    }
-    // The next frequency to compute, whose Green's table and offset tables the pipeline
-    // prepares while this one solves.
-    std::optional<double> next;
-    for (std::size_t j = i + 1; j < frequencies.size() && !next; ++j)
-      if (!file.contains(frequencies[j])) next = frequencies[j];
-    io::FrequencyRecord r = pipeline.run(hz, guess, next);
-    r.currents = guess;  // run() leaves the solutions in guess
-    file.append(r);
-    ++progress.done;
-    progress.record = &r;
-    progress.elapsed_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (options.progress) options.progress(progress);
-  }
-  file.finish();
+io::SweepData steps::finish(io::SweepFile& file, const SweepJob& job,
+                            const SweepSettings& settings) {
+  file.finish(settings.frequencies_hz);
   io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/false);
   io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(data));
-  write_current_pictures(mesh, settings, info.port_names);
+  write_current_pictures(job.mesh, settings, data.info.port_names);
   return data;
+}
+
+io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
+  const SweepSettings settings = output_paths(job, options);
+  steps::prepare_outputs(job, settings, options);
+  const std::string backend_name = steps::choose_backend(settings.backend);
+  const auto backend = make_backend<cd>(backend_name);
+  io::SweepFile file(settings.hdf5, steps::sweep_info(job, backend_name),
+                     options.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);
+  SweepPipeline pipeline(job.mesh, settings, *backend);
+  // One worker walks the frequencies in order, each solve starting from the one before (or
+  // from the currents stored with it in a resumed file): a resumed sweep repeats the
+  // uninterrupted one's solves exactly and gives the same S, bit for bit.
+  SweepCoordinator coordinator(file, settings.frequencies_hz, 1, options.progress);
+  work([&coordinator](io::FrequencyRecord* done) { return coordinator.next(0, done); },
+       [&pipeline](double hz, std::vector<cd>& guess, std::optional<double> next) {
+         return pipeline.run(hz, guess, next);
+       });
+  coordinator.log_rate();
+  return steps::finish(file, job, settings);
 }
 
 }  // namespace pmom::sweep

@@ -20,6 +20,11 @@ struct CudaDeviceStatus {
 };
 CudaDeviceStatus cuda_device_status();
 
+// Makes device `local_rank` modulo the visible count current for this thread's later CUDA work
+// (the MPI ranks of one host take one device each) and returns its ordinal; -1, changing
+// nothing, where there is no device (or no CUDA in this build).
+int select_cuda_device(int local_rank);
+
 // The CUDA backend on the current device. Throws std::runtime_error saying why when the build
 // has no CUDA or no device is visible.
 template <class T> std::unique_ptr<Backend<T>> make_cuda_backend();

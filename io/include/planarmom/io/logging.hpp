@@ -5,6 +5,7 @@
 #include <boost/log/trivial.hpp>
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #define PMOM_LOG(severity) BOOST_LOG_TRIVIAL(severity)
 
@@ -15,6 +16,7 @@ enum class Verbosity { quiet, normal, verbose };
 struct LogOptions {
   Verbosity verbosity = Verbosity::normal;  // quiet: warnings and errors; verbose: debug
   std::optional<std::filesystem::path> file;  // receives everything down to debug
+  std::string prefix;  // put before every message (an MPI rank's "rank 1 (host): ")
 };
 
 // Replaces any earlier set-up; safe to call more than once (tests do).

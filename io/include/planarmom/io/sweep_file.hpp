@@ -64,7 +64,10 @@ class SweepFile {
   void append(const FrequencyRecord& record);
 
   // Marks the file complete, closes it and renames it to the target (replacing an older one).
-  void finish();
+  // `order`, where given, is the sweep's frequency list: records written in another order (an
+  // MPI sweep's ranks return them as they finish) are put in it, in a copy written under a
+  // staging name and renamed to the target, so that a kill leaves the partial file to resume.
+  void finish(const std::vector<double>& order = {});
 
  private:
   struct Impl;

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <complex>
+#include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "planarmom/gpusolver/backend.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
@@ -29,18 +32,24 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& system,
                                         double tolerance = 1e-12,
                                         index_t exact_above = kExactLineUnknowns);
 
+// Line-check results by the cache's keys and values: those one MPI rank obtained, sent to the
+// others (mpi_sweep.hpp) so that every check is solved once.
+using LineResults = std::map<std::string, std::vector<double>>;
+
 class SweepLineChecks {
  public:
   // backend: where the lines are solved (nullptr or a host backend: the host LU); cache:
   // nothing to bypass it; total: the number of checks the caller will ask for (for progress;
-  // one check is the line's Z0 and, where asked, its matched load).
+  // one check is the line's Z0 and, where asked, its matched load); shared: results to use
+  // before the cache (another rank's), to which every result obtained here is added.
   SweepLineChecks(Backend<std::complex<double>>* backend, std::optional<LineCache> cache,
-                  int total);
+                  int total, LineResults* shared = nullptr);
 
   // The check for mom::FeedImpedances; it refers to this object.
   [[nodiscard]] mom::LineChecks checks();
 
   [[nodiscard]] int from_cache() const { return from_cache_; }
+  [[nodiscard]] int from_shared() const { return from_shared_; }
   [[nodiscard]] int solved() const { return solved_; }
 
  private:
@@ -53,7 +62,8 @@ class SweepLineChecks {
 
   Backend<std::complex<double>>* backend_;
   std::optional<LineCache> cache_;
-  int total_ = 0, done_ = 0, from_cache_ = 0, solved_ = 0;
+  LineResults* shared_;
+  int total_ = 0, done_ = 0, from_cache_ = 0, from_shared_ = 0, solved_ = 0;
 };
 
 }  // namespace pmom::sweep

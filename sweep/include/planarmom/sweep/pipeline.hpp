@@ -27,14 +27,23 @@
 #include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/config.hpp"
 #include "planarmom/sweep/exact_operator.hpp"
+#include "planarmom/sweep/line_checks.hpp"
 #include "planarmom/sweep/recycled_inverse.hpp"
 
 namespace pmom::sweep {
 
+// The feeds' line checks that SweepPipeline's constructor runs first, solved (or read from the
+// cache) into `results`: what an MPI sweep's rank 0 sends every rank before they build their
+// pipelines at once.
+void solve_line_checks(const geometry::Mesh& mesh, const SweepSettings& settings,
+                       Backend<std::complex<double>>& backend, LineResults& results);
+
 class SweepPipeline {
  public:
+  // The feeds' line checks come first (line_checks.hpp): from `shared_lines` where they are
+  // there (solve_line_checks), and every result is added to it.
   SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& settings,
-                Backend<std::complex<double>>& backend);
+                Backend<std::complex<double>>& backend, LineResults* shared_lines = nullptr);
 
   // Computes one frequency. `guess` (N×P column-major, or empty) is the initial guess and
   // returns the solutions, for the next frequency. Solver outcomes other than convergence are

@@ -28,11 +28,13 @@ struct SweepJob {
 SweepJob load_sweep(const std::filesystem::path& config);
 
 // One computed frequency, for progress reports: its index among those computed this run, how
-// many this run computes, and its record (S, iterations, residual, times per stage).
+// many this run computes, its record (S, iterations, residual, times per stage) and which of
+// the run's workers (MPI ranks; one without MPI) computed it.
 struct SweepProgress {
   std::size_t done = 0, todo = 0;
   const io::FrequencyRecord* record = nullptr;
   double elapsed_s = 0;
+  int worker = 0, workers = 1;
 };
 
 struct RunOptions {

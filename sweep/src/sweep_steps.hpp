@@ -1,0 +1,27 @@
+// The steps of run_sweep (run.hpp) that an MPI sweep (mpi_sweep.hpp) runs on its ranks; internal
+// to the sweep library.
+#pragma once
+
+#include <string>
+
+#include "planarmom/io/sweep_file.hpp"
+#include "planarmom/sweep/run.hpp"
+
+namespace pmom::sweep::steps {
+
+// Makes the output folder, checks that every output's folder takes files (std::runtime_error
+// "cannot write ..." before any is written) and writes the layout picture.
+void prepare_outputs(const SweepJob& job, const SweepSettings& settings,
+                     const RunOptions& options);
+
+// The backend `wanted` names; auto: cuda where a device is visible (logged), else cpu.
+std::string choose_backend(const std::string& wanted);
+
+// What the sweep file records for the whole run.
+io::SweepInfo sweep_info(const SweepJob& job, const std::string& backend);
+
+// After the last record: the file finished and read back, the Touchstone file and the current
+// pictures written.
+io::SweepData finish(io::SweepFile& file, const SweepJob& job, const SweepSettings& settings);
+
+}  // namespace pmom::sweep::steps
