@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libeigen3-dev libhdf5-dev libboost-log-dev libyaml-cpp-dev libcli11-dev
-  libgtest-dev libgmock-dev libopenmpi-dev nlohmann-json3-dev zlib1g-dev
+  libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin nlohmann-json3-dev zlib1g-dev
   libfftw3-dev
   python3-h5py python3-numpy python3-matplotlib python3-yaml python3-scikit-rf
 )

@@ -164,6 +164,30 @@ TEST(SweepFile, RoundTripIsExactAndRenamesOnFinish) {
   for (std::size_t f = 0; f < kPoints; ++f) expect_same(data.records[f], example_record(f, kPorts));
 }
 
+// An MPI sweep's ranks return records as they finish: finish(order) writes them in the sweep's
+// order (a sorted copy renamed into place) and removes the partial file.
+TEST(SweepFile, FinishPutsRecordsWrittenOutOfOrderInTheSweepsOrder) {
+  const TempDir dir("sweep_sorted");
+  const fs::path target = dir.path() / "sweep.h5";
+  const SweepInfo info = example_sweep_info(kPorts);
+  std::vector<double> order;
+  for (std::size_t f = 0; f < kPoints; ++f) order.push_back(example_record(f, kPorts).frequency_hz);
+  {
+    SweepFile file(target, info, SweepFile::Mode::fresh);
+    for (const std::size_t f : {std::size_t{2}, std::size_t{0}, std::size_t{3}, std::size_t{1}})
+      if (f < kPoints) file.append(example_record(f, kPorts));
+    for (std::size_t f = 4; f < kPoints; ++f) file.append(example_record(f, kPorts));
+    file.finish(order);
+  }
+  EXPECT_FALSE(fs::exists(SweepFile::partial_path(target)));
+  EXPECT_FALSE(fs::exists(dir.path() / "sweep.h5.partial.new")) << "the staging copy is renamed";
+  const SweepData data = read_sweep_file(target);
+  EXPECT_TRUE(data.complete);
+  expect_same(data.info, info);
+  ASSERT_EQ(data.records.size(), kPoints);
+  for (std::size_t f = 0; f < kPoints; ++f) expect_same(data.records[f], example_record(f, kPorts));
+}
+
 TEST(SweepFile, PartialNameSitsBesideTheTarget) {
   EXPECT_EQ(SweepFile::partial_path("out/run.h5"), fs::path("out/run.h5.partial"));
 }
