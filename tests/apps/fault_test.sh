@@ -95,23 +95,7 @@ need_reference() {
 case_reference() {
   rm -rf "$work"
   mkdir -p "$work"
-  # A 50-ohm line, 33 mm (15 mm feeds: their fitted stretch is λg/4 at 8 GHz, so the sweep
-  # has no warning to print), 2 cells across: 163 unknowns; short termination, so that
-  # start-up has only the feed lines' Z0 checks.
-  cat >"$config" <<'YAML'
-substrate: {eps_r: 3.38, height_mm: 0.508, loss_tangent: 0}
-metal: {pec: true}
-layout:
-  - {x0: 0, y0: 0, x1: 33.0, y1: 1.2}
-ports:
-  - {name: a, x: 0, y: 0.6, direction: "+x", feed_length_mm: 15, reference_plane_mm: 15}
-  - {name: b, x: 33.0, y: 0.6, direction: "-x", feed_length_mm: 15, reference_plane_mm: 15}
-mesh: {cell_mm: 0.6}
-frequencies: {start_hz: 8.0e9, stop_hz: 9.0e9, points: 6}
-sparsify: {density: 1.0}
-solver: {backend: cpu}
-termination: short
-YAML
+  line_config "$config" 6
   local start end
   start=$(date +%s%N)
   "$exe" sweep "$config" --out-dir "$work/reference" >"$work/reference.log" 2>&1 ||

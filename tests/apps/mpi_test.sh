@@ -36,22 +36,9 @@ if [ "${MPI_IN_NAMESPACE:-}" != 1 ]; then
   rm -rf "$work"
   mkdir -p "$work"
 fi
-# A 50-ohm line (fault_test.sh's) at 40 frequencies: ~0.1 s each on one core.
+# fault_test.sh's line at 40 frequencies: ~0.1 s each on one core.
 line=$work/line.yaml
-cat >"$line" <<'YAML'
-substrate: {eps_r: 3.38, height_mm: 0.508, loss_tangent: 0}
-metal: {pec: true}
-layout:
-  - {x0: 0, y0: 0, x1: 33.0, y1: 1.2}
-ports:
-  - {name: a, x: 0, y: 0.6, direction: "+x", feed_length_mm: 15, reference_plane_mm: 15}
-  - {name: b, x: 33.0, y: 0.6, direction: "-x", feed_length_mm: 15, reference_plane_mm: 15}
-mesh: {cell_mm: 0.6}
-frequencies: {start_hz: 8.0e9, stop_hz: 9.0e9, points: 40}
-sparsify: {density: 1.0}
-solver: {backend: cpu}
-termination: short
-YAML
+line_config "$line" 40
 
 # The serial sweep of the line, that the others compare with.
 reference() {
