@@ -77,7 +77,7 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
 }
 
 void read_accuracy(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
-  r.check_keys(node, "/accuracy", {"greens_table", "quadrature"});
+  r.check_keys(node, "/accuracy", {"greens_table", "quadrature", "interpolate_tables"});
   if (const YAML::Node n = node["greens_table"]) {
     s.greens_table_accuracy = r.number(n, "/accuracy/greens_table");
     if (!(s.greens_table_accuracy >= 1e-10 && s.greens_table_accuracy <= 1e-3))
@@ -86,6 +86,8 @@ void read_accuracy(const YamlReader& r, const YAML::Node& node, SweepSettings& s
   }
   if (const YAML::Node n = node["quadrature"])
     s.quadrature = r.integer(n, "/accuracy/quadrature", 1, 4);
+  if (const YAML::Node n = node["interpolate_tables"])
+    s.interpolate_tables = r.boolean(n, "/accuracy/interpolate_tables");
 }
 
 // Output paths: given ones relative to the config file's folder, the others the config file's

@@ -38,6 +38,7 @@ struct ExactOperator::Impl {
   std::vector<mom::RooftopCells> cells;  // the host path's entries
   mom::InteractionTables tables;         // the host path's, of the last at()
   bool host_dense = false;               // on the host, Z itself in place of the FFTs
+  mom::HostTables host_tables;           // the host's tables of a frequency
   mom::ImpedanceMatrix z;                // host_dense: Z of the last at()
   // On a CUDA backend: the fill of Z's exact entries on `entries` (the correction's and the
   // blocks' pairs), the product, and where the diagonal is among the entries.
@@ -88,9 +89,13 @@ std::shared_ptr<Operator<cd>> ExactOperator::Impl::dense_at(std::span<const cd> 
 
 ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
                              std::vector<mom::GramEntry> gram, Backend<cd>& backend,
-                             BlockJacobi* blocks, int columns, bool host_dense)
+                             BlockJacobi* blocks, int columns, bool host_dense,
+                             mom::HostTables host_tables)
     : impl_(std::make_unique<Impl>(mesh, plan, std::move(gram), backend, blocks)) {
   Impl& d = *impl_;
+  d.host_tables = host_tables ? std::move(host_tables) : [&plan = d.plan](const mom::GreensTable& g) {
+    return mom::evaluate_tables(plan, g);
+  };
   const auto start = std::chrono::steady_clock::now();
   const bool on_device = backend.name().rfind("cuda", 0) == 0;
   d.n = static_cast<index_t>(mesh.basis().size());
@@ -177,7 +182,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
   Impl& d = *impl_;
   const index_t n = d.n;
   if (d.host_dense) {  // the loads and the loss go into Z itself
-    d.tables = mom::evaluate_tables(d.plan, greens);
+    d.tables = d.host_tables(greens);
     return d.dense_at(loads, strip);
   }
   std::fill(d.correction.values.begin(), d.correction.values.end(), cd(0.0));
@@ -204,7 +209,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
           product->apply(x, y, static_cast<int>(columns), alpha, beta, stream, true);
         });
   }
-  d.tables = mom::evaluate_tables(d.plan, greens);
+  d.tables = d.host_tables(greens);
   auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, d.tables);
   // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
   // correction.

@@ -22,6 +22,7 @@
 #include <sstream>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "planarmom/gpusolver/backends.hpp"
@@ -146,19 +147,28 @@ std::string where(const MpiSession& session) {
   return session.host() + ", pid " + std::to_string(::getpid());
 }
 
+// Every rank's "where\ntext", gathered on rank 0 as {rank's name, text} (empty elsewhere).
+std::vector<std::pair<std::string, std::string>> gather_named(const MpiSession& session,
+                                                              const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> named;
+  const std::vector<std::string> texts = gather(session, where(session) + '\n' + text);
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    const std::size_t cut = texts[r].find('\n');
+    named.emplace_back(rank_name(session, static_cast<int>(r), texts[r].substr(0, cut)),
+                       texts[r].substr(cut + 1));
+  }
+  return named;
+}
+
 // One agreed step: each rank's error (empty: none) goes to rank 0, which sends the first to
 // every rank; then rank 0 throws it (naming the rank it came from where that was another) and
 // the others throw FailedOnAnotherRank.
 void agree(const MpiSession& session, const std::string& error) {
-  const std::vector<std::string> errors = gather(session, where(session) + '\n' + error);
+  const auto errors = gather_named(session, error);
   std::string verdict;
   for (std::size_t r = 0; r < errors.size() && verdict.empty(); ++r) {
-    const std::size_t cut = errors[r].find('\n');
-    const std::string what = errors[r].substr(cut + 1);
-    if (what.empty()) continue;
-    verdict = r == 0 ? what
-                     : rank_name(session, static_cast<int>(r), errors[r].substr(0, cut)) + ": " +
-                           what;
+    const auto& [name, what] = errors[r];
+    if (!what.empty()) verdict = r == 0 ? what : name + ": " + what;
   }
   verdict = broadcast(verdict);
   if (verdict.empty()) return;
@@ -412,18 +422,13 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
   std::optional<SweepJob> job;
   agreed(session, [&] { job = load_sweep(config); });
   std::ostringstream mine;
-  mine << where(session) << '\n'
-       << std::hash<std::string>{}(steps::sweep_info(*job, "").config_text) << ' '
+  mine << std::hash<std::string>{}(steps::sweep_info(*job, "").config_text) << ' '
        << job->mesh.basis().size() << ' ' << job->settings.frequencies_hz.size();
-  const std::vector<std::string> sweeps = gather(session, mine.str());
+  const auto sweeps = gather_named(session, mine.str());
   std::string differs;
-  const auto sweep_of = [&sweeps](std::size_t r) {
-    return sweeps[r].substr(sweeps[r].find('\n') + 1);
-  };
   for (std::size_t r = 1; r < sweeps.size() && differs.empty(); ++r)
-    if (sweep_of(r) != sweep_of(0))
-      differs = rank_name(session, static_cast<int>(r), sweeps[r].substr(0, sweeps[r].find('\n'))) +
-                " read another sweep than rank 0 from " + config.string() +
+    if (sweeps[r].second != sweeps[0].second)
+      differs = sweeps[r].first + " read another sweep than rank 0 from " + config.string() +
                 " (config text, unknowns or frequencies differ): every rank must read the same "
                 "file (a shared folder, or the same copy on every host)";
   agree(session, differs);
@@ -443,12 +448,10 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
                                           " threads";
   });
   const std::vector<std::string> backends = gather(session, backend_name);
-  const std::vector<std::string> devices = gather(session, where(session) + '\n' + device);
-  std::vector<std::string> names;  // on rank 0: "rank 1 of 2 (host)"
-  for (std::size_t r = 0; r < devices.size(); ++r) {
-    const std::size_t cut = devices[r].find('\n');
-    names.push_back(rank_name(session, static_cast<int>(r), devices[r].substr(0, cut)));
-    PMOM_LOG(info) << names.back() << ": " << devices[r].substr(cut + 1);
+  std::vector<std::string> names;  // on rank 0: "rank 1 of 2 (host, pid 4242)"
+  for (const auto& [name, what] : gather_named(session, device)) {
+    PMOM_LOG(info) << name << ": " << what;
+    names.push_back(name);
   }
 
   // 3. Rank 0 checks the outputs and opens the file (resumed or fresh).

@@ -206,9 +206,9 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     if (in_place_ || device_fill_) set_block_positions();
   }
   if (settings_.rule == "exact") {
-    exact_ = std::make_unique<ExactOperator>(mesh_, plan_, gram_, backend_, blocks_.get(),
-                                             static_cast<int>(mesh_.ports().size()),
-                                             uses_lu(settings_));
+    exact_ = std::make_unique<ExactOperator>(
+        mesh_, plan_, gram_, backend_, blocks_.get(), static_cast<int>(mesh_.ports().size()),
+        uses_lu(settings_), [this](const mom::GreensTable& g) { return host_tables(g); });
     PMOM_LOG(info) << "sparsify rule exact: " << exact_->summary();
   }
   if (uses_lu(settings_)) {
@@ -295,6 +295,34 @@ mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {
           mom::required_rho_max(mesh_.grid()), table_options(settings_)};
 }
 
+mom::InteractionTables SweepPipeline::host_tables(const mom::GreensTable& greens) {
+  const std::vector<double>& f = settings_.frequencies_hz;
+  if (!settings_.interpolate_tables || f.size() < SweepSettings::kBandTablesFrom)
+    return mom::evaluate_tables(plan_, greens);
+  if (!band_) {
+    const auto start = clock::now();
+    const auto [lo, hi] = std::minmax_element(f.begin(), f.end());
+    const double tolerance = settings_.greens_table_accuracy * 1e-3;
+    {
+      const io::Heartbeat beat("offset tables over the band");
+      band_ = std::make_unique<mom::BandTables>(
+          plan_, [this](double hz) { return greens_table(hz); }, *lo, *hi, tolerance);
+    }
+    if (band_->interpolates())
+      PMOM_LOG(info) << "offset tables over " << *lo * 1e-9 << "-" << *hi * 1e-9
+                     << " GHz interpolated from " << band_->nodes() << " frequencies ("
+                     << band_->evaluations() << " evaluated, checked between them to "
+                     << band_->error() << " of the largest entry, tolerance " << tolerance
+                     << "; " << seconds_since(start) << " s)";
+    else
+      PMOM_LOG(warning) << "offset tables over " << *lo * 1e-9 << "-" << *hi * 1e-9
+                        << " GHz: 33 frequencies interpolate them only to " << band_->error()
+                        << " of the largest entry (tolerance " << tolerance
+                        << "); every frequency evaluates them";
+  }
+  return band_->at(greens);
+}
+
 // Z of one frequency into the in-place operator's values, on the device or from the host.
 void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<const cd> loads) {
   InPlace& p = *in_place_;
@@ -302,7 +330,7 @@ void SweepPipeline::fill_in_place(const mom::GreensTable& greens, std::span<cons
   if (device_fill_) {
     fill_on_device(greens, loads, values);
   } else {
-    Csr<cd> z = mom::assemble_sparse_impedance(mesh_, mom::evaluate_tables(plan_, greens), *mpie_);
+    Csr<cd> z = mom::assemble_sparse_impedance(mesh_, host_tables(greens), *mpie_);
     mom::add_port_loads(mesh_, loads, z);
     add_metal_loss(greens.frequency(), z);
     backend_.copy_bytes(values, z.values.data(), z.values.size() * sizeof(cd),
@@ -320,7 +348,7 @@ Csr<cd> SweepPipeline::sparse_z(const mom::GreensTable& greens, std::span<const 
   Csr<cd> sparse;
   {
     // The tables live only while the matrices are built.
-    const mom::InteractionTables tables = mom::evaluate_tables(plan_, greens);
+    const mom::InteractionTables tables = host_tables(greens);
     if (settings_.check_dense || !mpie_) {
       z = mom::assemble_impedance(mesh_, tables);
       mom::add_port_loads(mesh_, loads, *z);

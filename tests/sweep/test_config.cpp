@@ -158,6 +158,10 @@ TEST(SweepConfig, AccuracySetsTheIntegralsOptions) {
   expect_bad(kValid + "accuracy: {quadrature: 0}\n", "17: /accuracy/quadrature must be in 1..4, got 0");
   expect_bad(kValid + "accuracy: {tables: 1.0e-8}\n",
              "17: unknown key 'tables' in /accuracy");
+  EXPECT_TRUE(plain.interpolate_tables);
+  EXPECT_FALSE(read(kValid + "accuracy: {interpolate_tables: false}\n").interpolate_tables);
+  expect_bad(kValid + "accuracy: {interpolate_tables: 1.0e-9}\n",
+             "17: /accuracy/interpolate_tables must be true or false");
 }
 
 TEST(SweepConfig, UnknownKeys) {

@@ -11,7 +11,9 @@
 //            preconditioner: block}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
 //   termination: matched   # or short: what loads every port's gap (mom/port_loads.hpp)
-//   accuracy: {greens_table: 1.0e-6, quadrature: 1}   # the MoM integrals' accuracy knobs
+//   accuracy: {greens_table: 1.0e-6, quadrature: 1, interpolate_tables: true}
+//     # the MoM integrals' accuracy knobs; interpolate_tables: the host's offset tables over the
+//     # band from a few exact evaluations (mom/band_tables.hpp)
 #pragma once
 
 #include <string>
@@ -64,6 +66,10 @@ struct SweepSettings {
   // keep the defaults.
   double greens_table_accuracy = 1e-6;  // [1e-10, 1e-3]
   int quadrature = 1;                   // 1 to 4
+  // On the host, sweeps of at least kBandTablesFrom frequencies interpolate the offset tables
+  // over the band (mom::BandTables) to greens_table_accuracy × 1e-3 of their largest entry.
+  bool interpolate_tables = true;
+  static constexpr std::size_t kBandTablesFrom = 15;  // twice the 7 evaluations it starts with
   // Rule mpie only: when > 0, the pattern's reach in substrate heights
   // (mom::mpie_sparsity_in_heights), the density its outcome; 0: the reach that gives
   // `density`.

@@ -13,6 +13,7 @@
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/mom/band_tables.hpp"
 #include "planarmom/mom/convolution_layout.hpp"
 #include "planarmom/mom/device_convolution.hpp"
 #include "planarmom/mom/device_fill.hpp"
@@ -32,13 +33,14 @@ class ExactOperator {
   // exact entries at every frequency, or null; columns: the right-hand sides solved at once;
   // host_dense: on the host, multiply by Z itself, assembled from the tables every frequency,
   // instead of by FFTs (where Z's LU is made anyway, recycled_inverse.hpp: at those sizes a
-  // matrix product is several times faster than the channels' FFTs on a CPU).
+  // matrix product is several times faster than the channels' FFTs on a CPU); host_tables:
+  // where the host's tables of a frequency come from (empty: evaluate_tables).
   // On a CUDA backend the device fill and product are made here (std::runtime_error where
   // there is no device); on the host the FFT product needs FFTW (at() throws
   // std::runtime_error in a build without it).
   ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
                 std::vector<mom::GramEntry> gram, Backend<cd>& backend, BlockJacobi* blocks,
-                int columns, bool host_dense = false);
+                int columns, bool host_dense = false, mom::HostTables host_tables = {});
   ~ExactOperator();
   ExactOperator(const ExactOperator&) = delete;
   ExactOperator& operator=(const ExactOperator&) = delete;

@@ -18,6 +18,7 @@
 #include "planarmom/gpusolver/backend.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/sweep_record.hpp"
+#include "planarmom/mom/band_tables.hpp"
 #include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
@@ -68,6 +69,9 @@ class SweepPipeline {
                       std::span<const std::complex<double>> loads, std::complex<double>* values);
   std::shared_ptr<Operator<std::complex<double>>> threshold_on_device(io::FrequencyRecord& r);
   [[nodiscard]] mom::GreensTable greens_table(double frequency_hz) const;
+  // The host's offset tables at the Green's table's frequency: interpolated over the band
+  // (made at the first call) where settings allow, else evaluated.
+  mom::InteractionTables host_tables(const mom::GreensTable& greens);
   Csr<std::complex<double>> sparse_z(const mom::GreensTable& greens,
                                      std::span<const std::complex<double>> loads,
                                      io::FrequencyRecord& r,
@@ -85,6 +89,7 @@ class SweepPipeline {
   mom::FeedImpedances feeds_;
   std::optional<mom::MpiePattern> mpie_;  // rule mpie: the pattern for the density, once
   mom::TablePlan plan_;                   // the offset tables' plan, once
+  std::unique_ptr<mom::BandTables> band_;  // the host's tables over the band, once asked for
   std::optional<InPlace> in_place_;
   std::unique_ptr<BlockJacobi> blocks_;  // solver.preconditioner block (COCG)
   std::unique_ptr<RecycledInverse> recycled_;  // solver.preconditioner lu (COCG, rule exact)
