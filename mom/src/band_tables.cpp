@@ -29,24 +29,40 @@ double lobatto(double lo, double hi, int level, int k) {
 }  // namespace
 
 BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)> greens,
-                       double lo_hz, double hi_hz, double tolerance)
+                       double lo_hz, double hi_hz, double tolerance, const Share& share)
     : plan_(plan), lo_(lo_hz), hi_(hi_hz) {
   if (!(lo_hz < hi_hz)) throw std::invalid_argument("BandTables: the band needs lo < hi");
   if (!(tolerance > 0 && tolerance < 1))
     throw std::invalid_argument("BandTables: the tolerance must be in (0, 1)");
+  const std::function<InteractionTables(double)> one = [&](double f) {
+    return evaluate_tables(plan_, greens(f));
+  };
+  const auto batch = [&](const std::vector<double>& frequencies) {
+    if (share) return share(frequencies, plan_, one);
+    std::vector<InteractionTables> tables;
+    for (const double f : frequencies) tables.push_back(one(f));
+    return tables;
+  };
   // Exact tables by node index on the fine grid (2^kFine + 1 nodes): every level's nodes and
   // checks are nodes of it, so nothing is evaluated twice.
   std::map<int, InteractionTables> exact;
-  const auto evaluated = [&](int fine) -> const InteractionTables& {
-    auto it = exact.find(fine);
-    if (it == exact.end()) {
-      it = exact.emplace(fine, evaluate_tables(plan_, greens(lobatto(lo_, hi_, kFine, fine))))
-               .first;
-      ++evaluations_;
-    }
-    return it->second;
+  const auto evaluate_level = [&](int level) {
+    const int stride = 1 << (kFine - level);
+    std::vector<int> wanted;
+    for (int fine = 0; fine <= (1 << kFine); fine += stride)
+      if (exact.count(fine) == 0) wanted.push_back(fine);
+    for (const int check : {stride / 2, (1 << (kFine - 1)) + stride / 2})
+      if (exact.count(check) == 0) wanted.push_back(check);
+    std::vector<double> frequencies;
+    for (const int fine : wanted) frequencies.push_back(lobatto(lo_, hi_, kFine, fine));
+    std::vector<InteractionTables> tables = batch(frequencies);
+    if (tables.size() != wanted.size())
+      throw std::logic_error("BandTables: the batch came back with another count");
+    for (std::size_t k = 0; k < wanted.size(); ++k) exact.emplace(wanted[k], std::move(tables[k]));
+    evaluations_ += static_cast<int>(wanted.size());
   };
-  const InteractionTables& first = evaluated(0);
+  evaluate_level(kFirstLevel);
+  const InteractionTables& first = exact.at(0);
   layout_ = first;
   layout_.values.clear();
   layout_.greens_evaluations = 0;
@@ -62,13 +78,14 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
   for (const long long start : first.start)
     if (start >= 0) starts_.push_back(static_cast<std::size_t>(start));
   for (int level = kFirstLevel; level <= kLastLevel; ++level) {
+    if (level > kFirstLevel) evaluate_level(level);
     const int count = (1 << level) + 1, stride = 1 << (kFine - level);
     nodes_hz_.clear();
     weights_.clear();
     stripped_.clear();
     for (int k = 0; k < count; ++k) {
       const double f = lobatto(lo_, hi_, level, k);
-      const InteractionTables& t = evaluated(k * stride);
+      const InteractionTables& t = exact.at(k * stride);
       std::vector<cd> u = t.values;
       const std::vector<cd> phase = phases(wavenumber(f));
       for (const std::size_t start : starts_)
@@ -81,7 +98,7 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     // of the next level.
     error_ = 0;
     for (const int check : {stride / 2, (1 << (kFine - 1)) + stride / 2}) {
-      const InteractionTables& t = evaluated(check);
+      const InteractionTables& t = exact.at(check);
       const InteractionTables guess = interpolate(lobatto(lo_, hi_, kFine, check));
       double worst = 0, largest = 0;
       for (std::size_t i = 0; i < t.values.size(); ++i) {

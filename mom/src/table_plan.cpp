@@ -334,6 +334,23 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
   return plan;
 }
 
+InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
+                                     std::vector<cd> values) {
+  if (static_cast<long long>(values.size()) != plan.size)
+    throw std::invalid_argument("tables_with_values: " + std::to_string(values.size()) +
+                                " values for a plan of " + std::to_string(plan.size));
+  InteractionTables t;
+  t.frequency_hz = frequency_hz;
+  t.cell_m = plan.cell_m;
+  t.nx = plan.nx;
+  t.ny = plan.ny;
+  t.edge_profiles = plan.edge_profiles;
+  t.start = plan.start;
+  t.values = std::move(values);
+  t.greens_evaluations = plan.lookups();
+  return t;
+}
+
 InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens) {
   geometry::Grid grid;
   grid.cell_mm = plan.cell_mm;

@@ -27,6 +27,7 @@
 
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/io/logging.hpp"
+#include "planarmom/mom/band_tables.hpp"
 #include "planarmom/sweep/pipeline.hpp"
 #include "planarmom/sweep/sweep_coordinator.hpp"
 #include "sweep_steps.hpp"
@@ -186,6 +187,30 @@ template <class Step> void agreed(const MpiSession& session, Step&& step) {
     if (error.empty()) error = "an error without a message";
   }
   agree(session, error);
+}
+
+// A batch of the band's tables (mom::BandTables::Share) shared by every rank: frequency k is
+// evaluated by rank k mod R, and each evaluation is then broadcast from its rank. A rank that
+// fails to evaluate stops every rank (agree) before any broadcast waits for it.
+mom::BandTables::Share share_among(const MpiSession& session) {
+  return [&session](const std::vector<double>& frequencies, const mom::TablePlan& plan,
+                    const std::function<mom::InteractionTables(double)>& one) {
+    const auto ranks = static_cast<std::size_t>(session.size());
+    std::vector<std::vector<cd>> values(frequencies.size());
+    agreed(session, [&] {
+      for (std::size_t k = static_cast<std::size_t>(session.rank()); k < frequencies.size();
+           k += ranks)
+        values[k] = one(frequencies[k]).values;
+    });
+    std::vector<mom::InteractionTables> tables;
+    for (std::size_t k = 0; k < frequencies.size(); ++k) {
+      values[k].resize(static_cast<std::size_t>(plan.size));
+      MPI_Bcast(values[k].data(), static_cast<int>(2 * plan.size), MPI_DOUBLE,
+                static_cast<int>(k % ranks), MPI_COMM_WORLD);
+      tables.push_back(mom::tables_with_values(plan, frequencies[k], std::move(values[k])));
+    }
+    return tables;
+  };
 }
 
 // A request from a worker to rank 0, and its reply.
@@ -486,6 +511,11 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
   }
   std::optional<SweepPipeline> pipeline;
   agreed(session, [&] { pipeline.emplace(job->mesh, settings, *backend, &lines); });
+  // Where a rank fills Z on the host from tables over the band, every rank evaluates its share
+  // of their nodes and receives the others'.
+  int wants = pipeline->wants_band_tables() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &wants, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (wants != 0) pipeline->make_band_tables(share_among(session));
 
   // 5. The frequencies: rank 0 hands them out from its coordinator thread and solves its own.
   if (!root) {

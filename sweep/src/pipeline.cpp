@@ -295,31 +295,41 @@ mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {
           mom::required_rho_max(mesh_.grid()), table_options(settings_)};
 }
 
-mom::InteractionTables SweepPipeline::host_tables(const mom::GreensTable& greens) {
+bool SweepPipeline::wants_band_tables() const {
+  return settings_.interpolate_tables &&
+         settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom &&
+         backend_.name().rfind("cuda", 0) != 0;
+}
+
+void SweepPipeline::make_band_tables(const mom::BandTables::Share& share) {
   const std::vector<double>& f = settings_.frequencies_hz;
-  if (!settings_.interpolate_tables || f.size() < SweepSettings::kBandTablesFrom)
-    return mom::evaluate_tables(plan_, greens);
-  if (!band_) {
-    const auto start = clock::now();
-    const auto [lo, hi] = std::minmax_element(f.begin(), f.end());
-    const double tolerance = settings_.greens_table_accuracy * 1e-3;
-    {
-      const io::Heartbeat beat("offset tables over the band");
-      band_ = std::make_unique<mom::BandTables>(
-          plan_, [this](double hz) { return greens_table(hz); }, *lo, *hi, tolerance);
-    }
-    if (band_->interpolates())
-      PMOM_LOG(info) << "offset tables over " << *lo * 1e-9 << "-" << *hi * 1e-9
-                     << " GHz interpolated from " << band_->nodes() << " frequencies ("
-                     << band_->evaluations() << " evaluated, checked between them to "
-                     << band_->error() << " of the largest entry, tolerance " << tolerance
-                     << "; " << seconds_since(start) << " s)";
-    else
-      PMOM_LOG(warning) << "offset tables over " << *lo * 1e-9 << "-" << *hi * 1e-9
-                        << " GHz: 33 frequencies interpolate them only to " << band_->error()
-                        << " of the largest entry (tolerance " << tolerance
-                        << "); every frequency evaluates them";
+  const auto start = clock::now();
+  const auto [lo, hi] = std::minmax_element(f.begin(), f.end());
+  const double tolerance = settings_.greens_table_accuracy * 1e-3;
+  {
+    const io::Heartbeat beat("offset tables over the band");
+    band_ = std::make_unique<mom::BandTables>(
+        plan_, [this](double hz) { return greens_table(hz); }, *lo, *hi, tolerance, share);
   }
+  if (band_->interpolates())
+    PMOM_LOG(info) << "offset tables over " << *lo * 1e-9 << "-" << *hi * 1e-9
+                   << " GHz interpolated from " << band_->nodes() << " frequencies ("
+                   << band_->evaluations() << " evaluated" << (share ? ", shared by the ranks" : "")
+                   << ", checked between them to " << band_->error()
+                   << " of the largest entry, tolerance " << tolerance << "; "
+                   << seconds_since(start) << " s)";
+  else
+    PMOM_LOG(warning) << "offset tables over " << *lo * 1e-9 << "-" << *hi * 1e-9
+                      << " GHz: 33 frequencies interpolate them only to " << band_->error()
+                      << " of the largest entry (tolerance " << tolerance
+                      << "); every frequency evaluates them";
+}
+
+mom::InteractionTables SweepPipeline::host_tables(const mom::GreensTable& greens) {
+  if (!settings_.interpolate_tables ||
+      settings_.frequencies_hz.size() < SweepSettings::kBandTablesFrom)
+    return mom::evaluate_tables(plan_, greens);
+  if (!band_) make_band_tables();
   return band_->at(greens);
 }
 

@@ -22,10 +22,17 @@ using HostTables = std::function<InteractionTables(const GreensTable& greens)>;
 
 class BandTables {
  public:
-  // greens(f): the Green's table at f (the plan's range). Throws std::invalid_argument for a
-  // band that is not lo < hi, or a tolerance not in (0, 1).
+  // Every frequency's tables of a batch, in order, evaluating (with `one`) those it takes on:
+  // an MPI sweep shares each batch among its ranks (mpi_sweep.cpp). Empty: all evaluated here.
+  using Share = std::function<std::vector<InteractionTables>(
+      const std::vector<double>& frequencies_hz, const TablePlan& plan,
+      const std::function<InteractionTables(double)>& one)>;
+
+  // greens(f): the Green's table at f (the plan's range). Each level's new nodes and checks are
+  // one batch for `share`. Throws std::invalid_argument for a band that is not lo < hi, or a
+  // tolerance not in (0, 1).
   BandTables(const TablePlan& plan, std::function<GreensTable(double)> greens, double lo_hz,
-             double hi_hz, double tolerance);
+             double hi_hz, double tolerance, const Share& share = {});
 
   // The tables at f: interpolated, or evaluated from greens (where f is outside the band or
   // the interpolation missed the tolerance).

@@ -55,6 +55,13 @@ class SweepPipeline {
   io::FrequencyRecord run(double frequency_hz, std::vector<std::complex<double>>& guess,
                           std::optional<double> next = std::nullopt);
 
+  // Whether Z is filled on the host from tables interpolated over the band (the cpu backend,
+  // accuracy.interpolate_tables, kBandTablesFrom frequencies or more).
+  [[nodiscard]] bool wants_band_tables() const;
+  // Makes the band's tables now, their evaluations shared by `share` (an MPI sweep's ranks,
+  // each calling this); otherwise the first host fill makes them, alone.
+  void make_band_tables(const mom::BandTables::Share& share = {});
+
  private:
   // The fixed-pattern path (rule mpie without the dense check): one operator and one solver for
   // the whole sweep, Z rewritten in their CSR values every frequency (by the GPU fill on a CUDA
