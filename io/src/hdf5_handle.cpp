@@ -4,6 +4,7 @@
 // system's own words are what the user needs ("No space left on device").
 #include "hdf5_handle.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <system_error>
@@ -34,28 +35,28 @@ template <class Query> std::string name_of(Query query, hid_t location) {
   return name;
 }
 
-// The errno text of a file-driver message, or "" when it names no errno.
-std::string os_reason(const std::string& detail) {
+// The errno of a file-driver message, or 0 when it names none.
+int os_error(const std::string& detail) {
   constexpr std::string_view kErrno = "errno = ";
   const std::size_t at = detail.find(kErrno);
-  if (at == std::string::npos) return {};
-  const int code = std::atoi(detail.c_str() + at + kErrno.size());
-  return code > 0 ? std::generic_category().message(code) : std::string();
+  if (at == std::string::npos) return 0;
+  return std::max(0, std::atoi(detail.c_str() + at + kErrno.size()));
 }
 
 [[noreturn]] void throw_error(std::string file, std::string_view what, const std::string& detail) {
   std::string message = std::move(file);
   message += ": ";
   message += what;
-  if (const std::string reason = os_reason(detail); !reason.empty()) {
+  const int code = os_error(detail);
+  if (code > 0) {
     message += ": ";
-    message += reason;
+    message += std::generic_category().message(code);
   } else if (!detail.empty()) {
     message += " (HDF5: ";
     message += detail;
     message += ')';
   }
-  throw SweepFileError(message);
+  throw SweepFileError(message, code);
 }
 
 }  // namespace

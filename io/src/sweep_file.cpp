@@ -10,6 +10,7 @@
 //   refuses a file damaged in any other way, saying so.
 // Only a finished sweep gets the final name.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -254,8 +255,14 @@ h5::File reopen(const fs::path& partial, const SweepInfo& info, std::vector<doub
     return file;
   } catch (const SweepFileError& error) {
     // The error says what is wrong with the file; this says how to get going again.
+    if (error.os_error() == EAGAIN || error.os_error() == EWOULDBLOCK)  // HDF5's file lock
+      throw SweepFileError(cat(error.what(), ": another process has it open (a sweep still ",
+                               "writing it: the ranks of a killed mpirun may outlive it); stop ",
+                               "that one or let it end, then run again with --resume"),
+                           error.os_error());
     throw SweepFileError(cat(error.what(), ". Delete ", partial.string(),
-                             " to start the sweep afresh, or run without --resume."));
+                             " to start the sweep afresh, or run without --resume."),
+                         error.os_error());
   }
 }
 

@@ -39,9 +39,11 @@ if [ "${MPI_IN_NAMESPACE:-}" != 1 ]; then
   rm -rf "$work"
   mkdir -p "$work"
 fi
-# fault_test.sh's line at 40 frequencies: ~0.1 s each on one core.
+# fault_test.sh's line at 200 frequencies: ~0.1 s each on one core of the 2-core VM, ~0.02 s on
+# a fast host, so a run is still going when the kills below come after its 4th or 6th record.
+points=200
 line=$work/line.yaml
-line_config "$line" 40
+line_config "$line" $points
 
 # The serial sweep of the line, that the others compare with.
 reference() {
@@ -66,9 +68,28 @@ wait_for_log() {
   done
 }
 
+# ended PID: the process is gone or a zombie.
+ended() {
+  local state
+  ! state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || [ "$state" = Z ]
+}
+
+# kill_run LOG: SIGKILL to the run's process group and to every rank its log names (mpirun puts
+# its ranks in process groups of their own, and they can outlive it holding the file), then
+# waits until all are gone.
 kill_run() {
-  kill -KILL -- "-$run_pid" 2>/dev/null || true
+  kill -KILL -- "-$run_pid" $(rank_pids "$1") 2>/dev/null || true
   wait "$run_pid" 2>/dev/null || true
+  wait_ranks "$1"
+}
+
+# The pids of the ranks a run's log names.
+rank_pids() { sed -n 's/.*rank [0-9]* of [0-9]* (.*, pid \([0-9]*\)).*/\1/p' "$1"; }
+
+# wait_ranks LOG: until every rank the log names has ended.
+wait_ranks() {
+  local p
+  for p in $(rank_pids "$1"); do until ended "$p"; do sleep 0.05; done; done
 }
 
 # The count in "resuming FILE: K frequencies already done".
@@ -118,16 +139,16 @@ case_band_tables() {
 case_resume() {
   reference
   start "$work/two.log" mpirun --oversubscribe -np 2 "$exe" sweep "$line" --out-dir "$work/a"
-  wait_for_log "$work/two.log" '\[6/40\]'
-  kill_run
+  wait_for_log "$work/two.log" "\[6/$points\]"
+  kill_run "$work/two.log"
   [ -e "$work/a/line.h5.partial" ] && [ ! -e "$work/a/line.h5" ] || fail "no partial file alone: $(ls "$work/a")"
   "$exe" sweep "$line" --out-dir "$work/a" --resume >"$work/a.log" 2>&1 || fail "resume by 1: $(cat "$work/a.log")"
   [ "$(resumed "$work/a.log")" -ge 6 ] || fail "resume by 1 kept $(resumed "$work/a.log") records"
   close_to "$work/reference/line.h5" "$work/a/line.h5" "killed with 2 ranks, resumed by 1 ($(resumed "$work/a.log") kept)"
 
   start "$work/one.log" "$exe" sweep "$line" --out-dir "$work/b"
-  wait_for_log "$work/one.log" '\[6/40\]'
-  kill_run
+  wait_for_log "$work/one.log" "\[6/$points\]"
+  kill_run "$work/one.log"
   mpi -np 2 "$exe" sweep "$line" --out-dir "$work/b" --resume >"$work/b.log" 2>&1 ||
     fail "resume by 2: $(cat "$work/b.log")"
   [ "$(resumed "$work/b.log")" -ge 6 ] || fail "resume by 2 kept $(resumed "$work/b.log") records"
@@ -138,13 +159,14 @@ case_resume() {
 case_rank_killed() {
   reference
   start "$work/run.log" mpirun --oversubscribe -np 2 "$exe" sweep "$line" --out-dir "$work/a"
-  wait_for_log "$work/run.log" '\[4/40\]'
+  wait_for_log "$work/run.log" "\[4/$points\]"
   local pid
   pid=$(sed -n 's/.*rank 1 of 2 (.*, pid \([0-9]*\)).*/\1/p' "$work/run.log" | head -1)
   [ -n "$pid" ] || fail "no pid of rank 1 logged: $(cat "$work/run.log")"
   kill -KILL "$pid"
   local status=0
   wait "$run_pid" || status=$?
+  wait_ranks "$work/run.log"
   [ "$status" -ne 0 ] || fail "the run went on after rank 1 died: $(cat "$work/run.log")"
   grep -q "rank 1 .*signal 9" "$work/run.log" || fail "no line says rank 1 died: $(cat "$work/run.log")"
   echo "rank 1 killed: exit $status, $(grep 'rank 1 .*signal 9' "$work/run.log")"
@@ -171,7 +193,7 @@ setup_error() {
 }
 
 case_setup_errors() {
-  sed 's/points: 40/points: 41/' "$line" >"$work/other.yaml"
+  sed "s/points: $points/points: 7/" "$line" >"$work/other.yaml"
   setup_error other_sweep "$work/other.yaml" "rank 1 of 2 (" "read another sweep than rank 0"
   sed 's/eps_r: 3.38/eps_r: -1/' "$line" >"$work/bad.yaml"
   setup_error bad_config "$work/bad.yaml" "rank 1 of 2 (" "bad.yaml:1: substrate eps_r must be"
@@ -193,11 +215,12 @@ case_disk_full() {
   mkdir -p "$disk"
   mount -t tmpfs -o size=4m tmpfs "$disk"
   start "$work/full.log" mpirun --oversubscribe -np 2 "$exe" sweep "$line" --out-dir "$out"
-  wait_for_log "$work/full.log" '\[4/40\]'
-  kill -STOP -- "-$run_pid"
+  wait_for_log "$work/full.log" "\[4/$points\]"
+  kill -STOP -- "-$run_pid" $(rank_pids "$work/full.log")
   dd if=/dev/zero of="$disk/filler" bs=64k 2>/dev/null || true
-  kill -CONT -- "-$run_pid"
+  kill -CONT -- "-$run_pid" $(rank_pids "$work/full.log")
   wait "$run_pid" || status=$?
+  wait_ranks "$work/full.log"
   grep '^\[error\]' "$work/full.log" >"$work/full.err" || true
   expect_error_line "disk_full" "$([ "$status" -ne 0 ] && echo 1 || echo 0)" "$work/full.err" \
     "No space left on device" "--resume"

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -292,6 +293,49 @@ TEST(SweepFile, KilledRunLeavesAReadableResumableFile) {
   expect_same(partial.records[1], example_record(1, kPorts));
 
   expect_same(resume_and_finish(target, 2), reference);
+}
+
+// A partial file another process still writes (HDF5 locks it: the ranks of a killed mpirun can
+// outlive it) is refused with one message saying so, not with advice to delete it.
+TEST(SweepFile, ResumeRefusesAFileAnotherProcessHasOpen) {
+  if (const char* locking = std::getenv("HDF5_USE_FILE_LOCKING");
+      locking != nullptr && std::string(locking) == "FALSE")
+    GTEST_SKIP() << "HDF5_USE_FILE_LOCKING=FALSE: HDF5 does not lock the file here";
+  const TempDir dir("sweep_locked");
+  const fs::path target = dir.path() / "sweep.h5";
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const pid_t child = fork();
+  ASSERT_NE(child, -1);
+  if (child == 0) {
+    try {
+      SweepFile file(target, example_sweep_info(kPorts), SweepFile::Mode::fresh);
+      file.append(example_record(0, kPorts));
+      const char go = 1;
+      if (write(ready[1], &go, 1) == 1) pause();  // holds the file open until killed
+    } catch (...) {
+    }
+    _exit(1);
+  }
+  char go = 0;
+  ASSERT_EQ(read(ready[0], &go, 1), 1);
+  try {
+    SweepFile resumed(target, example_sweep_info(kPorts), SweepFile::Mode::resume);
+    ADD_FAILURE() << "resumed a file another process has open";
+  } catch (const SweepFileError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("another process has it open"), std::string::npos) << what;
+    EXPECT_EQ(what.find("Delete"), std::string::npos) << what;
+    EXPECT_EQ(e.os_error(), EAGAIN) << what;
+  }
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  close(ready[0]);
+  close(ready[1]);
+  // Once the writer is gone the file resumes.
+  SweepFile resumed(target, example_sweep_info(kPorts), SweepFile::Mode::resume);
+  EXPECT_EQ(resumed.frequencies().size(), 1U);
 }
 
 // A kill in the middle of an append leaves some datasets a row longer than /frequency. That

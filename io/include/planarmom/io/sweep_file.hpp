@@ -19,7 +19,14 @@ namespace pmom::io {
 // HDF5's own explanation, when there is one, follows.
 class SweepFileError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit SweepFileError(const std::string& what, int os_error = 0)
+      : std::runtime_error(what), os_error_(os_error) {}
+  // The system's error number behind it (ENOSPC, EAGAIN for a file another process has locked,
+  // ...), or 0.
+  [[nodiscard]] int os_error() const { return os_error_; }
+
+ private:
+  int os_error_ = 0;
 };
 
 class SweepFile {
