@@ -278,8 +278,7 @@ bool finished_by_this_run(const fs::path& target, const SweepInfo& info) {
   }
 }
 
-// One record into every per-frequency dataset at `row` (its checksum first, the frequency last),
-// then the file flushed.
+// One record into every per-frequency dataset at `row` (its checksum first, the frequency last).
 void write_record(hid_t id, hsize_t row, const FrequencyRecord& record) {
   const std::uint64_t checksum = record_checksum(record);
   h5::write_row(h5::open_dataset(id, kChecksum).get(), row, h5::memory_type<std::uint64_t>(),
@@ -293,7 +292,15 @@ void write_record(hid_t id, hsize_t row, const FrequencyRecord& record) {
     using Value = std::remove_cvref_t<decltype(value)>;
     h5::write_row(h5::open_dataset(id, path).get(), row, h5::memory_type<Value>(), &value);
   });
-  flush(id);
+}
+
+// The finished sweep renamed from `from` to its final name.
+void rename_finished(const fs::path& from, const fs::path& target) {
+  std::error_code error;
+  fs::rename(from, target, error);
+  if (error)
+    throw SweepFileError(cat("cannot rename ", from.string(), " to ", target.string(), ": ",
+                             error.message(), "; the finished sweep is in the former"));
 }
 
 // The finished file with the partial file's records in the order of `order`, written under the
@@ -323,12 +330,9 @@ void write_sorted(const fs::path& partial, const fs::path& target,
     throw SweepFileError(cat(error.what(), " (writing the finished file in frequency order; ",
                              partial.string(), " holds the sweep: run again with --resume)"));
   }
-  std::error_code error;
-  fs::rename(staging, target, error);
-  if (error)
-    throw SweepFileError(cat("cannot rename ", staging.string(), " to ", target.string(), ": ",
-                             error.message(), "; the finished sweep is in the former"));
-  fs::remove(partial, error);
+  rename_finished(staging, target);
+  std::error_code ignored;  // the finished file is in place: a partial file left is harmless
+  fs::remove(partial, ignored);
 }
 
 }  // namespace
@@ -451,6 +455,7 @@ void SweepFile::append(const FrequencyRecord& record) {
                                gigahertz(record.frequency_hz), ": ",
                                std::generic_category().message(error)));
     write_record(impl_->file.get(), row, record);
+    flush(impl_->file.get());
   } catch (const SweepFileError& error) {
     throw SweepFileError(cat(error.what(), "; the ", row, " records before it are kept: once ",
                              "that is put right, run again with --resume"));
@@ -473,12 +478,7 @@ void SweepFile::finish(const std::vector<double>& order) {
     write_sorted(impl_->partial, impl_->target, order);
     return;
   }
-  std::error_code error;
-  fs::rename(impl_->partial, impl_->target, error);
-  if (error)
-    throw SweepFileError(cat("cannot rename ", impl_->partial.string(), " to ",
-                             impl_->target.string(), ": ", error.message(),
-                             "; the finished sweep is in the former"));
+  rename_finished(impl_->partial, impl_->target);
 }
 
 }  // namespace pmom::io

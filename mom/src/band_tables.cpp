@@ -63,9 +63,6 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
   };
   evaluate_level(kFirstLevel);
   const InteractionTables& first = exact.at(0);
-  layout_ = first;
-  layout_.values.clear();
-  layout_.greens_evaluations = 0;
   // Values are laid out by offset_index, (dj + ny − 1)(2nx − 1) + di + nx − 1, in each table
   // from its start: every table shares the offsets' distances.
   const auto row = static_cast<std::size_t>(2 * first.nx - 1);
@@ -127,9 +124,7 @@ InteractionTables BandTables::at(const GreensTable& greens) const {
 }
 
 InteractionTables BandTables::interpolate(double f) const {
-  InteractionTables out = layout_;
-  out.frequency_hz = f;
-  out.values.assign(stripped_.front().size(), cd(0.0));
+  std::vector<cd> values(stripped_.front().size(), cd(0.0));
   std::vector<double> c(nodes_hz_.size());
   double sum = 0;
   for (std::size_t k = 0; k < nodes_hz_.size(); ++k) {
@@ -149,9 +144,9 @@ InteractionTables BandTables::interpolate(double f) const {
     const std::size_t at = starts_[i / cells] + i % cells;
     cd v(0.0);
     for (std::size_t k = 0; k < c.size(); ++k) v += c[k] * stripped_[k][at];
-    out.values[at] = v * phase[i % cells];
+    values[at] = v * phase[i % cells];
   }
-  return out;
+  return tables_with_values(plan_, f, std::move(values));
 }
 
 }  // namespace pmom::mom

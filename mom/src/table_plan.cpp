@@ -347,7 +347,6 @@ InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
   t.edge_profiles = plan.edge_profiles;
   t.start = plan.start;
   t.values = std::move(values);
-  t.greens_evaluations = plan.lookups();
   return t;
 }
 
@@ -361,14 +360,8 @@ InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& gree
                                 std::to_string(greens.rho_max()) + " m, the grid needs " +
                                 std::to_string(required_rho_max(grid)) + " m");
   }
-  InteractionTables t;
-  t.frequency_hz = greens.frequency();
-  t.cell_m = plan.cell_m;
-  t.nx = plan.nx;
-  t.ny = plan.ny;
-  t.edge_profiles = plan.edge_profiles;
-  t.start = plan.start;
-  t.values.assign(static_cast<std::size_t>(plan.size), cd(0.0));
+  InteractionTables t = tables_with_values(
+      plan, greens.frequency(), std::vector<cd>(static_cast<std::size_t>(plan.size), cd(0.0)));
   const GreensTableView<cd> view = greens.view();
   const auto count = static_cast<long long>(plan.entries.size());
 #pragma omp parallel for schedule(dynamic, 64)

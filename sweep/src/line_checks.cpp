@@ -124,8 +124,9 @@ mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequenc
   report(spec, frequency_hz, with_load,
          std::to_string(c.line.unknowns) + " unknowns, " +
              std::to_string(c.line.seconds_assembly + c.line.seconds_solve) + " s");
-  if (cache_) cache_->put(k, stored_values(c, with_load));
-  if (shared_) (*shared_)[k] = stored_values(c, with_load);
+  const std::vector<double> values = stored_values(c, with_load);
+  if (cache_) cache_->put(k, values);
+  if (shared_) (*shared_)[k] = values;
   return c;
 }
 

@@ -357,9 +357,9 @@ void coordinate(SweepCoordinator& coordinator, LocalChannel& local, const MpiSes
 }
 
 // A worker's loop with `ask` carrying its requests; a failure is sent as its last request.
-// Returns whether the run failed (here or elsewhere).
+// Returns whether it failed here.
 bool run_worker(const std::function<std::optional<Assignment>(Request)>& ask,
-                SweepPipeline& pipeline, const bool& stopped_failed) {
+                SweepPipeline& pipeline) {
   try {
     work(
         [&ask](io::FrequencyRecord* done) {
@@ -380,7 +380,7 @@ bool run_worker(const std::function<std::optional<Assignment>(Request)>& ask,
     ask(std::move(q));
     return true;
   }
-  return stopped_failed;
+  return false;
 }
 
 // How the sweep's backends are named in its file: the one all ranks run, or each of them
@@ -519,15 +519,16 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
 
   // 5. The frequencies: rank 0 hands them out from its coordinator thread and solves its own.
   if (!root) {
-    bool failed = false;
-    const bool stopped_failed = run_worker(
-        [&failed](Request q) {
+    bool stopped_failed = false;  // rank 0 stopped this rank after a failure
+    const bool failed_here = run_worker(
+        [&stopped_failed](Request q) {
           send(pack(q), 0, kRequestTag);
           Packet reply = receive(0, kReplyTag);
-          return unpack_reply(reply, failed);
+          return unpack_reply(reply, stopped_failed);
         },
-        *pipeline, failed);
-    if (stopped_failed) throw FailedOnAnotherRank("the sweep stopped; rank 0 says why");
+        *pipeline);
+    if (failed_here || stopped_failed)
+      throw FailedOnAnotherRank("the sweep stopped; rank 0 says why");
     return std::nullopt;
   }
   SweepCoordinator coordinator(*file, settings.frequencies_hz, session.size(), options.progress);
@@ -535,8 +536,8 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
                  << " ranks, handed out as they ask";
   LocalChannel local;
   std::thread thread([&] { coordinate(coordinator, local, session, names); });
-  const bool no_flag = false;
-  run_worker([&local](Request q) { return local.ask(std::move(q)); }, *pipeline, no_flag);
+  // A failure here reaches the coordinator as this worker's last request: its failure() says it.
+  (void)run_worker([&local](Request q) { return local.ask(std::move(q)); }, *pipeline);
   thread.join();
   coordinator.log_rate();
   if (const std::optional<std::string>& failure = coordinator.failure())

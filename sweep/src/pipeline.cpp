@@ -295,10 +295,13 @@ mom::GreensTable SweepPipeline::greens_table(double frequency_hz) const {
           mom::required_rho_max(mesh_.grid()), table_options(settings_)};
 }
 
-bool SweepPipeline::wants_band_tables() const {
+bool SweepPipeline::interpolates_tables() const {
   return settings_.interpolate_tables &&
-         settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom &&
-         backend_.name().rfind("cuda", 0) != 0;
+         settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom;
+}
+
+bool SweepPipeline::wants_band_tables() const {
+  return interpolates_tables() && backend_.name().rfind("cuda", 0) != 0;
 }
 
 void SweepPipeline::make_band_tables(const mom::BandTables::Share& share) {
@@ -326,9 +329,7 @@ void SweepPipeline::make_band_tables(const mom::BandTables::Share& share) {
 }
 
 mom::InteractionTables SweepPipeline::host_tables(const mom::GreensTable& greens) {
-  if (!settings_.interpolate_tables ||
-      settings_.frequencies_hz.size() < SweepSettings::kBandTablesFrom)
-    return mom::evaluate_tables(plan_, greens);
+  if (!interpolates_tables()) return mom::evaluate_tables(plan_, greens);
   if (!band_) make_band_tables();
   return band_->at(greens);
 }

@@ -56,7 +56,6 @@ class BandTables {
   std::vector<std::vector<std::complex<double>>> stripped_;  // node values × e^{+jk0R}
   std::vector<double> distance_m_;  // R of every offset (di, dj) of a table, in its order
   std::vector<std::size_t> starts_;  // where each table the plan uses starts in the values
-  InteractionTables layout_;        // the tables' metadata, values empty
   int evaluations_ = 0;
   double error_ = 0;
 };

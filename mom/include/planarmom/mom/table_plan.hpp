@@ -97,8 +97,8 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
 InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens);
 
 // The plan's tables at a frequency holding `values` (plan.size of them, as evaluate_tables lays
-// them out): an evaluation made elsewhere (another MPI rank's). Throws std::invalid_argument for
-// another count.
+// them out), no Green's lookups counted: an evaluation made elsewhere (another MPI rank's) or an
+// interpolation (band_tables.hpp). Throws std::invalid_argument for another count.
 InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
                                      std::vector<std::complex<double>> values);
 

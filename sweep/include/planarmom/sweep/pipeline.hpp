@@ -77,8 +77,10 @@ class SweepPipeline {
   std::shared_ptr<Operator<std::complex<double>>> threshold_on_device(io::FrequencyRecord& r);
   [[nodiscard]] mom::GreensTable greens_table(double frequency_hz) const;
   // The host's offset tables at the Green's table's frequency: interpolated over the band
-  // (made at the first call) where settings allow, else evaluated.
+  // (made at the first call) where interpolates_tables(), else evaluated.
   mom::InteractionTables host_tables(const mom::GreensTable& greens);
+  // accuracy.interpolate_tables, and kBandTablesFrom frequencies or more.
+  [[nodiscard]] bool interpolates_tables() const;
   Csr<std::complex<double>> sparse_z(const mom::GreensTable& greens,
                                      std::span<const std::complex<double>> loads,
                                      io::FrequencyRecord& r,
