@@ -10,6 +10,7 @@
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/error.hpp"
 #include "planarmom/geometry/gdsii.hpp"
+#include "io/temp_dir.hpp"
 #include "support/gds_writer.hpp"
 
 namespace pmom::geometry {
@@ -18,10 +19,10 @@ namespace {
 using test::expect_error;
 namespace fs = std::filesystem;
 
+// Each test's own folder: ctest runs this file's tests side by side.
 struct GdsFolder {
-  fs::path dir = fs::temp_directory_path() / "planarmom_gdsii_test";
-  GdsFolder() { fs::create_directories(dir); }
-  ~GdsFolder() { fs::remove_all(dir); }
+  pmom::test::TempDir scratch{"gdsii"};
+  const fs::path& dir = scratch.path();
 };
 
 // Cell TOP: an L on layer 1, a path with a corner on layer 1 (flush ends, 0.4 mm wide), a

@@ -9,14 +9,13 @@
 #include <sstream>
 #include <string>
 
+#include "io/temp_dir.hpp"
 #include "planarmom/geometry/cell_size.hpp"
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/sweep/run.hpp"
 
 namespace pmom::sweep {
 namespace {
-
-namespace fs = std::filesystem;
 
 // The example with its 1.2 mm strips (feeds and shunt arms) drawn 1.177 mm wide about the same
 // centre lines, and `mesh` for its mesh line.
@@ -39,15 +38,10 @@ std::string hj_coupler(const std::string& mesh) {
   return std::regex_replace(s, std::regex("\nmesh:[^\n]*"), "\n" + mesh);
 }
 
-fs::path write(const std::string& text) {
-  const fs::path file = fs::temp_directory_path() / "planarmom_auto_cell.yaml";
-  std::ofstream(file) << text;
-  return file;
-}
-
 TEST(AutoCell, HammerstadJensenWidthSnapsToTheExamplesMesh) {
+  const pmom::test::TempDir scratch("auto_cell");
   const SweepJob example = load_sweep(PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler.yaml");
-  const SweepJob hj = load_sweep(write(hj_coupler("mesh: {cell_mm: auto, max_unknowns: 5000}")));
+  const SweepJob hj = load_sweep(scratch.write("c.yaml", hj_coupler("mesh: {cell_mm: auto, max_unknowns: 5000}")));
   EXPECT_EQ(hj.mesh.grid().cell_mm, 0.4);
   EXPECT_EQ(hj.mesh.metal_cell_count(), example.mesh.metal_cell_count());
   ASSERT_EQ(hj.mesh.basis().size(), example.mesh.basis().size());
@@ -66,8 +60,9 @@ TEST(AutoCell, HammerstadJensenWidthSnapsToTheExamplesMesh) {
 }
 
 TEST(AutoCell, EdgesBeyondTheSnapAndTooManyUnknownsAreErrors) {
+  const pmom::test::TempDir scratch("auto_cell");
   try {
-    (void)load_sweep(write(hj_coupler("mesh: {cell_mm: 0.4, snap_mm: 0.01}")));
+    (void)load_sweep(scratch.write("c.yaml", hj_coupler("mesh: {cell_mm: 0.4, snap_mm: 0.01}")));
     ADD_FAILURE() << "an edge 0.0115 mm off the grid snapped within 0.01 mm";
   } catch (const geometry::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("rectangle 2 x0 = 20.0115 mm is 0.0115 mm from the grid "
@@ -76,7 +71,7 @@ TEST(AutoCell, EdgesBeyondTheSnapAndTooManyUnknownsAreErrors) {
         << e.what();
   }
   try {
-    (void)load_sweep(write(hj_coupler("mesh: {cell_mm: auto, max_unknowns: 1000}")));
+    (void)load_sweep(scratch.write("c.yaml", hj_coupler("mesh: {cell_mm: auto, max_unknowns: 1000}")));
     ADD_FAILURE() << "2126 unknowns passed max_unknowns 1000";
   } catch (const geometry::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("/mesh: cells of 0.4 mm give 2126 unknowns, more than "
@@ -85,7 +80,7 @@ TEST(AutoCell, EdgesBeyondTheSnapAndTooManyUnknownsAreErrors) {
         << e.what();
   }
   // Without a snap the grid must hold every edge, as before.
-  EXPECT_THROW((void)load_sweep(write(hj_coupler("mesh: {cell_mm: 0.4}"))), geometry::ConfigError);
+  EXPECT_THROW((void)load_sweep(scratch.write("c.yaml", hj_coupler("mesh: {cell_mm: 0.4}"))), geometry::ConfigError);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "io/temp_dir.hpp"
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/sweep/current_picture.hpp"
 
@@ -55,8 +56,8 @@ TEST(CurrentPicture, CellsTakeHalfOfEachRooftopOnTheirEdges) {
 // The picture's names, and its CSV's rows: one a metal cell, at the cell's centre.
 TEST(CurrentPicture, WritesAnSvgAndACsvPerPortAndFrequency) {
   const geometry::Mesh mesh = strip();
-  const auto folder = std::filesystem::temp_directory_path() / "planarmom_current_picture";
-  std::filesystem::create_directories(folder);
+  const pmom::test::TempDir scratch("current_picture");
+  const std::filesystem::path& folder = scratch.path();
   const std::vector<double> f{3e9};
   const auto pictures = current_pictures(folder / "run.h5", f, {"a"});
   ASSERT_EQ(pictures.size(), 1u);
@@ -73,7 +74,6 @@ TEST(CurrentPicture, WritesAnSvgAndACsvPerPortAndFrequency) {
   svg << std::ifstream(pictures[0].svg).rdbuf();
   EXPECT_NE(svg.str().find("|J| &lt;test&gt; &amp; co"), std::string::npos);
   EXPECT_NE(svg.str().find(" A/m</text>"), std::string::npos);
-  std::filesystem::remove_all(folder);
 }
 
 }  // namespace

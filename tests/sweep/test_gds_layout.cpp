@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "io/temp_dir.hpp"
 #include "planarmom/sweep/run.hpp"
 #include "support/gds_writer.hpp"
 
@@ -31,8 +32,8 @@ std::string coupler_text(const std::string& layout) {
 }
 
 TEST(GdsLayout, CouplerFromGdsHasTheYamlMeshAndS) {
-  const fs::path dir = fs::temp_directory_path() / "planarmom_gds_layout";
-  fs::create_directories(dir);
+  const pmom::test::TempDir scratch("gds_layout");
+  const fs::path& dir = scratch.path();
   const auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream(dir / name) << text;
     return dir / name;
