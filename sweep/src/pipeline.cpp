@@ -214,8 +214,9 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
   if (uses_lu(settings_)) {
     recycled_ = std::make_unique<RecycledInverse>(backend_);
     PMOM_LOG(info) << "preconditioner: Z's LU at one frequency for the next ones, made anew "
-                      "after a solve of more than "
-                   << kRefreshIterations << " iterations";
+                      "once a solve takes more iterations than the LU's cost spread over the "
+                      "solves since it, or more than "
+                   << kRefreshIterations;
   }
   backend_.synchronize();  // uploads and zeroing are done before any fill writes
 }
@@ -423,7 +424,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     if (recycled_) {
       if (recycled_->stale())
         recycled_->refresh(
-            exact_->dense(greens, loads, mom::strip_impedance(metal_, frequency_hz)),
+            [&] { return exact_->dense(greens, loads, mom::strip_impedance(metal_, frequency_hz)); },
             frequency_hz);
       solver->set_preconditioner(recycled_->inverse());
     }
@@ -466,7 +467,9 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   const bool overlap = next && fill != nullptr;
   if (overlap)
     next_greens_ = std::async(std::launch::async, [this, f = *next] { return greens_table(f); });
+  const auto iterating = clock::now();  // the LU, where one was made, is not the solve's
   const SolveResult solved = solver->solve(rhs_, guess, p);
+  const double seconds_iterating = seconds_since(iterating);
   r.seconds_solve = seconds_since(start);
   if (overlap) {
     // Its offset tables start on the device's fill stream while this frequency is de-embedded
@@ -476,7 +479,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     tables_started_hz_ = prepared_->frequency();
   }
   r.iterations = solved.iterations;
-  if (recycled_) recycled_->record(solved.iterations);
+  if (recycled_) recycled_->record(solved.iterations, seconds_iterating);
   r.residual = 0;
   for (std::size_t k = 0; k < solved.rhs.size(); ++k) {
     r.residual = std::max(r.residual, solved.rhs[k].true_residual);
