@@ -9,6 +9,13 @@
 namespace pmom::mom {
 
 ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables) {
+  ImpedanceMatrix z;
+  assemble_impedance(mesh, tables, z);
+  return z;
+}
+
+void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables,
+                        ImpedanceMatrix& z) {
   const geometry::Grid& grid = mesh.grid();
   if (grid.nx != tables.nx || grid.ny != tables.ny ||
       std::abs(grid.cell_mm * 1e-3 - tables.cell_m) > 1e-12 * tables.cell_m) {
@@ -17,7 +24,7 @@ ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const Interaction
   const std::vector<RooftopCells> rooftops = rooftop_cells(mesh, tables.edge_profiles);
   const TableView view = host_view(tables);
 
-  ImpedanceMatrix z;
+  // Every entry is written below: a matrix of the right size is reused as it is.
   z.n = static_cast<int>(rooftops.size());
   z.values.resize(static_cast<std::size_t>(z.n) * static_cast<std::size_t>(z.n));
   // Rows shrink along the triangle: dynamic scheduling balances them.
@@ -31,7 +38,6 @@ ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const Interaction
       z(n, m) = value;
     }
   }
-  return z;
 }
 
 std::vector<std::complex<double>> delta_gap_excitation(int unknowns, const std::vector<int>& basis,

@@ -54,25 +54,24 @@ struct ExactOperator::Impl {
       : mesh(m), plan(p), gram(std::move(g)), backend(b), blocks(bl) {}
 
   void make_on_device(int columns);
-  // Z with every entry from the host tables, the loads and the strips' impedances.
-  [[nodiscard]] mom::ImpedanceMatrix assemble(std::span<const cd> loads,
-                                              const mom::StripImpedance& strip) const;
+  // Z with every entry from the host tables, the loads and the strips' impedances, into `into`.
+  void assemble(std::span<const cd> loads, const mom::StripImpedance& strip,
+                mom::ImpedanceMatrix& into) const;
   // at() on the host with host_dense: Z assembled and multiplied as it is.
   std::shared_ptr<Operator<cd>> dense_at(std::span<const cd> loads,
                                          const mom::StripImpedance& strip);
 };
 
-mom::ImpedanceMatrix ExactOperator::Impl::assemble(std::span<const cd> loads,
-                                                   const mom::StripImpedance& strip) const {
-  mom::ImpedanceMatrix host = mom::assemble_impedance(mesh, tables);
-  mom::add_port_loads(mesh, loads, host);
-  if (!gram.empty() && !strip.zero()) mom::add_surface_impedance(gram, strip, host);
-  return host;
+void ExactOperator::Impl::assemble(std::span<const cd> loads, const mom::StripImpedance& strip,
+                                   mom::ImpedanceMatrix& into) const {
+  mom::assemble_impedance(mesh, tables, into);
+  mom::add_port_loads(mesh, loads, into);
+  if (!gram.empty() && !strip.zero()) mom::add_surface_impedance(gram, strip, into);
 }
 
 std::shared_ptr<Operator<cd>> ExactOperator::Impl::dense_at(std::span<const cd> loads,
                                                             const mom::StripImpedance& strip) {
-  z = assemble(loads, strip);
+  assemble(loads, strip, z);  // in place: the last frequency's Z is no longer read
   std::vector<cd> diag(static_cast<std::size_t>(n));
   for (index_t m = 0; m < n; ++m) diag[static_cast<std::size_t>(m)] = z(m, m);
   if (blocks) blocks->update([this](index_t i, index_t j) { return z(i, j); });
@@ -260,7 +259,8 @@ Block<cd> ExactOperator::dense(const mom::GreensTable& greens, std::span<const c
     d.backend.upload(std::span<const cd>(d.z.values), z);
     return z;
   }
-  const mom::ImpedanceMatrix host = d.assemble(loads, strip);
+  mom::ImpedanceMatrix host;
+  d.assemble(loads, strip, host);
   d.backend.upload(std::span<const cd>(host.values), z);
   return z;
 }

@@ -251,6 +251,10 @@ struct ImpedanceMatrix {
 // Fills the upper triangle in parallel (OpenMP over rows) and mirrors it: Z is symmetric.
 // Throws std::invalid_argument when the tables do not match the grid.
 ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables);
+// The same into z, reusing its storage where it already has N×N values (a sweep's Z of every
+// frequency: no allocation and first touch of N² values each time).
+void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables,
+                        ImpedanceMatrix& z);
 
 // Delta-gap excitation. The gap field E = V δ(s − s_e) along the rooftops' axis on their
 // common grid line (s_e), across the whole cross-section, gives
