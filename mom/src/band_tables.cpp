@@ -43,9 +43,10 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     for (const double f : frequencies) tables.push_back(one(f));
     return tables;
   };
-  // Exact tables by node index on the fine grid (2^kFine + 1 nodes): every level's nodes and
-  // checks are nodes of it, so nothing is evaluated twice.
-  std::map<int, InteractionTables> exact;
+  // The entries' exact values by node index on the fine grid (2^kFine + 1 nodes): every
+  // level's nodes and checks are nodes of it, so nothing is evaluated twice. Only the entries
+  // are kept (every other slot is 0 or a copy of one): a tenth of the tables' memory.
+  std::map<int, std::vector<cd>> exact;
   const auto evaluate_level = [&](int level) {
     const int stride = 1 << (kFine - level);
     std::vector<int> wanted;
@@ -58,22 +59,30 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     std::vector<InteractionTables> tables = batch(frequencies);
     if (tables.size() != wanted.size())
       throw std::logic_error("BandTables: the batch came back with another count");
-    for (std::size_t k = 0; k < wanted.size(); ++k) exact.emplace(wanted[k], std::move(tables[k]));
+    for (std::size_t k = 0; k < wanted.size(); ++k) {
+      std::vector<cd> values(plan_.entries.size());
+      for (std::size_t e = 0; e < values.size(); ++e)
+        values[e] = tables[k].values[static_cast<std::size_t>(plan_.entries[e].slot)];
+      exact.emplace(wanted[k], std::move(values));
+      tables[k] = {};  // its memory goes now, not with the batch
+    }
     evaluations_ += static_cast<int>(wanted.size());
   };
   evaluate_level(kFirstLevel);
-  const InteractionTables& first = exact.at(0);
   // Values are laid out by offset_index, (dj + ny − 1)(2nx − 1) + di + nx − 1, in each table
-  // from its start: every table shares the offsets' distances.
-  const auto row = static_cast<std::size_t>(2 * first.nx - 1);
-  distance_m_.resize(row * static_cast<std::size_t>(2 * first.ny - 1));
-  for (std::size_t c = 0; c < distance_m_.size(); ++c) {
-    const double di = static_cast<double>(c % row) - (first.nx - 1);
-    const double dj = static_cast<double>(c / row) - (first.ny - 1);
-    distance_m_[c] = first.cell_m * std::sqrt(di * di + dj * dj);
+  // from its start: an entry's offset, hence its distance, follows from its slot.
+  std::vector<long long> starts;
+  for (const long long start : plan_.start)
+    if (start >= 0) starts.push_back(start);
+  std::sort(starts.begin(), starts.end());
+  const auto row = static_cast<long long>(2 * plan_.nx - 1);
+  for (const TablePlan::Entry& e : plan_.entries) {
+    const long long c = e.slot - *(std::upper_bound(starts.begin(), starts.end(), e.slot) - 1);
+    const double di = static_cast<double>(c % row) - (plan_.nx - 1);
+    const double dj = static_cast<double>(c / row) - (plan_.ny - 1);
+    distance_m_.push_back(plan_.cell_m * std::sqrt(di * di + dj * dj));
   }
-  for (const long long start : first.start)
-    if (start >= 0) starts_.push_back(static_cast<std::size_t>(start));
+  const std::size_t entries = plan_.entries.size();
   for (int level = kFirstLevel; level <= kLastLevel; ++level) {
     if (level > kFirstLevel) evaluate_level(level);
     const int count = (1 << level) + 1, stride = 1 << (kFine - level);
@@ -82,11 +91,12 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     stripped_.clear();
     for (int k = 0; k < count; ++k) {
       const double f = lobatto(lo_, hi_, level, k);
-      const InteractionTables& t = exact.at(k * stride);
-      std::vector<cd> u = t.values;
-      const std::vector<cd> phase = phases(wavenumber(f));
-      for (const std::size_t start : starts_)
-        for (std::size_t c = 0; c < phase.size(); ++c) u[start + c] *= phase[c];
+      const std::vector<cd>& t = exact.at(k * stride);
+      std::vector<cd> u(entries);
+      const double wave = wavenumber(f);
+#pragma omp parallel for schedule(static)
+      for (std::size_t e = 0; e < entries; ++e)
+        u[e] = t[e] * std::polar(1.0, wave * distance_m_[e]);
       nodes_hz_.push_back(f);
       weights_.push_back(((k % 2) != 0 ? -1.0 : 1.0) * (k == 0 || k == count - 1 ? 0.5 : 1.0));
       stripped_.push_back(std::move(u));
@@ -95,12 +105,13 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     // of the next level.
     error_ = 0;
     for (const int check : {stride / 2, (1 << (kFine - 1)) + stride / 2}) {
-      const InteractionTables& t = exact.at(check);
+      const std::vector<cd>& t = exact.at(check);
       const InteractionTables guess = interpolate(lobatto(lo_, hi_, kFine, check));
-      double worst = 0, largest = 0;
-      for (std::size_t i = 0; i < t.values.size(); ++i) {
-        worst = std::max(worst, std::abs(guess.values[i] - t.values[i]));
-        largest = std::max(largest, std::abs(t.values[i]));
+      double worst = 0, largest = 0;  // over the entries: every other slot is 0 or a copy
+      for (std::size_t e = 0; e < entries; ++e) {
+        const cd at = guess.values[static_cast<std::size_t>(plan_.entries[e].slot)];
+        worst = std::max(worst, std::abs(at - t[e]));
+        largest = std::max(largest, std::abs(t[e]));
       }
       error_ = std::max(error_, largest > 0 ? worst / largest : 0.0);
     }
@@ -110,13 +121,6 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
   stripped_.clear();
 }
 
-std::vector<cd> BandTables::phases(double k) const {
-  std::vector<cd> phase(distance_m_.size());
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < phase.size(); ++c) phase[c] = std::polar(1.0, k * distance_m_[c]);
-  return phase;
-}
-
 InteractionTables BandTables::at(const GreensTable& greens) const {
   const double f = greens.frequency();
   if (nodes_hz_.empty() || f < lo_ || f > hi_) return evaluate_tables(plan_, greens);
@@ -124,7 +128,7 @@ InteractionTables BandTables::at(const GreensTable& greens) const {
 }
 
 InteractionTables BandTables::interpolate(double f) const {
-  std::vector<cd> values(stripped_.front().size(), cd(0.0));
+  std::vector<cd> values(static_cast<std::size_t>(plan_.size), cd(0.0));
   std::vector<double> c(nodes_hz_.size());
   double sum = 0;
   for (std::size_t k = 0; k < nodes_hz_.size(); ++k) {
@@ -137,15 +141,18 @@ InteractionTables BandTables::interpolate(double f) const {
     sum += c[k];
   }
   for (double& w : c) w /= sum;
-  const std::vector<cd> phase = phases(-wavenumber(f));
-  const std::size_t cells = phase.size();
+  const double wave = -wavenumber(f);
+  const std::size_t entries = plan_.entries.size();
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < starts_.size() * cells; ++i) {
-    const std::size_t at = starts_[i / cells] + i % cells;
+  for (std::size_t e = 0; e < entries; ++e) {
     cd v(0.0);
-    for (std::size_t k = 0; k < c.size(); ++k) v += c[k] * stripped_[k][at];
-    values[at] = v * phase[i % cells];
+    for (std::size_t k = 0; k < c.size(); ++k) v += c[k] * stripped_[k][e];
+    values[static_cast<std::size_t>(plan_.entries[e].slot)] =
+        v * std::polar(1.0, wave * distance_m_[e]);
   }
+  for (std::size_t k = 0; k < plan_.copy_to.size(); ++k)
+    values[static_cast<std::size_t>(plan_.copy_to[k])] =
+        values[static_cast<std::size_t>(plan_.copy_from[k])];
   return tables_with_values(plan_, f, std::move(values));
 }
 

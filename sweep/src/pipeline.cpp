@@ -424,7 +424,9 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
     if (recycled_) {
       if (recycled_->stale())
         recycled_->refresh(
-            [&] { return exact_->dense(greens, loads, mom::strip_impedance(metal_, frequency_hz)); },
+            [&] {
+              return exact_->dense(greens, loads, mom::strip_impedance(metal_, frequency_hz));
+            },
             frequency_hz);
       solver->set_preconditioner(recycled_->inverse());
     }

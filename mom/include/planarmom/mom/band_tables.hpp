@@ -46,16 +46,15 @@ class BandTables {
   [[nodiscard]] double error() const { return error_; }
 
  private:
+  // Only the plan's entries are interpolated (a tenth of the tables' slots on the coupler
+  // example, the rest unused or their copies): the same tables as interpolating every slot.
   [[nodiscard]] InteractionTables interpolate(double frequency_hz) const;
-  // e^{jkR} of every offset.
-  [[nodiscard]] std::vector<std::complex<double>> phases(double k) const;
 
   const TablePlan& plan_;
   double lo_ = 0, hi_ = 0;
   std::vector<double> nodes_hz_, weights_;
-  std::vector<std::vector<std::complex<double>>> stripped_;  // node values × e^{+jk0R}
-  std::vector<double> distance_m_;  // R of every offset (di, dj) of a table, in its order
-  std::vector<std::size_t> starts_;  // where each table the plan uses starts in the values
+  std::vector<std::vector<std::complex<double>>> stripped_;  // entries' node values × e^{+jk0R}
+  std::vector<double> distance_m_;  // R of each of the plan's entries
   int evaluations_ = 0;
   double error_ = 0;
 };
