@@ -106,7 +106,8 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     error_ = 0;
     for (const int check : {stride / 2, (1 << (kFine - 1)) + stride / 2}) {
       const std::vector<cd>& t = exact.at(check);
-      const InteractionTables guess = interpolate(lobatto(lo_, hi_, kFine, check));
+      InteractionTables guess;
+      interpolate(lobatto(lo_, hi_, kFine, check), guess);
       double worst = 0, largest = 0;  // over the entries: every other slot is 0 or a copy
       for (std::size_t e = 0; e < entries; ++e) {
         const cd at = guess.values[static_cast<std::size_t>(plan_.entries[e].slot)];
@@ -122,13 +123,25 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
 }
 
 InteractionTables BandTables::at(const GreensTable& greens) const {
-  const double f = greens.frequency();
-  if (nodes_hz_.empty() || f < lo_ || f > hi_) return evaluate_tables(plan_, greens);
-  return interpolate(f);
+  InteractionTables t;
+  at(greens, t);
+  return t;
 }
 
-InteractionTables BandTables::interpolate(double f) const {
-  std::vector<cd> values(static_cast<std::size_t>(plan_.size), cd(0.0));
+void BandTables::at(const GreensTable& greens, InteractionTables& into) const {
+  const double f = greens.frequency();
+  if (nodes_hz_.empty() || f < lo_ || f > hi_)
+    into = evaluate_tables(plan_, greens);
+  else
+    interpolate(f, into);
+}
+
+void BandTables::interpolate(double f, InteractionTables& into) const {
+  if (static_cast<long long>(into.values.size()) != plan_.size)
+    into = tables_with_values(plan_, f, std::vector<cd>(static_cast<std::size_t>(plan_.size)));
+  into.frequency_hz = f;
+  into.greens_evaluations = 0;
+  std::vector<cd>& values = into.values;
   std::vector<double> c(nodes_hz_.size());
   double sum = 0;
   for (std::size_t k = 0; k < nodes_hz_.size(); ++k) {
@@ -153,7 +166,6 @@ InteractionTables BandTables::interpolate(double f) const {
   for (std::size_t k = 0; k < plan_.copy_to.size(); ++k)
     values[static_cast<std::size_t>(plan_.copy_to[k])] =
         values[static_cast<std::size_t>(plan_.copy_from[k])];
-  return tables_with_values(plan_, f, std::move(values));
 }
 
 }  // namespace pmom::mom

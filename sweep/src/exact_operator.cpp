@@ -92,9 +92,11 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
                              mom::HostTables host_tables)
     : impl_(std::make_unique<Impl>(mesh, plan, std::move(gram), backend, blocks)) {
   Impl& d = *impl_;
-  d.host_tables = host_tables ? std::move(host_tables) : [&plan = d.plan](const mom::GreensTable& g) {
-    return mom::evaluate_tables(plan, g);
-  };
+  d.host_tables = host_tables ? std::move(host_tables)
+                              : [&plan = d.plan](const mom::GreensTable& g,
+                                                 mom::InteractionTables& into) {
+                                  into = mom::evaluate_tables(plan, g);
+                                };
   const auto start = std::chrono::steady_clock::now();
   const bool on_device = backend.name().rfind("cuda", 0) == 0;
   d.n = static_cast<index_t>(mesh.basis().size());
@@ -181,7 +183,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
   Impl& d = *impl_;
   const index_t n = d.n;
   if (d.host_dense) {  // the loads and the loss go into Z itself
-    d.tables = d.host_tables(greens);
+    d.host_tables(greens, d.tables);
     return d.dense_at(loads, strip);
   }
   std::fill(d.correction.values.begin(), d.correction.values.end(), cd(0.0));
@@ -208,7 +210,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
           product->apply(x, y, static_cast<int>(columns), alpha, beta, stream, true);
         });
   }
-  d.tables = d.host_tables(greens);
+  d.host_tables(greens, d.tables);
   auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, d.tables);
   // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
   // correction.

@@ -208,7 +208,8 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
   if (settings_.rule == "exact") {
     exact_ = std::make_unique<ExactOperator>(
         mesh_, plan_, gram_, backend_, blocks_.get(), static_cast<int>(mesh_.ports().size()),
-        uses_lu(settings_), [this](const mom::GreensTable& g) { return host_tables(g); });
+        uses_lu(settings_),
+        [this](const mom::GreensTable& g, mom::InteractionTables& into) { host_tables(g, into); });
     PMOM_LOG(info) << "sparsify rule exact: " << exact_->summary();
   }
   if (uses_lu(settings_)) {
@@ -330,9 +331,18 @@ void SweepPipeline::make_band_tables(const mom::BandTables::Share& share) {
 }
 
 mom::InteractionTables SweepPipeline::host_tables(const mom::GreensTable& greens) {
-  if (!interpolates_tables()) return mom::evaluate_tables(plan_, greens);
+  mom::InteractionTables t;
+  host_tables(greens, t);
+  return t;
+}
+
+void SweepPipeline::host_tables(const mom::GreensTable& greens, mom::InteractionTables& into) {
+  if (!interpolates_tables()) {
+    into = mom::evaluate_tables(plan_, greens);
+    return;
+  }
   if (!band_) make_band_tables();
-  return band_->at(greens);
+  band_->at(greens, into);
 }
 
 // Z of one frequency into the in-place operator's values, on the device or from the host.

@@ -17,8 +17,10 @@
 
 namespace pmom::mom {
 
-// The host's offset tables at a Green's table's frequency: evaluate_tables, or a BandTables'.
-using HostTables = std::function<InteractionTables(const GreensTable& greens)>;
+// The host's offset tables at a Green's table's frequency, into `into` (empty, or the same
+// plan's tables at another frequency, whose storage may be reused): evaluate_tables, or a
+// BandTables'.
+using HostTables = std::function<void(const GreensTable& greens, InteractionTables& into)>;
 
 class BandTables {
  public:
@@ -37,6 +39,10 @@ class BandTables {
   // The tables at f: interpolated, or evaluated from greens (where f is outside the band or
   // the interpolation missed the tolerance).
   [[nodiscard]] InteractionTables at(const GreensTable& greens) const;
+  // The same into `into`: empty, or this plan's tables at another frequency (from at() or
+  // evaluate_tables), whose storage an interpolation reuses: its unused slots are already 0,
+  // so only the entries and their copies are written (not all the plan's slots zeroed anew).
+  void at(const GreensTable& greens, InteractionTables& into) const;
 
   [[nodiscard]] bool interpolates() const { return !nodes_hz_.empty(); }
   // The exact evaluations made (nodes and checks) and the checks' error relative to the
@@ -48,7 +54,7 @@ class BandTables {
  private:
   // Only the plan's entries are interpolated (a tenth of the tables' slots on the coupler
   // example, the rest unused or their copies): the same tables as interpolating every slot.
-  [[nodiscard]] InteractionTables interpolate(double frequency_hz) const;
+  void interpolate(double frequency_hz, InteractionTables& into) const;
 
   const TablePlan& plan_;
   double lo_ = 0, hi_ = 0;

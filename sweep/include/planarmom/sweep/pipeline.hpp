@@ -79,6 +79,8 @@ class SweepPipeline {
   // The host's offset tables at the Green's table's frequency: interpolated over the band
   // (made at the first call) where interpolates_tables(), else evaluated.
   mom::InteractionTables host_tables(const mom::GreensTable& greens);
+  // The same into `into` (mom::HostTables: empty, or these tables at another frequency).
+  void host_tables(const mom::GreensTable& greens, mom::InteractionTables& into);
   // accuracy.interpolate_tables, and kBandTablesFrom frequencies or more.
   [[nodiscard]] bool interpolates_tables() const;
   Csr<std::complex<double>> sparse_z(const mom::GreensTable& greens,
