@@ -163,9 +163,7 @@ void BandTables::interpolate(double f, InteractionTables& into) const {
     values[static_cast<std::size_t>(plan_.entries[e].slot)] =
         v * std::polar(1.0, wave * distance_m_[e]);
   }
-  for (std::size_t k = 0; k < plan_.copy_to.size(); ++k)
-    values[static_cast<std::size_t>(plan_.copy_to[k])] =
-        values[static_cast<std::size_t>(plan_.copy_from[k])];
+  plan_.copy_slots(values);
 }
 
 }  // namespace pmom::mom

@@ -334,6 +334,11 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
   return plan;
 }
 
+void TablePlan::copy_slots(std::span<cd> values) const {
+  for (std::size_t k = 0; k < copy_to.size(); ++k)
+    values[static_cast<std::size_t>(copy_to[k])] = values[static_cast<std::size_t>(copy_from[k])];
+}
+
 InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
                                      std::vector<cd> values) {
   if (static_cast<long long>(values.size()) != plan.size)
@@ -371,9 +376,7 @@ InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& gree
         table_entry(view, plan.rule_start.data(), plan.rule_t.data(), plan.rule_w.data(), e,
                     plan.cell_m);
   }
-  for (std::size_t k = 0; k < plan.copy_to.size(); ++k)
-    t.values[static_cast<std::size_t>(plan.copy_to[k])] =
-        t.values[static_cast<std::size_t>(plan.copy_from[k])];
+  plan.copy_slots(t.values);
   t.greens_evaluations = plan.lookups();
   return t;
 }

@@ -47,6 +47,9 @@ struct TablePlan {
 
   // Green's-table lookups per evaluation.
   [[nodiscard]] long long lookups() const;
+  // Every copy slot of `values` (size values) set to its entry's value, once the entries hold
+  // theirs: what evaluate_tables and an interpolation over the band (band_tables.hpp) both do.
+  void copy_slots(std::span<std::complex<double>> values) const;
 };
 
 // One entry's value (G from the table view: c/ρ + smooth far, smooth near); a = cell_m. The
