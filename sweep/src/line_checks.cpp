@@ -2,6 +2,8 @@
 #include "planarmom/sweep/line_checks.hpp"
 
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -84,12 +86,18 @@ std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
 }
 
 void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, bool with_load,
-                             const std::string& how) {
+                             const mom::LineCheck& c, const std::string& how) {
   ++done_;
+  // Z0 and εeff to 6 digits: what the de-embedding refers the waves to, and what a user
+  // compares with the closed forms (or with another mesh's checks).
+  std::ostringstream result;
+  result << std::setprecision(6) << "Z0 " << c.line.z0.real() << " ohm, eps_eff "
+         << c.line.eps_eff;
   PMOM_LOG(info) << "line check " << done_ << "/" << total_ << " (Z0"
                  << (with_load ? " and matched load" : "") << ", W " << spec.width_mm << " mm, "
                  << spec.cells_across << " cells across, " << frequency_hz * 1e-9
-                 << " GHz, half " << spec.half_length_mm << " mm): " << how;
+                 << " GHz, half " << spec.half_length_mm << " mm): " << result.str() << "; "
+                 << how;
 }
 
 mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequency_hz,
@@ -109,7 +117,7 @@ mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequenc
     if (const auto v = cache_->get(k)) {
       if (auto c = stored_check(*v, frequency_hz, with_load)) {
         ++from_cache_;
-        report(spec, frequency_hz, with_load, "from the cache");
+        report(spec, frequency_hz, with_load, *c, "from the cache");
         if (shared_) (*shared_)[k] = *v;
         return *c;
       }
@@ -121,7 +129,7 @@ mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequenc
     return mom::line_check(spec, frequency_hz, with_load, solver());
   }();
   ++solved_;
-  report(spec, frequency_hz, with_load,
+  report(spec, frequency_hz, with_load, c,
          std::to_string(c.line.unknowns) + " unknowns, " +
              std::to_string(c.line.seconds_assembly + c.line.seconds_solve) + " s");
   const std::vector<double> values = stored_values(c, with_load);

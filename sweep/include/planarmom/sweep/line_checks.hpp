@@ -58,7 +58,7 @@ class SweepLineChecks {
   [[nodiscard]] std::string key(const mom::LineSpec& spec, double frequency_hz,
                                 bool with_load) const;
   void report(const mom::LineSpec& spec, double frequency_hz, bool with_load,
-              const std::string& how);
+              const mom::LineCheck& c, const std::string& how);
 
   Backend<std::complex<double>>* backend_;
   std::optional<LineCache> cache_;
