@@ -35,7 +35,6 @@ Mesh::Mesh(Layout layout, Grid grid, std::vector<std::uint8_t> metal, bool cell_
 
 void Mesh::number_basis() {
   const int nx = grid_.nx, ny = grid_.ny;
-  const double h = grid_.cell_mm;
   x_edge_.assign(static_cast<std::size_t>(nx + 1) * static_cast<std::size_t>(ny), -1);
   y_edge_.assign(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny + 1), -1);
   for (int j = 0; j < ny; ++j) {
@@ -44,7 +43,7 @@ void Mesh::number_basis() {
       x_edge_[static_cast<std::size_t>(j) * static_cast<std::size_t>(nx + 1) +
               static_cast<std::size_t>(i)] = static_cast<int>(basis_.size());
       const Cell minus{i - 1, j}, plus{i, j};
-      basis_.push_back({Axis::x, minus, plus, {grid_.x_line(i), grid_.y_line(j) + h / 2},
+      basis_.push_back({Axis::x, minus, plus, {grid_.x_line(i), grid_.y_line(j) + grid_.dy_mm / 2},
                         x_edge_of(minus), x_edge_of(plus),
                         common(y_edge_of(minus), y_edge_of(plus))});
     }
@@ -56,7 +55,7 @@ void Mesh::number_basis() {
       y_edge_[static_cast<std::size_t>(j) * static_cast<std::size_t>(nx) +
               static_cast<std::size_t>(i)] = static_cast<int>(basis_.size());
       const Cell minus{i, j - 1}, plus{i, j};
-      basis_.push_back({Axis::y, minus, plus, {grid_.x_line(i) + h / 2, grid_.y_line(j)},
+      basis_.push_back({Axis::y, minus, plus, {grid_.x_line(i) + grid_.dx_mm / 2, grid_.y_line(j)},
                         y_edge_of(minus), y_edge_of(plus),
                         common(x_edge_of(minus), x_edge_of(plus))});
     }
@@ -67,7 +66,6 @@ void Mesh::number_basis() {
 // with another edge in y (that rooftop is uniform across: the cells differ), and along x
 // likewise with the axes swapped.
 void Mesh::add_bubbles() {
-  const double h = grid_.cell_mm;
   for (int j = 0; j < grid_.ny; ++j) {
     for (int i = 0; i < grid_.nx; ++i) {
       const Cell c{i, j};
@@ -76,7 +74,7 @@ void Mesh::add_bubbles() {
       const auto differs = [this](Cell n, Edge edge, Edge (Mesh::*of)(Cell) const) {
         return is_metal(n) && (this->*of)(n) != edge;
       };
-      const Point centre{grid_.x_line(i) + h / 2, grid_.y_line(j) + h / 2};
+      const Point centre{grid_.x_line(i) + grid_.dx_mm / 2, grid_.y_line(j) + grid_.dy_mm / 2};
       if (y_edge != Edge::none && (differs({i - 1, j}, y_edge, &Mesh::y_edge_of) ||
                                    differs({i + 1, j}, y_edge, &Mesh::y_edge_of))) {
         basis_.push_back({Axis::y, c, c, centre, y_edge, y_edge, x_edge, true});

@@ -61,55 +61,80 @@ double largest_dividing_cell(const std::vector<Rect>& rects, double max_cell_mm)
                       " mm puts every rectangle edge on the grid", Item::mesh);
 }
 
-double largest_snapping_cell(const Layout& layout, double max_cell_mm, double snap_mm,
+namespace {
+
+// The largest cell of a whole number of µm, at most max_cell_mm, on whose grid along one axis
+// every rectangle edge and port edge across that axis lies within the snap, every rectangle
+// at least min_cells_across cells wide; 0 when none does.
+double largest_snapping_side(const Layout& layout, Axis axis, double max_cell_mm, double snap_mm,
                              int min_cells_across) {
-  if (!(max_cell_mm >= 1e-3) || !std::isfinite(max_cell_mm))
-    throw GeometryError("the maximum cell size must be at least 0.001 mm, got " +
-                            detail::num(max_cell_mm), Item::mesh);
   const auto [ox, oy] = origin(layout.rects);
+  const bool x = axis == Axis::x;
+  const double o = x ? ox : oy;
   for (auto um = static_cast<long long>(std::floor(max_cell_mm * 1e3 + 1e-9)); um >= 1; --um) {
     const double cell = static_cast<double>(um) * 1e-3;
     const double tolerance = (snap_mm > 0 ? snap_mm : 0.1 * cell) + kGridToleranceMm;
-    const auto near = [&](double v, double o) {
-      return std::abs(v - on_grid(v, o, cell)) <= tolerance;
-    };
+    const auto near = [&](double v) { return std::abs(v - on_grid(v, o, cell)) <= tolerance; };
     bool fits = true;
     for (const Rect& r : layout.rects) {
-      fits = near(r.x0, ox) && near(r.x1, ox) && near(r.y0, oy) && near(r.y1, oy) &&
-             std::abs(on_grid(r.x1, ox, cell) - on_grid(r.x0, ox, cell)) >=
-                 (min_cells_across - 0.5) * cell &&
-             std::abs(on_grid(r.y1, oy, cell) - on_grid(r.y0, oy, cell)) >=
-                 (min_cells_across - 0.5) * cell;
+      const double v0 = x ? r.x0 : r.y0, v1 = x ? r.x1 : r.y1;
+      fits = near(v0) && near(v1) &&
+             std::abs(on_grid(v1, o, cell) - on_grid(v0, o, cell)) >= (min_cells_across - 0.5) * cell;
       if (!fits) break;
     }
     for (const Port& p : layout.ports) {
       if (!fits) break;
-      fits = along_x(p) ? near(p.x_mm, ox) : near(p.y_mm, oy);
+      if (along_x(p) == x) fits = near(x ? p.x_mm : p.y_mm);
     }
     if (fits) return cell;
   }
-  throw GeometryError("no cell of at least 0.001 mm and at most " + detail::num(max_cell_mm) +
-                          " mm puts every edge within the snap of a grid line with " +
-                          std::to_string(min_cells_across) + " cells across every rectangle",
-                      Item::mesh);
+  return 0;
 }
 
-Layout snapped_layout(const Layout& layout, double cell_mm, double snap_mm,
+}  // namespace
+
+CellSize largest_snapping_cell(const Layout& layout, double max_cell_mm, double snap_mm,
+                               int min_cells_across) {
+  if (!(max_cell_mm >= 1e-3) || !std::isfinite(max_cell_mm))
+    throw GeometryError("the maximum cell size must be at least 0.001 mm, got " +
+                            detail::num(max_cell_mm), Item::mesh);
+  const auto side = [&](Axis axis, double max_mm) {
+    const double cell = largest_snapping_side(layout, axis, max_mm, snap_mm, min_cells_across);
+    if (cell == 0)
+      throw GeometryError("no cell of at least 0.001 mm and at most " + detail::num(max_mm) +
+                              " mm along " + (axis == Axis::x ? "x" : "y") +
+                              " puts every edge within the snap of a grid line with " +
+                              std::to_string(min_cells_across) + " cells across every rectangle",
+                          Item::mesh);
+    return cell;
+  };
+  // Each axis its own largest side, the longer at most kMaxCellAspect times the shorter: the
+  // shorter first, then the longer again under that bound.
+  double dx = side(Axis::x, max_cell_mm), dy = side(Axis::y, max_cell_mm);
+  if (dx > kMaxCellAspect * dy) dx = side(Axis::x, kMaxCellAspect * dy);
+  if (dy > kMaxCellAspect * dx) dy = side(Axis::y, kMaxCellAspect * dx);
+  return {dx, dy};
+}
+
+Layout snapped_layout(const Layout& layout, CellSize cell, double snap_mm,
                       std::vector<SnapMove>* moves) {
   const auto [ox, oy] = origin(layout.rects);
   Layout out = layout;
   const auto snap = [&](double& v, double o, const std::string& what, Item item, int index,
                         const char* field) {
+    const bool x = field[0] == 'x';
+    const double cell_mm = x ? cell.dx_mm : cell.dy_mm;
+    const double limit = snap_mm > 0 ? snap_mm : 0.1 * cell_mm;
     const double to = on_grid(v, o, cell_mm);
     if (std::abs(to - v) <= kGridToleranceMm) {
       v = to;
       return;
     }
-    if (std::abs(to - v) > snap_mm + kGridToleranceMm)
+    if (std::abs(to - v) > limit + kGridToleranceMm)
       throw GeometryError(what + " " + field + " = " + detail::num(v) + " mm is " +
                               detail::num(std::abs(to - v)) + " mm from the grid of " +
                               detail::num(cell_mm) + " mm cells, more than the snap of " +
-                              detail::num(snap_mm) + " mm",
+                              detail::num(limit) + " mm",
                           item, index, field);
     if (moves) moves->push_back({what + " " + field, v, to});
     v = to;

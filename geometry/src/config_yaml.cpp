@@ -171,7 +171,24 @@ class Reader : public YamlReader {
       if (!(value > 0)) fail(node[key], "/mesh/" + key + " must be > 0, got " + node[key].Scalar());
       return value;
     };
-    if (has_cell && !c_.mesh.auto_cell) c_.mesh.cell_mm = positive("cell_mm");
+    if (has_cell && !c_.mesh.auto_cell) {
+      const YAML::Node cell = node["cell_mm"];
+      if (cell.IsSequence()) {  // [dx, dy]: cells of two sides
+        if (cell.size() != 2)
+          fail(cell, "/mesh/cell_mm must be one size or two, [dx, dy], not " +
+                         std::to_string(cell.size()));
+        double sides[2];
+        for (std::size_t k = 0; k < 2; ++k) {
+          const std::string path = "/mesh/cell_mm/" + std::to_string(k);
+          sides[k] = number(cell[k], path);
+          if (!(sides[k] > 0)) fail(cell[k], path + " must be > 0, got " + cell[k].Scalar());
+        }
+        c_.mesh.cell_mm = CellSize{sides[0], sides[1]};
+      } else {
+        const double side = positive("cell_mm");
+        c_.mesh.cell_mm = CellSize{side, side};
+      }
+    }
     if (node["cells_per_wavelength"]) c_.mesh.cells_per_wavelength = positive("cells_per_wavelength");
     if (node["snap_mm"]) c_.mesh.snap_mm = positive("snap_mm");
     if (node["max_unknowns"])
@@ -197,9 +214,9 @@ int GeometryConfig::line_of(const GeometryError& error) const {
   return 0;
 }
 
-Mesh GeometryConfig::make_mesh(double cell_mm) const {
+Mesh GeometryConfig::make_mesh(CellSize cell) const {
   try {
-    return geometry::make_mesh(layout, cell_mm);
+    return geometry::make_mesh(layout, cell);
   } catch (const GeometryError& e) {
     throw ConfigError(file, line_of(e), e.what());
   }

@@ -26,25 +26,26 @@ double grid_steps(double value, double origin, double cell) {
 
 void check_rect_on_grid(const Layout& layout, int index, const Grid& grid) {
   const Rect& r = layout.rects[static_cast<std::size_t>(index)];
-  const double cell = grid.cell_mm;
-  if (r.x1 - r.x0 < cell - kGridToleranceMm || r.y1 - r.y0 < cell - kGridToleranceMm) {
-    throw GeometryError(describe_rect(r, index) + " is narrower than one cell (" + num(cell) +
+  if (r.x1 - r.x0 < grid.dx_mm - kGridToleranceMm || r.y1 - r.y0 < grid.dy_mm - kGridToleranceMm) {
+    throw GeometryError(describe_rect(r, index) + " is narrower than one cell (" +
+                        num(grid.dx_mm) + (grid.square() ? "" : " x " + num(grid.dy_mm)) +
                         " mm)", Item::rectangle, index);
   }
-  const struct { const char* name; double value, origin; } coords[] = {
-      {"x0", r.x0, grid.x0}, {"x1", r.x1, grid.x0}, {"y0", r.y0, grid.y0}, {"y1", r.y1, grid.y0}};
+  const struct { const char* name; double value, origin, cell; } coords[] = {
+      {"x0", r.x0, grid.x0, grid.dx_mm}, {"x1", r.x1, grid.x0, grid.dx_mm},
+      {"y0", r.y0, grid.y0, grid.dy_mm}, {"y1", r.y1, grid.y0, grid.dy_mm}};
   for (const auto& c : coords) {
-    if (!std::isnan(grid_steps(c.value, c.origin, cell))) continue;
+    if (!std::isnan(grid_steps(c.value, c.origin, c.cell))) continue;
     std::string hint;
     try {
-      hint = "; a cell of " + num(largest_dividing_cell(layout.rects, cell)) +
+      hint = "; a cell of " + num(largest_dividing_cell(layout.rects, c.cell)) +
              " mm puts every edge on the grid";
     } catch (const GeometryError&) {
       hint = "; no cell size near it divides the layout";
     }
     throw GeometryError(describe_rect(r, index) + " has " + c.name + " = " + num(c.value) +
-                        " mm off the " + num(cell) + " mm grid (" +
-                        num((c.value - c.origin) / cell) + " cells from the origin)" + hint,
+                        " mm off the " + num(c.cell) + " mm grid (" +
+                        num((c.value - c.origin) / c.cell) + " cells from the origin)" + hint,
                         Item::rectangle, index, c.name);
   }
 }
@@ -54,22 +55,24 @@ void check_rect_on_grid(const Layout& layout, int index, const Grid& grid) {
 namespace detail {
 
 CellRange cells_of(const Grid& grid, const Rect& r) {
-  return {static_cast<int>(grid_steps(r.x0, grid.x0, grid.cell_mm)),
-          static_cast<int>(grid_steps(r.x1, grid.x0, grid.cell_mm)),
-          static_cast<int>(grid_steps(r.y0, grid.y0, grid.cell_mm)),
-          static_cast<int>(grid_steps(r.y1, grid.y0, grid.cell_mm))};
+  return {static_cast<int>(grid_steps(r.x0, grid.x0, grid.dx_mm)),
+          static_cast<int>(grid_steps(r.x1, grid.x0, grid.dx_mm)),
+          static_cast<int>(grid_steps(r.y0, grid.y0, grid.dy_mm)),
+          static_cast<int>(grid_steps(r.y1, grid.y0, grid.dy_mm))};
 }
 
 }  // namespace detail
 
-Mesh make_mesh(const Layout& layout, double cell_mm, bool cell_bubbles) {
+Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
   validate(layout);
-  if (!(cell_mm > 0.0) || !std::isfinite(cell_mm)) {
-    throw GeometryError("the cell size must be > 0 mm, got " + num(cell_mm), Item::mesh, -1,
-                        "cell_mm");
-  }
+  for (const double side : {cell.dx_mm, cell.dy_mm})
+    if (!(side > 0.0) || !std::isfinite(side)) {
+      throw GeometryError("the cell size must be > 0 mm, got " + num(side), Item::mesh, -1,
+                          "cell_mm");
+    }
   Grid grid;
-  grid.cell_mm = cell_mm;
+  grid.dx_mm = cell.dx_mm;
+  grid.dy_mm = cell.dy_mm;
   grid.x0 = layout.rects.front().x0;
   grid.y0 = layout.rects.front().y0;
   double x1 = layout.rects.front().x1, y1 = layout.rects.front().y1;
@@ -79,10 +82,12 @@ Mesh make_mesh(const Layout& layout, double cell_mm, bool cell_bubbles) {
     x1 = std::max(x1, r.x1);
     y1 = std::max(y1, r.y1);
   }
-  const double nx = std::round((x1 - grid.x0) / cell_mm), ny = std::round((y1 - grid.y0) / cell_mm);
+  const double nx = std::round((x1 - grid.x0) / cell.dx_mm);
+  const double ny = std::round((y1 - grid.y0) / cell.dy_mm);
   // Each count on its own too: a span that overflows to inf times a count of 0 passes the product.
   if (!(nx <= kMaxCells && ny <= kMaxCells && nx * ny <= kMaxCells)) {
-    throw GeometryError("a " + num(cell_mm) + " mm cell gives " + num(nx) + " x " + num(ny) +
+    throw GeometryError("a " + num(cell.dx_mm) +
+                            (cell.square() ? "" : " x " + num(cell.dy_mm)) + " mm cell gives " + num(nx) + " x " + num(ny) +
                         " cells, more than " + num(kMaxCells), Item::mesh);
   }
   grid.nx = static_cast<int>(nx);

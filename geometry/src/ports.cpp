@@ -74,8 +74,9 @@ std::vector<std::uint8_t> exterior_cells(const Mesh& mesh) {
 MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& exterior) {
   const Port& port = mesh.layout().ports[static_cast<std::size_t>(index)];
   const Grid& g = mesh.grid();
-  const double h = g.cell_mm;
   const bool x_feed = along_x(port.direction);
+  // The cell's sides along the feed (h) and across it (w).
+  const double h = x_feed ? g.dx_mm : g.dy_mm, w = x_feed ? g.dy_mm : g.dx_mm;
   const std::string name = "port '" + port.name + "' at (" + num(port.x_mm) + ", " +
                            num(port.y_mm) + ") mm";
   auto fail = [&](const std::string& what, const char* field = "") {
@@ -99,12 +100,12 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
            !mesh.is_metal(frame.cell(-1, t));
   };
   // The point may sit on a grid line between two cells: either may carry the port edge.
-  const double u = (across - across0) / h;
+  const double u = (across - across0) / w;
   if (u < -1 || u > across_n + 1) fail(off_edge);  // also keeps the casts below in range
   int t0 = -1;
   for (const double candidate : {std::floor(u), std::ceil(u) - 1, std::floor(u) - 1}) {
     const int t = static_cast<int>(candidate);
-    const double lo = across0 + t * h, hi = lo + h;
+    const double lo = across0 + t * w, hi = lo + w;
     if (across >= lo - kGridToleranceMm && across <= hi + kGridToleranceMm && boundary(t)) {
       t0 = t;
       break;
@@ -128,9 +129,11 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
   int last = t0;
   while (boundary(last + 1)) ++last;
   mp.count = last - mp.first + 1;
-  mp.width_mm = mp.count * h;
+  mp.width_mm = mp.count * w;
+  mp.along_mm = h;
+  mp.across_mm = w;
   const double edge_along = along0 + frame.line * h;
-  const double edge_across = across0 + (mp.first + 0.5 * mp.count) * h;
+  const double edge_across = across0 + (mp.first + 0.5 * mp.count) * w;
   mp.edge_centre = x_feed ? Point{edge_along, edge_across} : Point{edge_across, edge_along};
 
   const double feed_cells = std::floor((port.feed_length_mm + kGridToleranceMm) / h);

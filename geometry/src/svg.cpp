@@ -107,8 +107,8 @@ void draw_port(Writer& w, const Mesh& mesh, const MeshPort& mp, double arrow_mm)
 
 std::string svg_text(const Mesh& mesh) {
   const Grid& g = mesh.grid();
-  const double width = g.nx * g.cell_mm, height = g.ny * g.cell_mm;
-  const double margin = std::max(0.2 * std::max(width, height), 4 * g.cell_mm);
+  const double width = g.nx * g.dx_mm, height = g.ny * g.dy_mm;
+  const double margin = std::max(0.2 * std::max(width, height), 4 * std::max(g.dx_mm, g.dy_mm));
   const double scale = 800.0 / (std::max(width, height) + 2 * margin);
   Writer w(View{g.x0 - margin, g.y0 + height + margin, scale});
   const double px_w = (width + 2 * margin) * scale, px_h = (height + 2 * margin) * scale;
@@ -141,7 +141,8 @@ std::string svg_text(const Mesh& mesh) {
   const Point bar_start{g.x0, g.y0 - margin * 0.6};
   w.line(bar_start, {bar_start.x + bar, bar_start.y}, "stroke=\"black\" stroke-width=\"2\"");
   w.text({bar_start.x + bar / 2, bar_start.y - margin * 0.2},
-         detail::num(bar) + " mm (cell " + detail::num(g.cell_mm) + " mm)",
+         detail::num(bar) + " mm (cell " + detail::num(g.dx_mm) +
+             (g.square() ? "" : " x " + detail::num(g.dy_mm)) + " mm)",
          "font-size=\"12\" font-family=\"sans-serif\" text-anchor=\"middle\"");
   w.raw() << "</svg>\n";
   return w.raw().str();

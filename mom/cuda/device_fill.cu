@@ -20,12 +20,12 @@ void check(cudaError_t status, const char* what) { cuda_check(status, "device fi
 
 __global__ void table_entries(GreensTableView<dc> greens, const int* rule_start,
                               const double* rule_t, const double* rule_w,
-                              const TablePlan::Entry* entries, long long count, double a,
-                              dc* values) {
+                              const TablePlan::Entry* entries, long long count, double dx,
+                              double dy, dc* values) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (k >= count) return;
   const TablePlan::Entry e = entries[k];
-  values[e.slot] = table_entry(greens, rule_start, rule_t, rule_w, e, a);
+  values[e.slot] = table_entry(greens, rule_start, rule_t, rule_w, e, dx, dy);
 }
 
 __global__ void copy_slots(const long long* to, const long long* from, long long count,
@@ -54,10 +54,11 @@ __global__ void dense_entries(TableViewT<dc> view, const RooftopCells* cells, in
   z[k] = c >= m ? basis_entry(view, cells[m], cells[c]) : basis_entry(view, cells[c], cells[m]);
 }
 
-__global__ void add_loads(const long long* slot, const int* port, long long count,
-                          const dc* loads, double a, dc* z) {
+// A port's load times a², a the cell's side across its gap (add_port_loads).
+__global__ void add_loads(const long long* slot, const int* port, const double* across,
+                          long long count, const dc* loads, dc* z) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (k < count) z[slot[k]] += loads[port[k]] * a * a;
+  if (k < count) z[slot[k]] += loads[port[k]] * across[k] * across[k];
 }
 
 __global__ void add_surface(const long long* slot, const double* gram, const double* image,
@@ -73,7 +74,7 @@ unsigned blocks(long long count) { return static_cast<unsigned>((count + kBlock 
 
 struct DeviceFill::Impl {
   cudaStream_t stream = nullptr;
-  double cell_m = 0;
+  double dx_m = 0, dy_m = 0;
   double frequency_hz = 0;  // of the tables started last
   int nx = 0, ny = 0;
   long long table_size = 0;
@@ -86,6 +87,7 @@ struct DeviceFill::Impl {
   DeviceArray<index_t> row_of, col_idx;
   DeviceArray<long long> load_slot, gram_slot;
   DeviceArray<int> load_port;
+  DeviceArray<double> load_across;
   DeviceArray<double> gram, image;
   DeviceArray<dc> tables, remainder, quasi_static, loads;
   std::size_t ports = 0;
@@ -102,7 +104,8 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   if (pattern.n != n || (!pattern.dense && !csr_fits))
     throw std::invalid_argument("DeviceFill: the pattern is not an N x N CSR pattern for the "
                                 "mesh's " + std::to_string(n) + " basis functions");
-  if (plan.nx != mesh.grid().nx || plan.ny != mesh.grid().ny || plan.cell_mm != mesh.grid().cell_mm)
+  if (plan.nx != mesh.grid().nx || plan.ny != mesh.grid().ny ||
+      plan.dx_mm != mesh.grid().dx_mm || plan.dy_mm != mesh.grid().dy_mm)
     throw std::invalid_argument("DeviceFill: the table plan was made for another grid");
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -110,7 +113,8 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
     throw std::runtime_error("DeviceFill: no CUDA device");
   }
   check(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  d.cell_m = plan.cell_m;
+  d.dx_m = plan.dx_m;
+  d.dy_m = plan.dy_m;
   d.nx = plan.nx;
   d.ny = plan.ny;
   d.table_size = plan.size;
@@ -141,17 +145,20 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   // The gaps' pairs, where add_port_loads puts each port's load.
   std::vector<long long> slots;
   std::vector<int> ports;
+  std::vector<double> across;
   for (std::size_t p = 0; p < mesh.ports().size(); ++p) {
     const std::vector<int>& gap = mesh.ports()[p].delta_gap().basis;
     for (const int m : gap)
       for (const int c : gap) {
         slots.push_back(slot_of(m, c, "port " + std::to_string(p + 1) + "'s gap"));
         ports.push_back(static_cast<int>(p));
+        across.push_back(mesh.ports()[p].across_mm * 1e-3);
       }
   }
   d.ports = mesh.ports().size();
   d.load_slot = DeviceArray<long long>(slots, d.stream);
   d.load_port = DeviceArray<int>(ports, d.stream);
+  d.load_across = DeviceArray<double>(across, d.stream);
   // The strips' loss entries, where add_surface_impedance puts their impedances.
   std::vector<long long> gram_slots;
   std::vector<double> gram_values, image_values;
@@ -207,7 +214,7 @@ void DeviceFill::start_tables(const GreensTable& greens) {
   if (entries > 0)
     table_entries<<<blocks(entries), kBlock, 0, d.stream>>>(g, d.rule_start.data, d.rule_t.data,
                                                            d.rule_w.data, d.entries.data, entries,
-                                                           d.cell_m, d.tables.data);
+                                                           d.dx_m, d.dy_m, d.tables.data);
   const auto copies = static_cast<long long>(d.copy_to.size);
   if (copies > 0)
     copy_slots<<<blocks(copies), kBlock, 0, d.stream>>>(d.copy_to.data, d.copy_from.data, copies,
@@ -231,7 +238,8 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
   view.nx = d.nx;
   view.ny = d.ny;
   view.jw = dc(0.0, 2.0 * pi * d.frequency_hz);
-  view.inv_a2 = 1.0 / (d.cell_m * d.cell_m);
+  view.inv_a2 = 1.0 / (d.dx_m * d.dx_m);
+  view.y_charge = d.dx_m / d.dy_m;
   auto* z = reinterpret_cast<dc*>(values);
   const auto nnz = static_cast<long long>(d.pattern.nnz());
   if (d.pattern.dense && nnz > 0)
@@ -243,7 +251,8 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
   const auto load_count = static_cast<long long>(d.load_slot.size);
   if (load_count > 0)
     add_loads<<<blocks(load_count), kBlock, 0, d.stream>>>(d.load_slot.data, d.load_port.data,
-                                                          load_count, d.loads.data, d.cell_m, z);
+                                                          d.load_across.data, load_count,
+                                                          d.loads.data, z);
   const auto gram_count = static_cast<long long>(d.gram_slot.size);
   if (gram_count > 0 && !strip.zero())
     add_surface<<<blocks(gram_count), kBlock, 0, d.stream>>>(
@@ -264,7 +273,8 @@ TableView DeviceFill::device_tables() const {
   view.nx = d.nx;
   view.ny = d.ny;
   view.jw = std::complex<double>(0.0, 2.0 * pi * d.frequency_hz);
-  view.inv_a2 = 1.0 / (d.cell_m * d.cell_m);
+  view.inv_a2 = 1.0 / (d.dx_m * d.dx_m);
+  view.y_charge = d.dx_m / d.dy_m;
   return view;
 }
 

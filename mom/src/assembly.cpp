@@ -17,8 +17,7 @@ ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const Interaction
 void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables,
                         ImpedanceMatrix& z) {
   const geometry::Grid& grid = mesh.grid();
-  if (grid.nx != tables.nx || grid.ny != tables.ny ||
-      std::abs(grid.cell_mm * 1e-3 - tables.cell_m) > 1e-12 * tables.cell_m) {
+  if (!tables.built_for(grid)) {
     throw std::invalid_argument("assemble_impedance: the tables were built for another grid");
   }
   const std::vector<RooftopCells> rooftops = rooftop_cells(mesh, tables.edge_profiles);
@@ -42,14 +41,14 @@ void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tab
 
 std::vector<std::complex<double>> delta_gap_excitation(int unknowns, const std::vector<int>& basis,
                                                        std::complex<double> voltage,
-                                                       double cell_m) {
+                                                       double across_m) {
   std::vector<std::complex<double>> v(static_cast<std::size_t>(unknowns));
   for (const int m : basis) {
     if (m < 0 || m >= unknowns) {
       throw std::out_of_range("delta_gap_excitation: rooftop " + std::to_string(m) +
                               " outside [0, " + std::to_string(unknowns) + ")");
     }
-    v[static_cast<std::size_t>(m)] += voltage * cell_m;
+    v[static_cast<std::size_t>(m)] += voltage * across_m;
   }
   return v;
 }

@@ -61,52 +61,57 @@ WeightRule observer_points(std::span<const ShapePiece> obs, std::span<const Shap
 }
 
 // ∫ src(x') dx'/R-type inner integral over the source rectangles in closed form: density
-// linear along x (α + β X in X = x' − x) and constant across, for the observer at (x, y).
+// linear along x (α + β X in X = x' − x) and constant across, for the observer at (x, y);
+// R = √(X² + (ηY)²), so the rectangle is η times as tall in the closed forms' Y = ηy and the
+// sum is 1/η times theirs.
 double inner_static(std::span<const ShapePiece> src_x, std::span<const ShapePiece> src_y, int di,
-                    int dj, double x, double y) {
+                    int dj, double x, double y, double eta) {
   double inner = 0.0;
   for (const ShapePiece& sx : src_x) {
     const double x1 = di + sx.t0 - x, x2 = di + sx.t1 - x;
     const double slope = (sx.d1 - sx.d0) / (sx.t1 - sx.t0);
     const double alpha = sx.d0 - slope * x1;  // density at X = 0
     for (const ShapePiece& sy : src_y) {
-      const double y1 = dj + sy.t0 - y, y2 = dj + sy.t1 - y;
+      const double y1 = eta * (dj + sy.t0 - y), y2 = eta * (dj + sy.t1 - y);
       inner += sy.d0 * (alpha * rect_inv_r(x1, x2, y1, y2) +
                         (slope != 0.0 ? slope * rect_x_over_r(x1, x2, y1, y2) : 0.0));
     }
   }
-  return inner;
+  return inner / eta;
 }
 
 double static_overlap(std::span<const ShapePiece> obs_x, std::span<const ShapePiece> obs_y,
                       std::span<const ShapePiece> src_x, std::span<const ShapePiece> src_y, int di,
-                      int dj, int outer_order) {
+                      int dj, int outer_order, double eta) {
   const GaussRule rule = graded_rule(outer_order);
   const WeightRule xs = observer_points(obs_x, src_x, di, rule);
   const WeightRule ys = observer_points(obs_y, src_y, dj, rule);
   double sum = 0.0;
   for (std::size_t a = 0; a < xs.t.size(); ++a)
     for (std::size_t b = 0; b < ys.t.size(); ++b)
-      sum += xs.w[a] * ys.w[b] * inner_static(src_x, src_y, di, dj, xs.t[a], ys.t[b]);
+      sum += xs.w[a] * ys.w[b] * inner_static(src_x, src_y, di, dj, xs.t[a], ys.t[b], eta);
   return sum;
 }
 
 }  // namespace
 
-double static_cell_overlap(int di, int dj, int outer_order, CellProfile obs, CellProfile src) {
+double static_cell_overlap(int di, int dj, int outer_order, CellProfile obs, CellProfile src,
+                           double eta) {
   return static_overlap(profile_pieces(obs.x), profile_pieces(obs.y), profile_pieces(src.x),
-                        profile_pieces(src.y), di, dj, outer_order);
+                        profile_pieces(src.y), di, dj, outer_order, eta);
 }
 
-double static_rooftop_overlap(int di, int dj, int outer_order, RooftopShape obs, RooftopShape src) {
+double static_rooftop_overlap(int di, int dj, int outer_order, RooftopShape obs, RooftopShape src,
+                              double eta) {
   return static_overlap(ramp_pieces(obs.minus, obs.plus), profile_pieces(obs.across),
                         ramp_pieces(src.minus, src.plus), profile_pieces(src.across), di, dj,
-                        outer_order);
+                        outer_order, eta);
 }
 
 double required_rho_max(const geometry::Grid& grid) {
-  // The rooftop overlap reaches two cells beyond the edge offset along its axis.
-  return grid.cell_mm * 1e-3 * std::hypot(grid.nx + 1.0, grid.ny + 1.0);
+  // The rooftop overlap reaches two cells beyond the edge offset along its axis; the longer
+  // side bounds both.
+  return std::max(grid.dx_mm, grid.dy_mm) * 1e-3 * std::hypot(grid.nx + 1.0, grid.ny + 1.0);
 }
 
 namespace {
@@ -168,7 +173,8 @@ std::vector<RooftopCells> rooftop_cells(const geometry::Mesh& mesh, bool edge_pr
 TableView host_view(const InteractionTables& tables) {
   const double omega = 2.0 * pi * tables.frequency_hz;
   return {tables.values.data(), tables.start.data(), tables.nx, tables.ny,
-          std::complex<double>(0.0, omega), 1.0 / (tables.cell_m * tables.cell_m)};
+          std::complex<double>(0.0, omega), 1.0 / (tables.dx_m * tables.dx_m),
+          tables.dx_m / tables.dy_m};
 }
 
 }  // namespace pmom::mom

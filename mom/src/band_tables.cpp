@@ -76,11 +76,12 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     if (start >= 0) starts.push_back(start);
   std::sort(starts.begin(), starts.end());
   const auto row = static_cast<long long>(2 * plan_.nx - 1);
+  const double eta = plan_.dy_m / plan_.dx_m;  // offsets in x cells: dj is eta times longer
   for (const TablePlan::Entry& e : plan_.entries) {
     const long long c = e.slot - *(std::upper_bound(starts.begin(), starts.end(), e.slot) - 1);
     const double di = static_cast<double>(c % row) - (plan_.nx - 1);
-    const double dj = static_cast<double>(c / row) - (plan_.ny - 1);
-    distance_m_.push_back(plan_.cell_m * std::sqrt(di * di + dj * dj));
+    const double dj = eta * (static_cast<double>(c / row) - (plan_.ny - 1));
+    distance_m_.push_back(plan_.dx_m * std::sqrt(di * di + dj * dj));
   }
   const std::size_t entries = plan_.entries.size();
   for (int level = kFirstLevel; level <= kLastLevel; ++level) {

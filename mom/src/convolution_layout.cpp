@@ -51,11 +51,15 @@ ConvolutionLayout make_convolution_layout(const geometry::Mesh& mesh, bool edge_
     l.place_point.push_back(static_cast<long long>(j) * l.px + i);
     l.place_sign.push_back(sign);
   };
+  // The charge kernels carry 1/(jω a_x²); a y-rooftop's divergence is a_x/a_y times an
+  // x-rooftop's (1 on square cells).
+  const double y_charge = mesh.grid().dx_mm / mesh.grid().dy_mm;
   const auto add_rooftop = [&](const RooftopCells& r, double sign) {
+    const double charge = r.axis == 1 ? sign * y_charge : sign;
     place(channel(r.axis, r.kind), r.i, r.j, sign);
-    place(channel(2, r.minus_charge), r.i, r.j, sign);
+    place(channel(2, r.minus_charge), r.i, r.j, charge);
     place(channel(2, r.plus_charge), r.i + (r.axis == 0 ? 1 : 0), r.j + (r.axis == 1 ? 1 : 0),
-          -sign);
+          -charge);
   };
   for (const RooftopCells& c : cells) {
     add_rooftop(c, 1.0);

@@ -34,7 +34,7 @@ struct Window {
 
 Window window_of(const geometry::Mesh& mesh, const geometry::MeshPort& port,
                  const DeembedOptions& options) {
-  const double cell = mesh.grid().cell_mm;
+  const double cell = port.along_mm;
   const double size = std::max(port.width_mm, mesh.layout().substrate.height_mm);
   // The slack keeps a whole number of cells whole (3 · 3.2 / 0.4 is 24.000000000000004).
   const int skip = static_cast<int>(std::ceil(options.near_field_sizes * size / cell - 1e-9));
@@ -45,7 +45,7 @@ Window window_of(const geometry::Mesh& mesh, const geometry::MeshPort& port,
 Window fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
                   const DeembedOptions& options) {
   const Window w = window_of(mesh, port, options);
-  const double cell = mesh.grid().cell_mm;
+  const double cell = port.along_mm;
   const int skip = w.first - 1;
   if (w.last - w.first < 6) {
     const auto& p = mesh.layout().ports[static_cast<std::size_t>(port.port)];
@@ -77,6 +77,7 @@ std::pair<cd, cd> fit_amplitudes(std::span<const cd> current, Window w, cd gamma
 // One feed's fitted samples for every excitation.
 struct FeedData {
   Window w;
+  double step_m = 0;                     // between samples: the cell's side along the feed
   std::vector<std::vector<cd>> current;  // per excitation, all samples of the feed
 };
 
@@ -156,11 +157,11 @@ cd common_gamma(const std::vector<const FeedData*>& feeds, cd start, double a) {
 
 std::vector<cd> port_excitations(const geometry::Mesh& mesh) {
   const auto n = static_cast<int>(mesh.basis().size());
-  const double a = mesh.grid().cell_mm * 1e-3;
   std::vector<cd> v;
   v.reserve(static_cast<std::size_t>(n) * mesh.ports().size());
   for (const geometry::MeshPort& port : mesh.ports()) {
-    const std::vector<cd> column = delta_gap_excitation(n, port.delta_gap().basis, port.sign, a);
+    const std::vector<cd> column =
+        delta_gap_excitation(n, port.delta_gap().basis, port.sign, port.across_mm * 1e-3);
     v.insert(v.end(), column.begin(), column.end());
   }
   return v;
@@ -169,7 +170,7 @@ std::vector<cd> port_excitations(const geometry::Mesh& mesh) {
 double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
                      const DeembedOptions& options) {
   const Window w = window_of(mesh, port, options);
-  return std::max(0, w.last - 1 - w.first) * mesh.grid().cell_mm;
+  return std::max(0, w.last - 1 - w.first) * port.along_mm;
 }
 
 namespace {
@@ -186,15 +187,15 @@ std::vector<FeedData> feed_data(const geometry::Mesh& mesh, std::span<const cd> 
                                 " solutions of " + std::to_string(n) + " unknowns and " +
                                 std::to_string(p) + " feed impedances");
   }
-  const double a = mesh.grid().cell_mm * 1e-3;
   std::vector<FeedData> feeds(static_cast<std::size_t>(p));
   for (int q = 0; q < p; ++q) {
     const geometry::MeshPort& port = mesh.ports()[static_cast<std::size_t>(q)];
     FeedData& feed = feeds[static_cast<std::size_t>(q)];
     feed.w = fit_window(mesh, port, options);
+    feed.step_m = port.along_mm * 1e-3;
     for (int e = 0; e < p; ++e) {
-      feed.current.push_back(
-          feed_currents(port, currents.subspan(static_cast<std::size_t>(e) * n, n), a));
+      feed.current.push_back(feed_currents(
+          port, currents.subspan(static_cast<std::size_t>(e) * n, n), port.across_mm * 1e-3));
     }
   }
   return feeds;
@@ -203,8 +204,7 @@ std::vector<FeedData> feed_data(const geometry::Mesh& mesh, std::span<const cd> 
 // γ per port fitted on the feeds themselves.
 std::vector<cd> fitted_gammas(const geometry::Mesh& mesh, const std::vector<FeedData>& feeds) {
   const auto p = static_cast<int>(mesh.ports().size());
-  const double a = mesh.grid().cell_mm * 1e-3;
-  // One γ per feed line (feeds as many cells wide are the same line on the square grid),
+  // One γ per feed line (feeds as many cells wide, along and across, are the same line),
   // fitted to every excitation on every such feed together. γ from each port's own excitation
   // alone was biased by its driven gap's near field, which reaches further into the window
   // than the waves' own near fields (β 0.3% low on a 22 mm feed), and by a different amount
@@ -215,12 +215,16 @@ std::vector<cd> fitted_gammas(const geometry::Mesh& mesh, const std::vector<Feed
   std::vector<bool> done(static_cast<std::size_t>(p), false);
   for (int q = 0; q < p; ++q) {
     if (done[static_cast<std::size_t>(q)]) continue;
-    const int cells = mesh.ports()[static_cast<std::size_t>(q)].count;
+    const geometry::MeshPort& line = mesh.ports()[static_cast<std::size_t>(q)];
+    const double a = line.along_mm * 1e-3;
     std::vector<int> group;
     std::vector<const FeedData*> group_feeds;
     cd start = 0.0;
     for (int o = q; o < p; ++o) {
-      if (mesh.ports()[static_cast<std::size_t>(o)].count != cells) continue;
+      const geometry::MeshPort& other = mesh.ports()[static_cast<std::size_t>(o)];
+      if (other.count != line.count || other.along_mm != line.along_mm ||
+          other.across_mm != line.across_mm)
+        continue;
       const FeedData& feed = feeds[static_cast<std::size_t>(o)];
       group.push_back(o);
       group_feeds.push_back(&feed);
@@ -250,7 +254,6 @@ std::vector<cd> fitted_gammas(const geometry::Mesh& mesh, const std::vector<Feed
 SParameters scattering(const geometry::Mesh& mesh, const std::vector<FeedData>& feeds,
                        std::span<const cd> gamma, std::span<const double> feed_z0_ohm) {
   const auto p = static_cast<int>(mesh.ports().size());
-  const double a = mesh.grid().cell_mm * 1e-3;
   SParameters out;
   out.ports = p;
   Eigen::MatrixXcd incident(p, p), outgoing(p, p);
@@ -262,7 +265,8 @@ SParameters scattering(const geometry::Mesh& mesh, const std::vector<FeedData>& 
     const double x_ref = spec.reference_plane_mm * 1e-3;
     const double root_z0 = std::sqrt(feed_z0_ohm[static_cast<std::size_t>(q)]);
     for (int e = 0; e < p; ++e) {
-      const auto [f, b] = fit_amplitudes(feed.current[static_cast<std::size_t>(e)], feed.w, g, a);
+      const auto [f, b] =
+          fit_amplitudes(feed.current[static_cast<std::size_t>(e)], feed.w, g, feed.step_m);
       // Voltage waves V± = ±Z0 I±, as power waves (÷√Z0), at the reference plane.
       incident(q, e) = root_z0 * f * std::exp(-g * x_ref);
       outgoing(q, e) = -root_z0 * b * std::exp(g * x_ref);

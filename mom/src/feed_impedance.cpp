@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -29,14 +30,18 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
   }
 
   const geometry::Substrate& sub = mesh.layout().substrate;
-  std::map<int, int> width_index;  // cells across → index into z0_
+  // (cells across, the cell's sides along and across) → index into z0_: feeds along x and
+  // along y are different lines on cells that are not square.
+  std::map<std::tuple<int, double, double>, int> width_index;
   for (const geometry::MeshPort& port : mesh.ports()) {
-    auto [it, added] = width_index.emplace(port.count, static_cast<int>(z0_.size()));
+    auto [it, added] = width_index.emplace(std::tuple(port.count, port.along_mm, port.across_mm),
+                                           static_cast<int>(z0_.size()));
     width_of_port_.push_back(it->second);
     if (!added) continue;
     // The board's losses included: the de-embedding takes the feed's γ from this line.
     LineSpec spec{sub.eps_r,  sub.height_mm, port.width_mm, port.count, 0, true,
-                  sub.loss_tangent, conductor(mesh.layout().metal)};
+                  sub.loss_tangent, conductor(mesh.layout().metal),
+                  port.along_mm == port.across_mm ? 0.0 : port.along_mm};
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
     std::vector<double> z0;
     std::vector<std::complex<double>> loads, gammas;

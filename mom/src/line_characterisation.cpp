@@ -206,7 +206,7 @@ namespace {
 // are the halves), the centre gap on grid line `half`; its Green's table and tables' plan.
 struct LineProblem {
   int half = 0;
-  double a = 0;  // cell, m
+  double along = 0, across = 0;  // the cell's sides, m
   StripImpedance strip;  // the strip's impedances
   geometry::Mesh mesh;
   GreensTable greens;
@@ -215,21 +215,20 @@ struct LineProblem {
 };
 
 geometry::Mesh line_mesh(const LineSpec& spec, int half) {
-  const double cell_mm = spec.width_mm / spec.cells_across;
+  const double along = spec.along_cell_mm();
   geometry::Layout layout;
   layout.substrate = {spec.eps_r, spec.height_mm, 0.0};
-  const double length = 2 * half * cell_mm, centre = spec.width_mm / 2;
+  const double length = 2 * half * along, centre = spec.width_mm / 2;
   layout.rects = {{0, 0, length, spec.width_mm}};
-  const double feed = half * cell_mm;
+  const double feed = half * along;
   layout.ports = {{"driven", 0, centre, geometry::Direction::pos_x, feed, 0, 50},
                   {"loaded", length, centre, geometry::Direction::neg_x, feed, 0, 50}};
-  return geometry::make_mesh(layout, cell_mm);
+  return geometry::make_mesh(layout, geometry::CellSize{along, spec.across_cell_mm()});
 }
 
 LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* what) {
   const auto t0 = clock::now();
-  const double cell_mm = spec.width_mm / spec.cells_across;
-  const int half = static_cast<int>(std::lround(spec.half_length_mm / cell_mm));
+  const int half = static_cast<int>(std::lround(spec.half_length_mm / spec.along_cell_mm()));
   if (spec.cells_across < 2 || half < 20)
     throw std::invalid_argument(std::string(what) + ": need at least 2 cells across and 20 "
                                 "cells per half line, got " +
@@ -242,7 +241,8 @@ LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* 
   AssemblyOptions options;
   options.edge_profiles = spec.edge_profiles;
   TablePlan plan = make_table_plan(mesh, options);
-  return {half, cell_mm * 1e-3, strip_impedance(spec.metal, frequency_hz), std::move(mesh),
+  return {half, spec.along_cell_mm() * 1e-3, spec.across_cell_mm() * 1e-3,
+          strip_impedance(spec.metal, frequency_hz), std::move(mesh),
           std::move(greens), std::move(plan), seconds_between(t0, clock::now())};
 }
 
@@ -251,14 +251,15 @@ LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* 
 std::vector<cd> centre_drive(const LineProblem& p, int cells_across) {
   std::vector<int> gap;
   for (int j = 0; j < cells_across; ++j) gap.push_back(p.mesh.x_edge_basis(p.half, j));
-  return delta_gap_excitation(static_cast<int>(p.mesh.basis().size()), gap, 1.0, p.a);
+  return delta_gap_excitation(static_cast<int>(p.mesh.basis().size()), gap, 1.0, p.across);
 }
 
 // Port 1's 1 V gap, and g, the indicator of port 2's gap rooftops, whose solution u = Z⁻¹ g
 // carries the load's rank-one update: two columns.
 std::vector<cd> load_columns(const LineProblem& p) {
   const auto n = static_cast<int>(p.mesh.basis().size());
-  std::vector<cd> rhs = delta_gap_excitation(n, p.mesh.ports()[0].delta_gap().basis, 1.0, p.a);
+  std::vector<cd> rhs =
+      delta_gap_excitation(n, p.mesh.ports()[0].delta_gap().basis, 1.0, p.across);
   rhs.resize(2 * static_cast<std::size_t>(n));
   for (const int m : p.mesh.ports()[1].delta_gap().basis) rhs[static_cast<std::size_t>(n + m)] = 1.0;
   return rhs;
@@ -267,17 +268,17 @@ std::vector<cd> load_columns(const LineProblem& p) {
 // εeff, γ and Z0 from the centre-fed solution.
 LineResult line_from(const LineProblem& p, std::span<const cd> current, int cells_across,
                      double frequency_hz) {
-  const double a = p.a;
+  const double a = p.along;
   const int half = p.half;
   LineResult r;
   r.frequency_hz = frequency_hz;
   r.unknowns = static_cast<int>(p.mesh.basis().size());
-  // Total current through grid line half + k (k cells right of the gap): a·Σ amplitudes.
+  // Total current through grid line half + k (k cells right of the gap): across·Σ amplitudes.
   std::vector<std::complex<double>> total(static_cast<std::size_t>(half));
   for (int k = 0; k < half; ++k)
     for (int j = 0; j < cells_across; ++j)
       total[static_cast<std::size_t>(k)] +=
-          a * current[static_cast<std::size_t>(p.mesh.x_edge_basis(half + k, j))];
+          p.across * current[static_cast<std::size_t>(p.mesh.x_edge_basis(half + k, j))];
   // Fit away from the gap's and the open end's near fields (a fifth of the half at each end).
   const int first = half / 5, last = half - half / 5;
   const StandingWave w = fit_standing_wave(
@@ -301,9 +302,9 @@ LineResult line_from(const LineProblem& p, std::span<const cd> current, int cell
 // indicator), with the line's γ.
 cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u,
              const LineSpec& spec, double frequency_hz, cd gamma) {
-  const double a = p.a;
+  const double a = p.along, across = p.across;
   const geometry::MeshPort& loaded = p.mesh.ports()[1];
-  const double cell_mm = spec.width_mm / spec.cells_across;
+  const double cell_mm = spec.along_cell_mm();
   // On port 2's feed, k cells from its gap: I_k = L e^{−γ k a} + A e^{γ k a}, L leaving the gap
   // (the reflection), A arriving; least squares over the samples clear of both near fields
   // (three sizes, as the de-embedding skips).
@@ -327,9 +328,10 @@ cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u
     gap0 += x0[static_cast<std::size_t>(m)];
     gap_u += u[static_cast<std::size_t>(m)];
   }
-  // With the load, x = x0 − Z_L a² u (gᵀx0) / (1 + Z_L a² gᵀu); its leaving wave
-  // L0 − Z_L a² L_u gᵀx0 / (1 + Z_L a² gᵀu) vanishes at Z_L = L0 / (a² (L_u gᵀx0 − L0 gᵀu)).
-  const cd denominator = a * a * (leaving_u * gap0 - leaving0 * gap_u);
+  // With the load, x = x0 − Z_L a² u (gᵀx0) / (1 + Z_L a² gᵀu), a the side across; its
+  // leaving wave L0 − Z_L a² L_u gᵀx0 / (1 + Z_L a² gᵀu) vanishes at
+  // Z_L = L0 / (a² (L_u gᵀx0 − L0 gᵀu)).
+  const cd denominator = across * across * (leaving_u * gap0 - leaving0 * gap_u);
   const cd load = leaving0 / denominator;
   if (!std::isfinite(load.real()) || !std::isfinite(load.imag()))
     throw std::runtime_error("matched gap load: no finite load terminates the line at " +

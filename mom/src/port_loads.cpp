@@ -26,8 +26,8 @@ void for_each_load_entry(const geometry::Mesh& mesh, std::span<const cd> load_oh
     throw std::invalid_argument("add_port_loads: " + std::to_string(load_ohm.size()) +
                                 " loads for " + std::to_string(mesh.ports().size()) + " ports");
   }
-  const double a = mesh.grid().cell_mm * 1e-3;
   for (std::size_t p = 0; p < load_ohm.size(); ++p) {
+    const double a = mesh.ports()[p].across_mm * 1e-3;  // V_gap = Z_L · a Σ I across the gap
     const cd load = load_ohm[p];
     if (!std::isfinite(load.real()) || !std::isfinite(load.imag())) {
       throw std::invalid_argument("add_port_loads: port " + std::to_string(p + 1) +

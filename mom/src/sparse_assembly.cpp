@@ -16,6 +16,16 @@ namespace {
 
 constexpr double kMargin = 1.0 + 1e-12;
 
+// The reaches count cells as lengths (a circle of R_P cells, the box A × T): square cells only.
+void require_square_cells(const geometry::Mesh& mesh) {
+  const geometry::Grid& g = mesh.grid();
+  if (!g.square())
+    throw std::invalid_argument("the mpie rule's reaches are circles and boxes of square cells, "
+                                "and this mesh's cells are " + std::to_string(g.dx_mm) + " x " +
+                                std::to_string(g.dy_mm) +
+                                " mm: use sparsify rule exact or magnitude, or square cells");
+}
+
 void check_sparsity(const MpieSparsity& s) {
   for (const double reach : {s.charge_radius, s.along, s.across}) {
     if (!(reach >= 0) || !std::isfinite(reach)) {
@@ -183,6 +193,7 @@ long long mpie_pattern_nnz(const std::vector<RooftopCells>& rooftops, const geom
 }
 
 MpieDensityChoice choose_mpie_sparsity(const geometry::Mesh& mesh, double target_density) {
+  require_square_cells(mesh);
   if (!(target_density > 0 && target_density <= 1)) {
     throw std::invalid_argument("choose_mpie_sparsity: target density must be in (0, 1], got " +
                                 std::to_string(target_density));
@@ -238,6 +249,7 @@ MpieDensityChoice choose_mpie_sparsity(const geometry::Mesh& mesh, double target
 }
 
 MpiePattern mpie_pattern(const geometry::Mesh& mesh, const MpieSparsity& sparsity) {
+  require_square_cells(mesh);
   const std::vector<RooftopCells> rooftops = rooftop_cells(mesh, false);
   const Pattern pattern(rooftops, mesh.grid(), sparsity);
   const int n = pattern.size();
@@ -276,9 +288,7 @@ Csr<std::complex<double>> fill_pattern(const geometry::Mesh& mesh, const Interac
                                        const MpieSparsity& sparsity, index_t rows,
                                        std::vector<index_t> row_ptr,
                                        std::vector<index_t> col_idx) {
-  const geometry::Grid& grid = mesh.grid();
-  if (grid.nx != tables.nx || grid.ny != tables.ny ||
-      std::abs(grid.cell_mm * 1e-3 - tables.cell_m) > 1e-12 * tables.cell_m) {
+  if (!tables.built_for(mesh.grid())) {
     throw std::invalid_argument(
         "assemble_sparse_impedance: the tables were built for another grid");
   }

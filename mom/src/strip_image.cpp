@@ -26,33 +26,36 @@ double integral(std::span<const ShapePiece> pieces, double lo, double hi) {
 }
 
 // A basis function's current on the sub-cell lattice: (lattice x, lattice y, ∫ f over the
-// sub-cell in cells²).
+// sub-cell in cells²). Each cell is sub_x × sub_y sub-cells.
 struct Mass {
   int gi = 0, gj = 0;
   double mass = 0;
 };
 
-void add_rooftop(const RooftopCells& c, int kind, double sign, int sub, std::vector<Mass>& out) {
+void add_rooftop(const RooftopCells& c, int kind, double sign, int sub_x, int sub_y,
+                 std::vector<Mass>& out) {
   const RooftopShape shape = rooftop_shape(kind);
   const std::vector<ShapePiece> ramp = ramp_pieces(shape.minus, shape.plus);
   const std::span<const ShapePiece> profile = profile_pieces(shape.across);
-  const double step = 1.0 / sub;
-  for (int u = 0; u < 2 * sub; ++u) {
-    const double along = integral(ramp, -1.0 + u * step, -1.0 + (u + 1) * step);
-    for (int v = 0; v < sub; ++v) {
-      const double mass = sign * along * integral(profile, v * step, (v + 1) * step);
+  const int sub_along = c.axis == 0 ? sub_x : sub_y, sub_across = c.axis == 0 ? sub_y : sub_x;
+  const double step_along = 1.0 / sub_along, step_across = 1.0 / sub_across;
+  for (int u = 0; u < 2 * sub_along; ++u) {
+    const double along = integral(ramp, -1.0 + u * step_along, -1.0 + (u + 1) * step_along);
+    for (int v = 0; v < sub_across; ++v) {
+      const double mass =
+          sign * along * integral(profile, v * step_across, (v + 1) * step_across);
       if (c.axis == 0)
-        out.push_back({c.i * sub + u, c.j * sub + v, mass});
+        out.push_back({c.i * sub_x + u, c.j * sub_y + v, mass});
       else
-        out.push_back({c.i * sub + v, c.j * sub + u, mass});
+        out.push_back({c.i * sub_x + v, c.j * sub_y + u, mass});
     }
   }
 }
 
-std::vector<Mass> masses(const RooftopCells& c, int sub) {
+std::vector<Mass> masses(const RooftopCells& c, int sub_x, int sub_y) {
   std::vector<Mass> out;
-  add_rooftop(c, c.kind, 1.0, sub, out);
-  if (c.kind2 >= 0) add_rooftop(c, c.kind2, -1.0, sub, out);
+  add_rooftop(c, c.kind, 1.0, sub_x, sub_y, out);
+  if (c.kind2 >= 0) add_rooftop(c, c.kind2, -1.0, sub_x, sub_y, out);
   return out;
 }
 
@@ -63,31 +66,39 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
   const std::vector<GramEntry> gram = basis_gram(mesh, edge_profiles);
   const std::vector<RooftopCells> cells = rooftop_cells(mesh, edge_profiles);
   const geometry::Grid& grid = mesh.grid();
-  const double a = grid.cell_mm * 1e-3, h = mesh.layout().substrate.height_mm * 1e-3;
+  const double a = grid.dx_mm * 1e-3, b = grid.dy_mm * 1e-3;
+  const double h = mesh.layout().substrate.height_mm * 1e-3;
   // k varies on the scale 2h; sub-cells of at most h/2 resolve it (midpoint rule) to ~1%.
-  const int sub = std::max(1, static_cast<int>(std::ceil(2.0 * a / h - 1e-9)));
-  const double step = a / sub;
-  const int nx = grid.nx * sub, ny = grid.ny * sub;
+  const auto subdivisions = [h](double side) {
+    return std::max(1, static_cast<int>(std::ceil(2.0 * side / h - 1e-9)));
+  };
+  const int sub_x = subdivisions(a), sub_y = subdivisions(b);
+  const double step = a / sub_x, step_y = b / sub_y;
+  const double eta2 = (step_y / step) * (step_y / step);  // 1 on square cells
+  const int nx = grid.nx * sub_x, ny = grid.ny * sub_y;
   // The metal's sub-cells, numbered.
   std::vector<int> point(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny), -1);
   int points = 0;
   for (int j = 0; j < grid.ny; ++j)
     for (int i = 0; i < grid.nx; ++i)
       if (mesh.is_metal({i, j}))
-        for (int v = 0; v < sub; ++v)
-          for (int u = 0; u < sub; ++u)
-            point[static_cast<std::size_t>(j * sub + v) * nx + (i * sub + u)] = points++;
+        for (int v = 0; v < sub_y; ++v)
+          for (int u = 0; u < sub_x; ++u)
+            point[static_cast<std::size_t>(j * sub_y + v) * nx + (i * sub_x + u)] = points++;
   const int reach = static_cast<int>(std::ceil(options.image_reach_heights * h / step));
+  const int reach_y = static_cast<int>(std::ceil(options.image_reach_heights * h / step_y));
+  const double radius2 = std::max(double(reach) * reach * step * step,
+                                  double(reach_y) * reach_y * step_y * step_y);
   const double four_h2 = 4.0 * h * h, c_k = 2.0 * h / (4.0 * pi);
-  // k on the lattice's offsets within the reach, times the sub-cell's area (cells² → m²).
+  // k on the lattice's offsets within the reach, times the cell's area (cells² → m²).
   const int width = 2 * reach + 1;
-  std::vector<double> kernel(static_cast<std::size_t>(width) * width, 0.0);
-  for (int dj = -reach; dj <= reach; ++dj)
+  std::vector<double> kernel(static_cast<std::size_t>(width) * (2 * reach_y + 1), 0.0);
+  for (int dj = -reach_y; dj <= reach_y; ++dj)
     for (int di = -reach; di <= reach; ++di) {
-      const double rho2 = (double(di) * di + double(dj) * dj) * step * step;
-      if (rho2 <= double(reach) * reach * step * step)
-        kernel[static_cast<std::size_t>(dj + reach) * width + (di + reach)] =
-            c_k / std::pow(rho2 + four_h2, 1.5) * a * a;
+      const double rho2 = (double(di) * di + double(dj) * dj * eta2) * step * step;
+      if (rho2 <= radius2)
+        kernel[static_cast<std::size_t>(dj + reach_y) * width + (di + reach)] =
+            c_k / std::pow(rho2 + four_h2, 1.5) * a * b;
     }
 
   // A (points × functions): (k ⊛ f_m) at the metal's sub-cells, per axis.
@@ -99,14 +110,14 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
     std::vector<Triplets> mine(2);
 #pragma omp for schedule(dynamic, 16)
     for (int m = 0; m < n; ++m) {
-      const std::vector<Mass> src = masses(cells[static_cast<std::size_t>(m)], sub);
+      const std::vector<Mass> src = masses(cells[static_cast<std::size_t>(m)], sub_x, sub_y);
       int lo_i = nx, hi_i = -1, lo_j = ny, hi_j = -1;
       for (const Mass& s : src) {
         lo_i = std::min(lo_i, s.gi), hi_i = std::max(hi_i, s.gi);
         lo_j = std::min(lo_j, s.gj), hi_j = std::max(hi_j, s.gj);
       }
       const int bi = std::max(0, lo_i - reach), ei = std::min(nx - 1, hi_i + reach);
-      const int bj = std::max(0, lo_j - reach), ej = std::min(ny - 1, hi_j + reach);
+      const int bj = std::max(0, lo_j - reach_y), ej = std::min(ny - 1, hi_j + reach_y);
       for (int gj = bj; gj <= ej; ++gj)
         for (int gi = bi; gi <= ei; ++gi) {
           const int q = point[static_cast<std::size_t>(gj) * nx + gi];
@@ -114,8 +125,8 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
           double sum = 0;
           for (const Mass& s : src) {
             const int di = gi - s.gi, dj = gj - s.gj;
-            if (std::abs(di) > reach || std::abs(dj) > reach) continue;
-            sum += s.mass * kernel[static_cast<std::size_t>(dj + reach) * width + (di + reach)];
+            if (std::abs(di) > reach || std::abs(dj) > reach_y) continue;
+            sum += s.mass * kernel[static_cast<std::size_t>(dj + reach_y) * width + (di + reach)];
           }
           if (sum != 0.0)
             mine[static_cast<std::size_t>(cells[static_cast<std::size_t>(m)].axis)].emplace_back(
@@ -128,7 +139,7 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
                                                       mine[static_cast<std::size_t>(axis)].begin(),
                                                       mine[static_cast<std::size_t>(axis)].end());
   }
-  // 4 ⟨k ⊛ f_m, k ⊛ f_n⟩ = 4 step² Σ_q A_qm A_qn, the x and y components apart; merged with
+  // 4 ⟨k ⊛ f_m, k ⊛ f_n⟩ = 4 step_x step_y Σ_q A_qm A_qn, the x and y components apart; merged with
   // the Gram entries by (row, column).
   std::vector<GramEntry> all(gram.begin(), gram.end());
   for (Triplets& t : per_axis) {
@@ -139,7 +150,7 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
     const Sparse overlap = Sparse(field.transpose()) * field;
     for (index_t col = 0; col < overlap.outerSize(); ++col)
       for (Sparse::InnerIterator it(overlap, col); it; ++it)
-        all.push_back({static_cast<index_t>(it.row()), col, 0.0, 4.0 * step * step * it.value()});
+        all.push_back({static_cast<index_t>(it.row()), col, 0.0, 4.0 * step * step_y * it.value()});
   }
   std::sort(all.begin(), all.end(), [](const GramEntry& x, const GramEntry& y) {
     return std::tie(x.row, x.col) < std::tie(y.row, y.col);

@@ -36,7 +36,7 @@ geometry::Edge edge(int code) { return static_cast<geometry::Edge>(code); }
 // so that basis_entry gives the Gram entry of two basis functions (bubbles included).
 struct GramTables {
   double a2 = 0;
-  double jw = 1.0, inv_a2 = 0.0;
+  double jw = 1.0, inv_a2 = 0.0, y_charge = 1.0;
 
   [[nodiscard]] double value(int table, int di, int dj) const {
     if (table >= kVectorTables) return 0.0;
@@ -61,8 +61,7 @@ std::vector<GramEntry> basis_gram(const geometry::Mesh& mesh, bool edge_profiles
   };
   for (std::size_t k = 0; k < cells.size(); ++k)
     at[key(cells[k], 0)].push_back(static_cast<index_t>(k));
-  const double a = mesh.grid().cell_mm * 1e-3;
-  const GramTables tables{a * a};
+  const GramTables tables{mesh.grid().dx_mm * 1e-3 * (mesh.grid().dy_mm * 1e-3)};
   std::vector<GramEntry> gram;
   for (std::size_t m = 0; m < cells.size(); ++m)
     for (const int shift : {-1, 0, 1}) {

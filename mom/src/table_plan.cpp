@@ -3,6 +3,7 @@
 // the host.
 #include "planarmom/mom/table_plan.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -110,7 +111,7 @@ struct MarkingTables {
   std::vector<std::vector<std::uint8_t>>* marks;
   int nx, ny;
   std::complex<double> jw{0.0, 1.0};
-  double inv_a2 = 1.0;
+  double inv_a2 = 1.0, y_charge = 1.0;
   std::complex<double> value(int table, int di, int dj) const {
     std::vector<std::uint8_t>& m = (*marks)[static_cast<std::size_t>(table)];
     if (m.empty())
@@ -183,9 +184,12 @@ WorkItem canonical(WorkItem w) {
   return w;
 }
 
-// A canonical work item as a plan entry: its rules, offset and static part.
-TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOptions& options) {
-  const double distance = std::hypot(w.di, w.dj);
+// A canonical work item as a plan entry: its rules, offset and static part. Near and far by
+// the centres' distance in the cell's longer side (in cells on square cells).
+TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOptions& options,
+                            double dx, double dy) {
+  const double longer = std::max(dx, dy);
+  const double distance = std::hypot(dx / longer * w.di, dy / longer * w.dj);
   const bool is_near = distance < options.near_cells;
   const Rules::Order order = is_near                              ? Rules::near
                              : distance < options.distant_cells ? Rules::far
@@ -199,12 +203,14 @@ TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOpt
     const RooftopShape obs = rooftop_shape(obs_kind), src = rooftop_shape(src_kind);
     e.cx = axis == 0 ? w.di : w.dj;
     e.cy = axis == 0 ? w.dj : w.di;
+    if (axis == 1) e.flags |= TablePlan::y_axis;
     e.rule_x = Rules::along(order, obs, src);
     e.rule_y = Rules::across(order, obs.across, src.across);
+    const double eta = axis == 0 ? dy / dx : dx / dy;  // across over along
     if (is_near)
       e.static_part = static_near_cache().get(
-          StaticNearCache::key(true, obs_kind, src_kind, e.cx, e.cy, options.outer_order),
-          [&] { return static_rooftop_overlap(e.cx, e.cy, options.outer_order, obs, src); });
+          StaticNearCache::key(true, obs_kind, src_kind, e.cx, e.cy, options.outer_order, eta),
+          [&] { return static_rooftop_overlap(e.cx, e.cy, options.outer_order, obs, src, eta); });
     return e;
   }
   const int kinds = w.table - kVectorTables;
@@ -217,8 +223,8 @@ TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOpt
   if (is_near)
     e.static_part = static_near_cache().get(
         StaticNearCache::key(false, kinds / kChargeKinds, kinds % kChargeKinds, w.di, w.dj,
-                             options.outer_order),
-        [&] { return static_cell_overlap(w.di, w.dj, options.outer_order, obs, src); });
+                             options.outer_order, dy / dx),
+        [&] { return static_cell_overlap(w.di, w.dj, options.outer_order, obs, src, dy / dx); });
   return e;
 }
 
@@ -252,8 +258,10 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
   TablePlan plan;
   plan.nx = grid.nx;
   plan.ny = grid.ny;
-  plan.cell_mm = grid.cell_mm;
-  plan.cell_m = grid.cell_mm * 1e-3;
+  plan.dx_mm = grid.dx_mm;
+  plan.dy_mm = grid.dy_mm;
+  plan.dx_m = grid.dx_mm * 1e-3;
+  plan.dy_m = grid.dy_mm * 1e-3;
   plan.edge_profiles = options.edge_profiles;
   plan.start.assign(static_cast<std::size_t>(kTables), -1);
   const Rules rules(options, plan);
@@ -329,7 +337,8 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
 #pragma omp parallel for schedule(dynamic, 16)
   for (long long k = 0; k < count; ++k) {
     const WorkItem& w = canonical_items[static_cast<std::size_t>(k)];
-    plan.entries[static_cast<std::size_t>(k)] = plan_entry(w, slot_of(w), options);
+    plan.entries[static_cast<std::size_t>(k)] =
+        plan_entry(w, slot_of(w), options, plan.dx_mm, plan.dy_mm);
   }
   return plan;
 }
@@ -346,7 +355,8 @@ InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
                                 " values for a plan of " + std::to_string(plan.size));
   InteractionTables t;
   t.frequency_hz = frequency_hz;
-  t.cell_m = plan.cell_m;
+  t.dx_m = plan.dx_m;
+  t.dy_m = plan.dy_m;
   t.nx = plan.nx;
   t.ny = plan.ny;
   t.edge_profiles = plan.edge_profiles;
@@ -357,7 +367,8 @@ InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
 
 InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens) {
   geometry::Grid grid;
-  grid.cell_mm = plan.cell_mm;
+  grid.dx_mm = plan.dx_mm;
+  grid.dy_mm = plan.dy_mm;
   grid.nx = plan.nx;
   grid.ny = plan.ny;
   if (greens.rho_max() < required_rho_max(grid)) {
@@ -374,7 +385,7 @@ InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& gree
     const TablePlan::Entry& e = plan.entries[static_cast<std::size_t>(k)];
     t.values[static_cast<std::size_t>(e.slot)] =
         table_entry(view, plan.rule_start.data(), plan.rule_t.data(), plan.rule_w.data(), e,
-                    plan.cell_m);
+                    plan.dx_m, plan.dy_m);
   }
   plan.copy_slots(t.values);
   t.greens_evaluations = plan.lookups();

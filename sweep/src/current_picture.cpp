@@ -108,9 +108,11 @@ void write_current_picture(const geometry::Mesh& mesh, std::span<const double> d
   double largest = 0;
   for (const double v : density)
     if (std::isfinite(v)) largest = std::max(largest, v);
-  // At most 900 pixels across the layout, at most 12 a cell.
-  const double px = std::min(12.0, 900.0 / std::max(g.nx, g.ny));
-  const double width = g.nx * px, height = g.ny * px;
+  // At most 900 pixels across the layout, at most 12 a cell's longer side; px, py a cell's.
+  const double per_mm = std::min(12.0 / std::max(g.dx_mm, g.dy_mm),
+                                 900.0 / std::max(g.nx * g.dx_mm, g.ny * g.dy_mm));
+  const double px = g.dx_mm * per_mm, py = g.dy_mm * per_mm;
+  const double width = g.nx * px, height = g.ny * py;
   const double bar_x = width + 30, margin = 40;
   std::ostringstream svg, csv;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << bar_x + 110 << "\" height=\""
@@ -123,10 +125,10 @@ void write_current_picture(const geometry::Mesh& mesh, std::span<const double> d
       const double v = density[static_cast<std::size_t>(cj) * g.nx + ci];
       if (!std::isfinite(v)) continue;
       // y up, as in the layout.
-      svg << "<rect x=\"" << ci * px << "\" y=\"" << (g.ny - 1 - cj) * px << "\" width=\"" << px
-          << "\" height=\"" << px << "\" fill=\"" << colour(largest > 0 ? v / largest : 0)
+      svg << "<rect x=\"" << ci * px << "\" y=\"" << (g.ny - 1 - cj) * py << "\" width=\"" << px
+          << "\" height=\"" << py << "\" fill=\"" << colour(largest > 0 ? v / largest : 0)
           << "\"/>\n";
-      csv << g.x_line(ci) + 0.5 * g.cell_mm << ',' << g.y_line(cj) + 0.5 * g.cell_mm << ','
+      csv << g.x_line(ci) + 0.5 * g.dx_mm << ',' << g.y_line(cj) + 0.5 * g.dy_mm << ','
           << v << '\n';
     }
   // The colour bar: 0 at the bottom, the largest |J| at the top.
@@ -137,8 +139,8 @@ void write_current_picture(const geometry::Mesh& mesh, std::span<const double> d
         << colour((k + 0.5) / kSteps) << "\"/>\n";
   svg << "<text x=\"" << bar_x + 22 << "\" y=\"10\">" << largest << " A/m</text>\n"
       << "<text x=\"" << bar_x + 22 << "\" y=\"" << height << "\">0</text>\n"
-      << "<text x=\"0\" y=\"" << height + 24 << "\">" << g.nx * g.cell_mm << " x "
-      << g.ny * g.cell_mm << " mm, |J| at the cells' centres for a 1 V gap</text>\n"
+      << "<text x=\"0\" y=\"" << height + 24 << "\">" << g.nx * g.dx_mm << " x "
+      << g.ny * g.dy_mm << " mm, |J| at the cells' centres for a 1 V gap</text>\n"
       << "</g>\n</svg>\n";
   write_file(picture.svg, svg.str());
   write_file(picture.csv, csv.str());

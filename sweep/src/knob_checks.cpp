@@ -3,7 +3,9 @@
 #include "planarmom/sweep/knob_checks.hpp"
 
 #include <cmath>
+#include <algorithm>
 #include <map>
+#include <tuple>
 #include <sstream>
 
 #include "planarmom/mom/constants.hpp"
@@ -43,9 +45,10 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
   const geometry::Substrate& sub = mesh.layout().substrate;
   const double f_min = s.frequencies_hz.front(), f_max = s.frequencies_hz.back();
   // One line per feed width (feeds of one width have one window), naming its ports.
-  std::map<int, std::vector<const geometry::MeshPort*>> by_width;
-  for (const geometry::MeshPort& port : mesh.ports()) by_width[port.count].push_back(&port);
-  for (const auto& [cells, ports] : by_width) {
+  std::map<std::tuple<int, double, double>, std::vector<const geometry::MeshPort*>> by_width;
+  for (const geometry::MeshPort& port : mesh.ports())
+    by_width[{port.count, port.along_mm, port.across_mm}].push_back(&port);
+  for (const auto& [line, ports] : by_width) {
     const geometry::MeshPort& port = *ports.front();
     const double window = mom::fit_window_mm(mesh, port);
     const double quarter = guided_wavelength_mm(sub, port.width_mm, f_min) / 4;
@@ -68,12 +71,13 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
     out.push_back(w.str());
   }
 
-  const double cell = mesh.grid().cell_mm;
+  const double cell = std::max(mesh.grid().dx_mm, mesh.grid().dy_mm);
   const double lambda = mom::c0 / (f_max * std::sqrt(sub.eps_r)) * 1e3;  // λ in the dielectric
   if (cell > lambda / 20) {
     std::ostringstream w;
     w.precision(3);
-    w << "the cell (" << cell << " mm) is more than a twentieth of the wavelength in the "
+    w << "the cell (" << (mesh.grid().square() ? "" : "its longer side, ") << cell
+      << " mm) is more than a twentieth of the wavelength in the "
       << "substrate at " << f_max * 1e-9 << " GHz (" << lambda << " mm): the rooftops resolve "
       << "the current's standing waves coarsely; halve the cell and compare "
          "(tools/converge.py --knobs cells)";

@@ -77,6 +77,8 @@ std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
          hex(spec.width_mm) + " across " + std::to_string(spec.cells_across) + " half_mm " +
          hex(spec.half_length_mm) + " edges " + (spec.edge_profiles ? "1" : "0") + " f_hz " +
          hex(frequency_hz) +
+         // Square cells keep the keys they had before cells could be oblong.
+         (spec.along_mm > 0 ? " along_mm " + hex(spec.along_mm) : std::string()) +
          (!spec.lossy()
               ? std::string()
               : " tand " + hex(spec.loss_tangent) + " sigma " +
@@ -95,7 +97,10 @@ void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, boo
          << c.line.eps_eff;
   PMOM_LOG(info) << "line check " << done_ << "/" << total_ << " (Z0"
                  << (with_load ? " and matched load" : "") << ", W " << spec.width_mm << " mm, "
-                 << spec.cells_across << " cells across, " << frequency_hz * 1e-9
+                 << spec.cells_across << " cells across"
+                 << (spec.along_mm > 0 ? " of " + std::to_string(spec.along_mm) + " mm along"
+                                       : std::string())
+                 << ", " << frequency_hz * 1e-9
                  << " GHz, half " << spec.half_length_mm << " mm): " << result.str() << "; "
                  << how;
 }

@@ -42,35 +42,49 @@ std::string read_text(const fs::path& file) {
 constexpr double kAutoCellsPerWavelength = 20;
 constexpr int kAutoCellsAcross = 3;
 
-// The cell size: given, or the largest one dividing the layout (auto: the largest one the
-// layout snaps to, snapping every rectangle to at least three cells across) with at least the
-// requested cells per wavelength in the substrate at the highest frequency.
-double cell_size(const geometry::GeometryConfig& g, double max_frequency_hz) {
+// The cell size: given, or the largest square one dividing the layout (auto: the largest one
+// the layout snaps to per axis, snapping every rectangle to at least three cells across) with
+// at least the requested cells per wavelength in the substrate at the highest frequency.
+geometry::CellSize cell_size(const geometry::GeometryConfig& g, double max_frequency_hz) {
   if (g.mesh.cell_mm) return *g.mesh.cell_mm;
   const double lambda_mm =
       mom::c0 / (max_frequency_hz * std::sqrt(g.layout.substrate.eps_r)) * 1e3;
-  if (!g.mesh.auto_cell)
-    return geometry::largest_dividing_cell(g.layout.rects,
-                                           lambda_mm / *g.mesh.cells_per_wavelength);
+  if (!g.mesh.auto_cell) {
+    const double cell =
+        geometry::largest_dividing_cell(g.layout.rects, lambda_mm / *g.mesh.cells_per_wavelength);
+    return {cell, cell};
+  }
   return geometry::largest_snapping_cell(
       g.layout, lambda_mm / g.mesh.cells_per_wavelength.value_or(kAutoCellsPerWavelength),
       g.mesh.snap_mm, kAutoCellsAcross);
 }
 
-// The layout on the grid of `cell_mm`, its edges moved by at most the snap (a tenth of the cell
-// with cell_mm auto), in one log line; unchanged where no snap applies.
-void snap(geometry::GeometryConfig& g, double cell_mm) {
+// A cell as the log and messages write it: "0.4 mm" or "0.4 x 0.2 mm".
+std::string cell_text(geometry::CellSize cell) {
+  std::ostringstream text;
+  text << cell.dx_mm;
+  if (!cell.square()) text << " x " << cell.dy_mm;
+  text << " mm";
+  return text.str();
+}
+
+// The layout on the grid of `cell`, its edges moved by at most the snap (a tenth of the cell's
+// side with cell_mm auto), in one log line; unchanged where no snap applies.
+void snap(geometry::GeometryConfig& g, geometry::CellSize cell) {
   if (!g.mesh.auto_cell && !(g.mesh.snap_mm > 0)) return;
-  const double limit = g.mesh.snap_mm > 0 ? g.mesh.snap_mm : 0.1 * cell_mm;
   std::vector<geometry::SnapMove> moves;
   try {
-    g.layout = geometry::snapped_layout(g.layout, cell_mm, limit, &moves);
+    g.layout = geometry::snapped_layout(g.layout, cell, g.mesh.snap_mm, &moves);
   } catch (const geometry::GeometryError& e) {
     throw geometry::ConfigError(g.file, g.line_of(e), e.what());
   }
   std::ostringstream line;
-  line << g.file << ": cell " << cell_mm << " mm" << (g.mesh.auto_cell ? " (auto)" : "")
-       << ", edges snapped to it within " << limit << " mm: ";
+  line << g.file << ": cell " << cell_text(cell) << (g.mesh.auto_cell ? " (auto)" : "")
+       << ", edges snapped to it within ";
+  if (g.mesh.snap_mm > 0)
+    line << g.mesh.snap_mm << " mm: ";
+  else
+    line << cell_text({0.1 * cell.dx_mm, 0.1 * cell.dy_mm}) << ": ";
   if (moves.empty()) {
     line << "none moved";
   } else {
@@ -125,13 +139,13 @@ SweepJob load_sweep(const fs::path& config) {
   const YAML::Node root = geometry::YamlReader::load(file);
   geometry::GeometryConfig g = geometry::parse_geometry_config(root, file);
   SweepSettings settings = read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size()));
-  const double cell_mm = cell_size(g, settings.frequencies_hz.back());
-  snap(g, cell_mm);
-  geometry::Mesh mesh = g.make_mesh(cell_mm);
+  const geometry::CellSize cell = cell_size(g, settings.frequencies_hz.back());
+  snap(g, cell);
+  geometry::Mesh mesh = g.make_mesh(cell);
   if (g.mesh.max_unknowns > 0 &&
       mesh.basis().size() > static_cast<std::size_t>(g.mesh.max_unknowns)) {
     std::ostringstream text;
-    text << "/mesh: cells of " << cell_mm << " mm give " << mesh.basis().size()
+    text << "/mesh: cells of " << cell_text(cell) << " give " << mesh.basis().size()
          << " unknowns, more than max_unknowns " << g.mesh.max_unknowns;
     const geometry::GeometryError e(text.str(), geometry::Item::mesh);
     throw geometry::ConfigError(file, g.line_of(e), e.what());
@@ -142,7 +156,7 @@ SweepJob load_sweep(const fs::path& config) {
                    << " µm thick: conductor loss on both faces of the strips and on the ground "
                       "(the feeds' line checks with it)";
   PMOM_LOG(info) << file << ": " << mesh.metal_cell_count() << " cells of "
-                 << mesh.grid().cell_mm << " mm, " << mesh.basis().size() << " unknowns, "
+                 << cell_text(mesh.grid().cell()) << ", " << mesh.basis().size() << " unknowns, "
                  << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
   for (const std::string& w : knob_warnings(mesh, settings)) PMOM_LOG(warning) << w;

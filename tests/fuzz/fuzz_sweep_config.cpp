@@ -48,7 +48,7 @@ void check(const sweep::SweepSettings& s) {
 }
 
 // Cells in the grid over the layout's bounding box.
-double grid_cells(const std::vector<geometry::Rect>& rects, double cell_mm) {
+double grid_cells(const std::vector<geometry::Rect>& rects, geometry::CellSize cell) {
   geometry::Rect box = rects.front();
   for (const geometry::Rect& r : rects) {
     box.x0 = std::min(box.x0, r.x0);
@@ -56,7 +56,7 @@ double grid_cells(const std::vector<geometry::Rect>& rects, double cell_mm) {
     box.x1 = std::max(box.x1, r.x1);
     box.y1 = std::max(box.y1, r.y1);
   }
-  return ((box.x1 - box.x0) / cell_mm + 1) * ((box.y1 - box.y0) / cell_mm + 1);
+  return ((box.x1 - box.x0) / cell.dx_mm + 1) * ((box.y1 - box.y0) / cell.dy_mm + 1);
 }
 
 // The mesh, and the sweep's warnings about its knobs (sweep/knob_checks.hpp), for layouts small

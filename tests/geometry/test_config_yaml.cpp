@@ -142,13 +142,13 @@ TEST(ConfigYaml, InvalidValuesAtTheirLines) {
 
 TEST(ConfigYaml, MeshTimeErrorsNameTheLine) {
   const auto off_metal = parse(edited("    y: 0.575\n    direction: \"-x\"", "    y: 3\n    direction: \"-x\""));
-  expect_error<ConfigError>([&] { (void)off_metal.make_mesh(0.115); },
+  expect_error<ConfigError>([&] { (void)off_metal.make_mesh({0.115, 0.115}); },
                             "config.yaml:17: port 'P2' at (23, 3) mm is not on a metal edge");
   const auto config = parse(kValid);
-  expect_error<ConfigError>([&] { (void)config.make_mesh(0.2); },
+  expect_error<ConfigError>([&] { (void)config.make_mesh({0.2, 0.2}); },
                             "config.yaml:8: rectangle 0 (x 0..23 mm, y 0..1.15 mm) has y1 = 1.15 mm "
                             "off the 0.2 mm grid");
-  expect_error<ConfigError>([&] { (void)config.make_mesh(-1); },
+  expect_error<ConfigError>([&] { (void)config.make_mesh({-1, -1}); },
                             "config.yaml:24: the cell size must be > 0 mm, got -1");
 }
 

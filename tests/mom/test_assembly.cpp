@@ -271,7 +271,7 @@ TEST(Assembly, FarEntriesMatchDirectQuadrature) {
   const Mesh mesh = make_mesh(layout_of({{0, 0, 16, 16}}), 1.0);
   const GreensTable greens(kSlab, 3e9, required_rho_max(mesh.grid()));
   const InteractionTables t = make_interaction_tables(greens, mesh);
-  const double a = t.cell_m;
+  const double a = t.dx_m;
   const auto g_a = [&](double rho) { return greens_direct(kSlab, 3e9, rho).g_a; };
   const auto g_v = [&](double rho) { return greens_direct(kSlab, 3e9, rho).g_v; };
   const Points tri = ramp_points(Edge::none, Edge::none, 4), flat = profile_points(Edge::none, 5);

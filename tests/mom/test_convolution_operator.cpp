@@ -69,6 +69,16 @@ TEST(ConvolutionOperator, EqualsTheDenseProductOnAnLShapeWithBubbles) {
   EXPECT_LT(relative_error(mesh, Slab{3.38, 0.0027, 0.508e-3, {}}, 3e9), 1e-10);
 }
 
+// Cells of 0.5 x 0.25 mm: a y-rooftop's charge is twice an x-rooftop's per unit current
+// (the layout's place signs), the tables' entries oblong.
+TEST(ConvolutionOperator, EqualsTheDenseProductOnOblongCells) {
+  SKIP_WITHOUT_FFTW();
+  const geometry::Mesh mesh = geometry::make_mesh(
+      geometry::test::layout_of({{0, 0, 4, 1.5}, {0, 0, 1.5, 3}}), geometry::CellSize{0.5, 0.25});
+  ASSERT_GT(mesh.bubble_count(), 0);
+  EXPECT_LT(relative_error(mesh, Slab{3.38, 0.0027, 0.508e-3, {}}, 3e9), 1e-10);
+}
+
 TEST(ConvolutionOperator, EqualsTheDenseProductOnARingOnFr4) {
   SKIP_WITHOUT_FFTW();
   // A square ring with feeds, as the couplers are drawn: outer and inner edges, corners.

@@ -89,10 +89,10 @@ SParameters solve(const geometry::Mesh& mesh, double f_hz, double feed_z0) {
 double gap_reflection(const geometry::Mesh& mesh, const Eigen::MatrixXcd& x, int q, int e,
                       cd gamma) {
   const geometry::MeshPort& port = mesh.ports()[static_cast<std::size_t>(q)];
-  const double a = mesh.grid().cell_mm * 1e-3;
+  const double a = mesh.grid().dx_mm * 1e-3;
   const int skip = static_cast<int>(
       std::ceil(3.0 * std::max(port.width_mm, mesh.layout().substrate.height_mm) /
-                mesh.grid().cell_mm));
+                mesh.grid().dx_mm));
   const int first = 1 + skip, last = static_cast<int>(port.samples.size()) - skip;
   Eigen::MatrixXcd waves(last - first, 2);
   Eigen::VectorXcd current(last - first);
@@ -316,7 +316,7 @@ TEST(FeedImpedances, TakeTheBoardsLosses) {
   TwoPortLine line = two_port_line(10);
   geometry::Layout lossy = line.mesh.layout();
   lossy.substrate.loss_tangent = 0.0027;
-  const geometry::Mesh lossy_mesh = geometry::make_mesh(lossy, line.mesh.grid().cell_mm);
+  const geometry::Mesh lossy_mesh = geometry::make_mesh(lossy, line.mesh.grid().cell());
   const double f = 3e9;
   const cd with = FeedImpedances(lossy_mesh, f, f).propagation_constants(f)[0];
   const cd without = FeedImpedances(line.mesh, f, f).propagation_constants(f)[0];

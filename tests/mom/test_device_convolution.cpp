@@ -119,6 +119,14 @@ TEST(DeviceConvolution, EqualsTheDenseProductOnAnLShapeWithBubbles) {
   EXPECT_LT(device_error(mesh, 3e9, 3, true), 1e-10);  // BiCG's adjoint product
 }
 
+TEST(DeviceConvolution, EqualsTheDenseProductOnOblongCells) {
+  PMOM_REQUIRE_GPU();
+  geometry::Layout l_shape = geometry::test::layout_of({{0, 0, 4, 1.5}, {0, 0, 1.5, 3}});
+  l_shape.substrate = {3.38, 0.508, 0.0027};
+  const geometry::Mesh mesh = geometry::make_mesh(l_shape, geometry::CellSize{0.5, 0.25});
+  EXPECT_LT(device_error(mesh, 3e9, 3), 1e-10);
+}
+
 // The coupler example on FR-4 (every kind of function, 2000+ unknowns), six columns (two
 // passes of the pointwise kernel's four).
 TEST(DeviceConvolution, EqualsTheDenseProductOnTheCouplerOnFr4) {
@@ -126,7 +134,7 @@ TEST(DeviceConvolution, EqualsTheDenseProductOnTheCouplerOnFr4) {
   const std::string file = std::string(PLANARMOM_SOURCE_DIR) + "/examples/branch_line_coupler.yaml";
   geometry::GeometryConfig config = geometry::parse_geometry_config(YAML::LoadFile(file), file);
   config.layout.substrate = {4.4, 1.6, 0.02};
-  EXPECT_LT(device_error(config.make_mesh(0.4), 2.4e9, 6), 1e-10);
+  EXPECT_LT(device_error(config.make_mesh({0.4, 0.4}), 2.4e9, 6), 1e-10);
 }
 
 }  // namespace

@@ -87,7 +87,7 @@ geometry::Mesh coupler_mesh(double eps_r, double height_mm, double loss_tangent)
       std::string(PLANARMOM_SOURCE_DIR) + "/examples/branch_line_coupler.yaml";
   geometry::GeometryConfig config = geometry::parse_geometry_config(YAML::LoadFile(file), file);
   config.layout.substrate = {eps_r, height_mm, loss_tangent};
-  return config.make_mesh(0.4);
+  return config.make_mesh({0.4, 0.4});
 }
 
 TEST(DeviceFill, EqualsTheHostFillOnTheCouplerExample) {
@@ -105,13 +105,8 @@ TEST(DeviceFill, EqualsTheHostFillOnFr4WithCopper) {
                    Conductor{5.8e7, 35e-6});
 }
 
-// Every pair stored: the scalar part's full reach, and the bubbles' four-term entries.
-TEST(DeviceFill, EqualsTheHostFillOnADensePattern) {
-  PMOM_REQUIRE_GPU();
-  geometry::Layout l_shape = geometry::test::layout_of({{0, 0, 4, 1.5}, {0, 0, 1.5, 3}});
-  l_shape.substrate = {3.38, 0.508, 0.0027};
-  const geometry::Mesh mesh = geometry::make_mesh(l_shape, 0.5);
-  ASSERT_GT(mesh.bubble_count(), 0);
+// Every pair of the mesh's basis functions stored, with the scalar part's full reach.
+MpiePattern every_pair(const geometry::Mesh& mesh) {
   MpiePattern dense;
   dense.sparsity = {1e9, 1e9, 1e9};
   dense.n = static_cast<index_t>(mesh.basis().size());
@@ -119,7 +114,32 @@ TEST(DeviceFill, EqualsTheHostFillOnADensePattern) {
     for (index_t c = 0; c < dense.n; ++c) dense.col_idx.push_back(c);
     dense.row_ptr.push_back(static_cast<index_t>(dense.col_idx.size()));
   }
+  return dense;
+}
+
+// Every pair stored: the scalar part's full reach, and the bubbles' four-term entries.
+TEST(DeviceFill, EqualsTheHostFillOnADensePattern) {
+  PMOM_REQUIRE_GPU();
+  geometry::Layout l_shape = geometry::test::layout_of({{0, 0, 4, 1.5}, {0, 0, 1.5, 3}});
+  l_shape.substrate = {3.38, 0.508, 0.0027};
+  const geometry::Mesh mesh = geometry::make_mesh(l_shape, 0.5);
+  ASSERT_GT(mesh.bubble_count(), 0);
+  const MpiePattern dense = every_pair(mesh);
   expect_same_fill(mesh, dense, 6e9, {});
+}
+
+// Oblong cells (0.5 x 0.25 mm): the entries' two sides, the y-rooftops' charges and the loads
+// across each port's gap.
+TEST(DeviceFill, EqualsTheHostFillOnOblongCells) {
+  PMOM_REQUIRE_GPU();
+  geometry::Layout l_shape = geometry::test::layout_of(
+      {{0, 0, 4, 1.5}, {0, 0, 1.5, 3}},
+      {geometry::test::port("a", 4, 0.75, geometry::Direction::neg_x, 1.5),
+       geometry::test::port("b", 0.75, 3, geometry::Direction::neg_y, 1)});
+  l_shape.substrate = {3.38, 0.508, 0.0027};
+  const geometry::Mesh mesh = geometry::make_mesh(l_shape, geometry::CellSize{0.5, 0.25});
+  const MpiePattern dense = every_pair(mesh);
+  expect_same_fill(mesh, dense, 6e9, {cd(50, 10), cd(30, -5)}, Conductor{5.8e7, 35e-6});
 }
 
 TEST(DeviceFill, RefusesAPatternOfAnotherSize) {

@@ -360,7 +360,7 @@ TEST(PortLoads, ZeroLoadLeavesZAndLoadsTouchOnlyTheGapPairs) {
   Csr<cd> sl = s;
   add_port_loads(mesh, loads, zl);
   add_port_loads(mesh, loads, sl);
-  const double a = mesh.grid().cell_mm * 1e-3;
+  const double a = mesh.grid().dx_mm * 1e-3;
   std::map<std::pair<int, int>, cd> added;
   ASSERT_EQ(mesh.ports().size(), 2u);
   for (std::size_t p = 0; p < 2; ++p) {

@@ -9,9 +9,11 @@
 #include <sstream>
 #include <string>
 
+#include "geometry/layouts.hpp"
 #include "io/temp_dir.hpp"
 #include "planarmom/geometry/cell_size.hpp"
 #include "planarmom/geometry/config_yaml.hpp"
+#include "planarmom/mom/sparse_assembly.hpp"
 #include "planarmom/sweep/run.hpp"
 
 namespace pmom::sweep {
@@ -42,7 +44,8 @@ TEST(AutoCell, HammerstadJensenWidthSnapsToTheExamplesMesh) {
   const pmom::test::TempDir scratch("auto_cell");
   const SweepJob example = load_sweep(PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler.yaml");
   const SweepJob hj = load_sweep(scratch.write("c.yaml", hj_coupler("mesh: {cell_mm: auto, max_unknowns: 5000}")));
-  EXPECT_EQ(hj.mesh.grid().cell_mm, 0.4);
+  EXPECT_EQ(hj.mesh.grid().dx_mm, 0.4);
+  EXPECT_EQ(hj.mesh.grid().dy_mm, 0.4);
   EXPECT_EQ(hj.mesh.metal_cell_count(), example.mesh.metal_cell_count());
   ASSERT_EQ(hj.mesh.basis().size(), example.mesh.basis().size());
   for (std::size_t k = 0; k < hj.geometry.layout.rects.size(); ++k) {
@@ -55,7 +58,7 @@ TEST(AutoCell, HammerstadJensenWidthSnapsToTheExamplesMesh) {
   std::vector<geometry::SnapMove> moves;
   (void)geometry::snapped_layout(
       geometry::parse_geometry_config(YAML::Load(hj_coupler("mesh: {cell_mm: auto}")), "c.yaml").layout,
-      0.4, 0.04, &moves);
+      geometry::CellSize{0.4, 0.4}, 0.04, &moves);
   EXPECT_EQ(moves.size(), 12u);  // both edges of the four feeds and the two shunt arms
 }
 
@@ -81,6 +84,73 @@ TEST(AutoCell, EdgesBeyondTheSnapAndTooManyUnknownsAreErrors) {
   }
   // Without a snap the grid must hold every edge, as before.
   EXPECT_THROW((void)load_sweep(scratch.write("c.yaml", hj_coupler("mesh: {cell_mm: 0.4}"))), geometry::ConfigError);
+}
+
+// A line with a stub whose x edges lie on a 0.4 mm grid and whose y edges on a 0.3 mm one:
+// auto gives each axis its own side (with three cells across every rectangle, 0.3 is the
+// largest in y), and the port's feed takes the sides along and across it.
+geometry::Layout line_with_stub() {
+  geometry::Layout layout;
+  layout.substrate = {3.38, 0.508, 0.0};
+  layout.rects = {{0, 0, 20, 0.9}, {8.0, 0.9, 9.2, 6.0}};
+  geometry::Port port;
+  port.name = "in";
+  port.x_mm = 0;
+  port.y_mm = 0.45;
+  port.direction = geometry::Direction::pos_x;
+  port.feed_length_mm = 4;
+  layout.ports = {port};
+  return layout;
+}
+
+TEST(AutoCell, OblongCellsWhereTheLayoutsXAndYEdgesHaveDifferentGrids) {
+  const geometry::Layout layout = line_with_stub();
+  // A snap of 1 µm: the grids exactly (with a tenth of the cell 0.301 mm would do in y).
+  const geometry::CellSize cell = geometry::largest_snapping_cell(layout, 0.4, 0.001, 3);
+  EXPECT_EQ(cell.dx_mm, 0.4);
+  EXPECT_EQ(cell.dy_mm, 0.3);
+  const geometry::Mesh mesh = geometry::make_mesh(layout, cell);
+  EXPECT_EQ(mesh.grid().nx, 50);
+  EXPECT_EQ(mesh.grid().ny, 20);
+  ASSERT_EQ(mesh.ports().size(), 1u);
+  EXPECT_EQ(mesh.ports()[0].count, 3);
+  EXPECT_EQ(mesh.ports()[0].along_mm, 0.4);
+  EXPECT_EQ(mesh.ports()[0].across_mm, 0.3);
+  EXPECT_EQ(mesh.ports()[0].samples.size(), 10u);  // 4 mm of 0.4 mm steps
+  // Without the stub the x edges (0 and 20 mm) would allow much longer cells; the longer side
+  // stays within kMaxCellAspect of the shorter.
+  geometry::Layout bare = layout;
+  bare.rects.pop_back();
+  const geometry::CellSize long_x = geometry::largest_snapping_cell(bare, 4.0, 0, 3);
+  EXPECT_LE(long_x.dx_mm, geometry::kMaxCellAspect * long_x.dy_mm + 1e-12);
+  EXPECT_GT(long_x.dx_mm, long_x.dy_mm);
+}
+
+TEST(AutoCell, TwoSidesAreReadAndCheckedAndTheMpieRuleRefusesThem) {
+  const auto config = [](const std::string& mesh) {
+    return geometry::parse_geometry_config(
+        YAML::Load("substrate: {eps_r: 3.38, height_mm: 0.508}\nmetal: {pec: true}\n"
+                   "layout:\n  - {x0: 0, y0: 0, x1: 8, y1: 1.2}\n"
+                   "ports:\n  - {name: a, x: 0, y: 0.6, direction: '+x', feed_length_mm: 2}\n" +
+                   mesh),
+        "c.yaml");
+  };
+  const geometry::GeometryConfig ok = config("mesh: {cell_mm: [0.4, 0.2]}");
+  ASSERT_TRUE(ok.mesh.cell_mm.has_value());
+  EXPECT_EQ(ok.mesh.cell_mm->dx_mm, 0.4);
+  EXPECT_EQ(ok.mesh.cell_mm->dy_mm, 0.2);
+  geometry::test::expect_error<geometry::ConfigError>([&] { (void)config("mesh: {cell_mm: [0.4]}"); },
+                                     "/mesh/cell_mm must be one size or two, [dx, dy], not 1");
+  geometry::test::expect_error<geometry::ConfigError>([&] { (void)config("mesh: {cell_mm: [0.4, -0.2]}"); },
+                                     "/mesh/cell_mm/1 must be > 0, got -0.2");
+  const geometry::Mesh mesh = ok.make_mesh(*ok.mesh.cell_mm);
+  try {
+    (void)mom::choose_mpie_sparsity(mesh, 0.05);
+    ADD_FAILURE() << "the mpie rule took cells of 0.4 x 0.2 mm";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("use sparsify rule exact or magnitude"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "planarmom/geometry/layout.hpp"
+#include "planarmom/geometry/mesh.hpp"
 
 namespace pmom::geometry {
 
@@ -18,13 +19,18 @@ inline constexpr double kGridToleranceMm = 1e-9;
 // max_cell_mm / 1000 divides the layout (e.g. coordinates with no common measure).
 [[nodiscard]] double largest_dividing_cell(const std::vector<Rect>& rects, double max_cell_mm);
 
-// Layouts of any dimension (`mesh: {cell_mm: auto}`): the largest cell of a whole number of µm,
-// at most max_cell_mm, on whose grid (from the layout's lower-left corner) every rectangle edge
-// and every port's edge lies within snap_mm of a grid line (snap_mm <= 0: a tenth of the cell)
-// and every rectangle, snapped, is at least min_cells_across cells across. Throws GeometryError
-// (Item::mesh) when no cell of at least 1 µm does.
-[[nodiscard]] double largest_snapping_cell(const Layout& layout, double max_cell_mm,
-                                           double snap_mm, int min_cells_across);
+// The longer side of an automatic cell is at most this many times the shorter.
+inline constexpr double kMaxCellAspect = 2.0;
+
+// Layouts of any dimension (`mesh: {cell_mm: auto}`): per axis, the largest side of a whole
+// number of µm, at most max_cell_mm, on whose grid (from the layout's lower-left corner) every
+// rectangle edge and every port's edge across that axis lies within snap_mm of a grid line
+// (snap_mm <= 0: a tenth of that side) and every rectangle, snapped, is at least
+// min_cells_across cells across; the longer side at most kMaxCellAspect times the shorter.
+// Square where the layout's x and y edges share a grid. Throws GeometryError (Item::mesh) when
+// no side of at least 1 µm does.
+[[nodiscard]] CellSize largest_snapping_cell(const Layout& layout, double max_cell_mm,
+                                             double snap_mm, int min_cells_across);
 
 // What snapping moved: the rectangle or port, its coordinate, from and to (mm).
 struct SnapMove {
@@ -32,9 +38,10 @@ struct SnapMove {
   double from_mm = 0, to_mm = 0;
 };
 // The layout with every rectangle edge and port edge moved to the nearest line of the grid of
-// `cell_mm` from its lower-left corner; `moves` (if given) gets what moved. Throws
-// GeometryError at the offending rectangle or port when a move exceeds snap_mm.
-[[nodiscard]] Layout snapped_layout(const Layout& layout, double cell_mm, double snap_mm,
+// `cell` from its lower-left corner; `moves` (if given) gets what moved. Throws
+// GeometryError at the offending rectangle or port when a move exceeds snap_mm (<= 0: a tenth
+// of the cell's side across the edge).
+[[nodiscard]] Layout snapped_layout(const Layout& layout, CellSize cell, double snap_mm,
                                     std::vector<SnapMove>* moves = nullptr);
 
 }  // namespace pmom::geometry

@@ -29,13 +29,13 @@ class ConfigError : public GeometryError {
   int line_;
 };
 
-// cell_mm, or cells_per_wavelength, or auto_cell (`cell_mm: auto`, with cells_per_wavelength
+// cell_mm (one size, square cells, or [dx, dy]), or cells_per_wavelength, or auto_cell (`cell_mm: auto`, with cells_per_wavelength
 // optional). cells_per_wavelength needs the highest frequency: the caller turns it into a
 // maximum cell size and calls largest_dividing_cell, or largest_snapping_cell for auto_cell.
 // snap_mm (> 0 when given; auto's default a tenth of the cell): how far an edge may move onto
 // the grid (snapped_layout). max_unknowns (0: no limit): more is an error.
 struct MeshSpec {
-  std::optional<double> cell_mm;
+  std::optional<CellSize> cell_mm;
   std::optional<double> cells_per_wavelength;
   bool auto_cell = false;
   double snap_mm = 0;
@@ -52,9 +52,9 @@ struct GeometryConfig {
   // The line for a GeometryError: its field's, else its item's, else 0.
   [[nodiscard]] int line_of(const GeometryError& error) const;
 
-  // make_mesh(layout, cell_mm), with any GeometryError rethrown as a ConfigError at the line
+  // make_mesh(layout, cell), with any GeometryError rethrown as a ConfigError at the line
   // of the item it is about.
-  [[nodiscard]] Mesh make_mesh(double cell_mm) const;
+  [[nodiscard]] Mesh make_mesh(CellSize cell) const;
 };
 
 // Reads the geometry sections of `root` (a parsed config file; `file` is its name for

@@ -1,4 +1,4 @@
-// The uniform square-cell mesh of a layout and its rooftop basis (Galerkin MPIE on the grid),
+// The uniform rectangular-cell mesh of a layout and its rooftop basis (Galerkin MPIE on the grid),
 // with the ports located on it. Built once per layout; frequency-independent.
 #pragma once
 
@@ -13,24 +13,36 @@ struct Point {
   double x = 0, y = 0;  // mm
 };
 
-// Grid indices of a cell: cell (i, j) covers [x0 + i*cell, x0 + (i+1)*cell] in x, same in y.
+// Grid indices of a cell: cell (i, j) covers [x0 + i*dx, x0 + (i+1)*dx] in x, the same with
+// dy in y.
 struct Cell {
   int i = 0, j = 0;
+};
+
+enum class Axis { x, y };
+
+// A cell's sides (mm): square cells by default; dx != dy where a layout's x and y edges fall
+// on different grids (`mesh: {cell_mm: [dx, dy]}` or `cell_mm: auto`).
+struct CellSize {
+  double dx_mm = 0, dy_mm = 0;
+  [[nodiscard]] bool square() const { return dx_mm == dy_mm; }
 };
 
 // The grid covers the layout's bounding box exactly; its origin is the box's lower-left
 // corner. Vertical grid lines are numbered 0..nx, horizontal ones 0..ny.
 struct Grid {
-  double x0 = 0, y0 = 0;  // origin, mm
-  double cell_mm = 0;     // dx = dy
-  int nx = 0, ny = 0;     // cells along x and y
+  double x0 = 0, y0 = 0;        // origin, mm
+  double dx_mm = 0, dy_mm = 0;  // cell sides along x and y
+  int nx = 0, ny = 0;           // cells along x and y
 
-  [[nodiscard]] double x_line(int i) const { return x0 + i * cell_mm; }
-  [[nodiscard]] double y_line(int j) const { return y0 + j * cell_mm; }
+  [[nodiscard]] double x_line(int i) const { return x0 + i * dx_mm; }
+  [[nodiscard]] double y_line(int j) const { return y0 + j * dy_mm; }
+  // The cell's side along an axis.
+  [[nodiscard]] double step(Axis a) const { return a == Axis::x ? dx_mm : dy_mm; }
+  [[nodiscard]] CellSize cell() const { return {dx_mm, dy_mm}; }
+  [[nodiscard]] bool square() const { return dx_mm == dy_mm; }
   [[nodiscard]] bool contains(Cell c) const { return c.i >= 0 && c.i < nx && c.j >= 0 && c.j < ny; }
 };
-
-enum class Axis { x, y };
 
 // Where the metal ends beside a cell along one axis: `low` when there is no metal on the side
 // of smaller coordinate but there is on the other, `high` the reverse, `none` otherwise
@@ -62,7 +74,7 @@ struct Rooftop {
 };
 
 // The rooftops on one grid line across a feed line's full width, ordered by increasing
-// across-coordinate. Total current into the circuit there = sign * cell_mm * sum(amplitudes)
+// across-coordinate. Total current into the circuit there = sign * across_mm * sum(amplitudes)
 // (sign is -1 for feeds running in -x or -y, where into the circuit is against the rooftops).
 struct CrossSection {
   double distance_mm = 0;  // from the port edge, along the feed
@@ -80,7 +92,8 @@ struct MeshPort {
   double sign = 1;           // +1 for +x/+y feeds, -1 for -x/-y
   Point edge_centre;         // midpoint of the port edge, mm
   double width_mm = 0;
-  // One cross-section per cell step k = 1..K, K = floor(feed_length / cell); K >= 2. These
+  double along_mm = 0, across_mm = 0;  // the cell's sides along the feed and across it
+  // One cross-section per cell step k = 1..K, K = floor(feed_length / along_mm); K >= 2. These
   // are the current samples the de-embedding fits.
   std::vector<CrossSection> samples;
 
@@ -118,7 +131,7 @@ class Mesh {
   [[nodiscard]] const std::vector<MeshPort>& ports() const { return ports_; }
 
  private:
-  friend Mesh make_mesh(const Layout& layout, double cell_mm, bool cell_bubbles);
+  friend Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles);
   Mesh(Layout layout, Grid grid, std::vector<std::uint8_t> metal, bool cell_bubbles);
 
   [[nodiscard]] std::size_t cell_index(Cell c) const {
@@ -139,7 +152,7 @@ class Mesh {
   std::vector<MeshPort> ports_;
 };
 
-// Validates the layout, meshes it with square cells of cell_mm, numbers the rooftops and
+// Validates the layout, meshes it with cells of `cell`, numbers the rooftops and
 // locates the ports. Throws GeometryError naming the item when: a rectangle is narrower than
 // a cell or has an edge off the grid (the message suggests a cell that divides the layout),
 // the metal falls apart into pieces (4-neighbour connectivity of cells), the mesh would have
@@ -147,6 +160,11 @@ class Mesh {
 // another port, or its feed is not a straight uniform strip at least two cells long.
 // cell_bubbles false leaves the cell bubbles out (for plain rooftops, which need none, and to
 // show what they change).
-[[nodiscard]] Mesh make_mesh(const Layout& layout, double cell_mm, bool cell_bubbles = true);
+[[nodiscard]] Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles = true);
+// Square cells of cell_mm.
+[[nodiscard]] inline Mesh make_mesh(const Layout& layout, double cell_mm,
+                                    bool cell_bubbles = true) {
+  return make_mesh(layout, CellSize{cell_mm, cell_mm}, cell_bubbles);
+}
 
 }  // namespace pmom::geometry

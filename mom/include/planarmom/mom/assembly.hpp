@@ -6,12 +6,13 @@
 // E_s = −E_i; testing with f_m and integrating by parts (rooftops have no normal component on
 // their support boundary, so ⟨f_m, ∇Φ⟩ = −⟨∇·f_m, Φ⟩) gives Σ_n Z_mn I_n = ⟨f_m, E_i⟩ with
 //   Z_mn = jω ⟨f_m, G_A f_n⟩ + (1/(jω)) ⟨∇·f_m, G_V ∇·f_n⟩.
-// Rooftop of unit amplitude on the edge between its minus and plus cells (cell size a):
-// f = r(s) p(across) along its axis (r the ramp, the triangle 1 − |s − s_e|/a away from edges;
-// p the transverse profile, mean 1; edge_profile.hpp), so ∇·f = +ρ/a on the minus cell and
-// −ρ/a on the plus cell, ρ = r'·a·p the cell's charge shape (mean 1). The vector part
-// couples same-axis rooftops only; the scalar part is
-//   (1/a²) Σ_{c ∈ m, c' ∈ n} s_c s_c' P(c' − c),  s = +1 (minus), −1 (plus),
+// Rooftop of unit amplitude on the edge between its minus and plus cells (cells of sides
+// a_x × a_y; a the side along the rooftop's axis): f = r(s) p(across) along its axis (r the
+// ramp, the triangle 1 − |s − s_e|/a away from edges; p the transverse profile, mean 1;
+// edge_profile.hpp), so ∇·f = +ρ/a on the minus cell and −ρ/a on the plus cell, ρ = r'·a·p
+// the cell's charge shape (mean 1). The vector part couples same-axis rooftops only; the
+// scalar part is
+//   (1/(a_m a_n)) Σ_{c ∈ m, c' ∈ n} s_c s_c' P(c' − c),  s = +1 (minus), −1 (plus),
 //   P(Δ) = ∫_cell ∫_cell+Δ ρ_c ρ_c' G_V dS dS'.
 // Check: an isolated rooftop has P(0) + P(0) − 2P(±1) > 0, so its scalar term is
 // −j·(positive)/ω: capacitive, Im Z < 0 for e^{+jωt} (Z = 1/(jωC)), and it dominates at low
@@ -25,7 +26,7 @@
 // different edges across is uniform across; the cell bubbles beside it (geometry::Rooftop)
 // are differences of two rooftops (RooftopCells), so they add no kind of integral.
 //
-// Translation invariance: with a the cell size, the integrals are tabulated once per frequency
+// Translation invariance: on the uniform grid the integrals are tabulated once per frequency
 // per pair of kinds, for the signed offsets −nx < Δi < nx, −ny < Δj < ny that the mesh
 // uses (reduced by reciprocity and by evenness where both shapes are symmetric). In the
 // difference variable d = r' − r (in cells) the double surface integrals become single ones
@@ -70,12 +71,14 @@ struct CellProfile {
   geometry::Edge x = geometry::Edge::none, y = geometry::Edge::none;
 };
 
-// The 1/R integrals for unit cells, observer at offset 0 (multiply by a³):
-// ∫_{[0,1]²} ∫_{[Δi,Δi+1]×[Δj,Δj+1]} ρ_obs ρ_src / R, and for x-rooftops on edges x = 0 and
-// x = Δi in rows 0 and Δj, ∫∫ r_obs(x) p_obs(y) r_src(x' − Δi) p_src(y' − Δj) / R. Analytic
-// inner, outer_order points per observer panel and dimension.
+// The 1/R integrals for unit cells, observer at offset 0, with R = √(X² + (ηY)²) for cells
+// η times as long in the second coordinate as in the first (multiply by a_1 a_2², a_1 and
+// a_2 = η a_1 the sides): ∫_{[0,1]²} ∫_{[Δi,Δi+1]×[Δj,Δj+1]} ρ_obs ρ_src / R, and for
+// rooftops along the first coordinate on edges 0 and Δi in rows 0 and Δj,
+// ∫∫ r_obs(x) p_obs(y) r_src(x' − Δi) p_src(y' − Δj) / R. Analytic inner, outer_order points
+// per observer panel and dimension.
 double static_cell_overlap(int di, int dj, int outer_order, CellProfile obs = {},
-                           CellProfile src = {});
+                           CellProfile src = {}, double eta = 1.0);
 
 // A rooftop's shape: the edges of its minus and plus cells along its axis (its ramp) and
 // across it (its profile), as geometry::Edge.
@@ -84,7 +87,7 @@ struct RooftopShape {
                  across = geometry::Edge::none;
 };
 double static_rooftop_overlap(int di, int dj, int outer_order, RooftopShape obs = {},
-                              RooftopShape src = {});
+                              RooftopShape src = {}, double eta = 1.0);
 
 // Kinds. A rooftop: 9·minus + 3·plus + across (each edge 0 none, 1 low, 2 high), per axis
 // (0 = x, 1 = y). A cell's charge shape: 3·(edge along x) + (edge along y).
@@ -112,13 +115,18 @@ PLANARMOM_HD inline long long offset_index(int nx, int ny, int di, int dj) {
 // hold zeros.
 struct InteractionTables {
   double frequency_hz = 0;
-  double cell_m = 0;
+  double dx_m = 0, dy_m = 0;  // the cell's sides
   int nx = 0, ny = 0;
   bool edge_profiles = true;
   std::vector<std::complex<double>> values;
   std::vector<long long> start;     // kTables: each table's first entry in values, −1: absent
   long long greens_evaluations = 0;  // table lookups made to build them
 
+  // Whether they were built for the grid's cells and extent.
+  [[nodiscard]] bool built_for(const geometry::Grid& grid) const {
+    return grid.nx == nx && grid.ny == ny && std::abs(grid.dx_mm * 1e-3 - dx_m) <= 1e-12 * dx_m &&
+           std::abs(grid.dy_mm * 1e-3 - dy_m) <= 1e-12 * dy_m;
+  }
   [[nodiscard]] std::complex<double> at(int table, int di, int dj) const {
     return values[static_cast<std::size_t>(start[static_cast<std::size_t>(table)] +
                                            offset_index(nx, ny, di, dj))];
@@ -168,8 +176,9 @@ template <class C> struct TableViewT {
   const C* values = nullptr;
   const long long* start = nullptr;  // kTables entries
   int nx = 0, ny = 0;
-  C jw;               // jω
-  double inv_a2 = 0;  // 1/a²
+  C jw;                 // jω
+  double inv_a2 = 0;    // 1/a_x²
+  double y_charge = 1;  // a_x/a_y: a y-rooftop's charge per unit of an x-rooftop's
 
   // The entry kernels below read the tables through value() only (make_table_plan passes a
   // reader of its own to find which entries a sparse pattern reads).
@@ -189,7 +198,7 @@ PLANARMOM_HD inline C table_value(const TableViewT<C>& t, int table, int di, int
 // squared length <= charge_reach2 (the structure-preserving sparse assembly,
 // sparse_assembly.hpp); the default keeps all, and the sum's order is the same either way, so
 // a full reach gives the dense entry bit for bit.
-// Tables: TableViewT, or anything with value(table, di, dj), jw and inv_a2.
+// Tables: TableViewT, or anything with value(table, di, dj), jw, inv_a2 and y_charge.
 template <class Tables>
 PLANARMOM_HD inline auto impedance_entry(const Tables& t, RooftopCells m, RooftopCells n,
                                          double charge_reach2 = HUGE_VAL) {
@@ -213,7 +222,8 @@ PLANARMOM_HD inline auto impedance_entry(const Tables& t, RooftopCells m, Roofto
     charge -= t.value(charge_table(m.plus_charge, n.minus_charge), n.i - m_pi, n.j - m_pj);
   if (near(n_pi - m_pi, n_pj - m_pj))
     charge += t.value(charge_table(m.plus_charge, n.plus_charge), n_pi - m_pi, n_pj - m_pj);
-  return C(t.jw * vector_part + charge * t.inv_a2 / t.jw);
+  const double divergences = (m.axis == 1 ? t.y_charge : 1.0) * (n.axis == 1 ? t.y_charge : 1.0);
+  return C(t.jw * vector_part + charge * (t.inv_a2 * divergences) / t.jw);
 }
 
 // Z_mn of two basis functions: impedance_entry of their rooftops, with a bubble's subtracted
@@ -259,10 +269,10 @@ void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tab
 // Delta-gap excitation. The gap field E = V δ(s − s_e) along the rooftops' axis on their
 // common grid line (s_e), across the whole cross-section, gives
 // V_m = ⟨f_m, E⟩ = V · (edge length a) · f_m(s_e) = V·a for each rooftop m in `basis`, 0
-// elsewhere. V drives current along +axis (minus → plus cell). Throws std::out_of_range for
-// an index outside [0, unknowns).
+// elsewhere, a the cell's side across the rooftops. V drives current along +axis (minus →
+// plus cell). Throws std::out_of_range for an index outside [0, unknowns).
 std::vector<std::complex<double>> delta_gap_excitation(int unknowns, const std::vector<int>& basis,
                                                        std::complex<double> voltage,
-                                                       double cell_m);
+                                                       double across_m);
 
 }  // namespace pmom::mom

@@ -26,8 +26,8 @@ struct ConvolutionLayout {
 
   // Function m's coefficient goes, times place_sign, to grid point place_point of channel
   // place_channel, for its places [place_ptr[m], place_ptr[m + 1]): a rooftop has three (its
-  // vector channel, its minus cell's charge +1 and its plus cell's −1), a cell bubble six (its
-  // rooftop less the subtracted one).
+  // vector channel, its minus cell's charge +1 and its plus cell's −1, times a_x/a_y for a
+  // y-rooftop), a cell bubble six (its rooftop less the subtracted one).
   std::vector<int> place_ptr{0}, place_channel;
   std::vector<long long> place_point;
   std::vector<double> place_sign;
@@ -39,7 +39,7 @@ struct ConvolutionLayout {
   std::vector<double> slot_sign;
 
   // A kernel couples a source channel to an observer channel of the same group through one
-  // offset table; charge kernels carry 1/(jω a²), vector ones jω. Sorted by observer, then
+  // offset table; charge kernels carry 1/(jω a_x²), vector ones jω. Sorted by observer, then
   // source: observer o's kernels are [observer_ptr[o], observer_ptr[o + 1]), one per channel
   // of its group.
   struct Kernel {
@@ -70,7 +70,7 @@ ConvolutionLayout make_convolution_layout(const geometry::Mesh& mesh, bool edge_
                                           std::span<const long long> table_start);
 
 // Kernel k's value at padded grid point (i, j): T(−δ) for the offset δ that point stands for
-// (indices past the grid wrap to negative offsets), times jω or 1/(jω a²), times 1/(px py)
+// (indices past the grid wrap to negative offsets), times jω or 1/(jω a_x²), times 1/(px py)
 // (the inverse FFT's normalisation folded in); zero where no offset of the grid lands.
 // Tables: a TableViewT in host or device memory.
 template <class Tables, class C>

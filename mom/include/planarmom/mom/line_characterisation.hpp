@@ -22,14 +22,17 @@ struct LineSpec {
   double eps_r = 1;          // substrate permittivity
   double height_mm = 1;      // substrate height
   double width_mm = 1;       // strip width
-  int cells_across = 6;      // square cells across the width
+  int cells_across = 6;      // cells across the width
   double half_length_mm = 25;  // gap to each open end; keep it away from odd multiples of
                                // λg/4, where the gap sits at a voltage null and Z0 is lost
   bool edge_profiles = true;   // edge-shaped rooftops (AssemblyOptions::edge_profiles)
   // Losses, for the attenuation α = Re γ (the sweep's feed checks take the board's).
   double loss_tangent = 0;     // the substrate's tanδ
   Conductor metal;             // the strip's and the ground's; perfect by default
+  double along_mm = 0;         // the cell's side along the line; 0: square cells
 
+  [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
+  [[nodiscard]] double along_cell_mm() const { return along_mm > 0 ? along_mm : across_cell_mm(); }
   [[nodiscard]] bool lossy() const { return loss_tangent > 0 || !metal.perfect(); }
   // The same line without its losses (whose fitted Re γ is the fit's own bias).
   [[nodiscard]] LineSpec lossless() const {

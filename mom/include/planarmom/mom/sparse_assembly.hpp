@@ -59,7 +59,7 @@ inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 [[nodiscard]] double charge_reach2(const MpieSparsity& sparsity);
 // The substrate height in cells of the mesh's grid: the unit of the reaches that are lengths.
 [[nodiscard]] inline double substrate_height_cells(const geometry::Mesh& mesh) {
-  return mesh.layout().substrate.height_mm / mesh.grid().cell_mm;
+  return mesh.layout().substrate.height_mm / mesh.grid().dx_mm;  // square: the mpie rule's
 }
 // T in cells on the mesh's grid and substrate.
 [[nodiscard]] inline double mpie_across_cells(const geometry::Mesh& mesh) {
@@ -104,7 +104,8 @@ struct MpieDensityChoice {
 // nested, so equal nnz means equal pattern) the largest, which keeps the most of P on it. When
 // even R_P = 0 is more than 0.002 above the target, R_P = 0.
 // Depends on the mesh only, not on the frequency. Throws std::invalid_argument for a target
-// outside (0, 1].
+// outside (0, 1], and (as mpie_pattern) for a mesh of oblong cells: the reaches are circles and
+// boxes of square cells.
 [[nodiscard]] MpieDensityChoice choose_mpie_sparsity(const geometry::Mesh& mesh,
                                                      double target_density);
 

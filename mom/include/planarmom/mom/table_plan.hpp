@@ -19,7 +19,8 @@ namespace pmom::mom {
 
 struct TablePlan {
   int nx = 0, ny = 0;
-  double cell_mm = 0, cell_m = 0;
+  double dx_mm = 0, dy_mm = 0;  // the grid's cell
+  double dx_m = 0, dy_m = 0;
   bool edge_profiles = true;
   std::vector<long long> start;  // kTables, as InteractionTables::start
   long long size = 0;            // values in all tables
@@ -31,15 +32,17 @@ struct TablePlan {
 
   enum Flags : int {
     scalar_potential = 1,  // G_V (a charge table); else G_A (a rooftop table)
-    near = 2,              // the smooth part under the rules plus c·a³·static_part
+    near = 2,              // the smooth part under the rules plus c·a b²·static_part
+    y_axis = 4,            // a y-rooftop table: along is y, across x
   };
-  // value = a⁴ Σ_x Σ_y w_x w_y g(a·|(cx + t_x, cy + t_y)|) (+ c a³ static_part when near).
+  // value = a² b² Σ_x Σ_y w_x w_y g(|(a (cx + t_x), b (cy + t_y))|) (+ c a b² static_part when
+  // near), a and b the cell's sides along cx and cy.
   struct Entry {
     long long slot = 0;  // in the values of all tables
     int cx = 0, cy = 0;  // offset in cells: along and across (rooftops), x and y (charges)
     int rule_x = 0, rule_y = 0;
     int flags = 0;
-    double static_part = 0;  // unit cells, near entries only
+    double static_part = 0;  // unit cells of aspect b/a, near entries only
   };
   std::vector<Entry> entries;
   // The used slots that are not entries, and the slot (an entry's) each equals by symmetry.
@@ -52,21 +55,25 @@ struct TablePlan {
   void copy_slots(std::span<std::complex<double>> values) const;
 };
 
-// One entry's value (G from the table view: c/ρ + smooth far, smooth near); a = cell_m. The
-// host evaluation and the CUDA fill both call it. C as for GreensTableView.
+// One entry's value (G from the table view: c/ρ + smooth far, smooth near) on cells of
+// dx_m × dy_m. The host evaluation and the CUDA fill both call it. C as for GreensTableView.
 template <class C>
 PLANARMOM_HD inline C table_entry(const GreensTableView<C>& g, const int* rule_start,
                                   const double* rule_t, const double* rule_w,
-                                  const TablePlan::Entry& e, double a) {
+                                  const TablePlan::Entry& e, double dx_m, double dy_m) {
   const bool near = (e.flags & TablePlan::near) != 0;
   const bool scalar = (e.flags & TablePlan::scalar_potential) != 0;
   const C c = scalar ? g.c_v : g.c_a;  // the singular part's coefficient
+  // The sides along cx and cy, and their ratio (1 on square cells, where the products below
+  // are the square cell's bit for bit).
+  const bool swap = (e.flags & TablePlan::y_axis) != 0;
+  const double a = swap ? dy_m : dx_m, b = swap ? dx_m : dy_m, eta = b / a;
   C sum(0.0);
   for (int p = rule_start[e.rule_x]; p < rule_start[e.rule_x + 1]; ++p) {
     const double dx = e.cx + rule_t[p];
     C row(0.0);
     for (int q = rule_start[e.rule_y]; q < rule_start[e.rule_y + 1]; ++q) {
-      const double dy = e.cy + rule_t[q];
+      const double dy = eta * (e.cy + rule_t[q]);
       // Offsets of at most a grid's cells: sqrt cannot overflow here, and hypot costs more.
       const double rho = a * std::sqrt(dx * dx + dy * dy);
       C value = g.smooth_one(rho, scalar);
@@ -75,7 +82,7 @@ PLANARMOM_HD inline C table_entry(const GreensTableView<C>& g, const int* rule_s
     }
     sum += rule_w[p] * row;
   }
-  const double a3 = a * a * a, a4 = a3 * a;
+  const double a3 = a * b * b, a4 = a3 * a;
   if (!near) return a4 * sum;
   return a4 * sum + c * a3 * e.static_part;
 }
