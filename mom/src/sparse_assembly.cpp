@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -19,11 +20,12 @@ constexpr double kMargin = 1.0 + 1e-12;
 // The reaches count cells as lengths (a circle of R_P cells, the box A × T): square cells only.
 void require_square_cells(const geometry::Mesh& mesh) {
   const geometry::Grid& g = mesh.grid();
-  if (!g.square())
-    throw std::invalid_argument("the mpie rule's reaches are circles and boxes of square cells, "
-                                "and this mesh's cells are " + std::to_string(g.dx_mm) + " x " +
-                                std::to_string(g.dy_mm) +
-                                " mm: use sparsify rule exact or magnitude, or square cells");
+  if (g.square()) return;
+  std::ostringstream text;
+  text << "the mpie rule's reaches are circles and boxes of square cells, and this mesh's cells "
+          "are " << g.dx_mm << " x " << g.dy_mm
+       << " mm: use sparsify rule exact or magnitude, or square cells";
+  throw std::invalid_argument(text.str());
 }
 
 void check_sparsity(const MpieSparsity& s) {

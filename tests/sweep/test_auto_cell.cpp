@@ -148,7 +148,9 @@ TEST(AutoCell, TwoSidesAreReadAndCheckedAndTheMpieRuleRefusesThem) {
     (void)mom::choose_mpie_sparsity(mesh, 0.05);
     ADD_FAILURE() << "the mpie rule took cells of 0.4 x 0.2 mm";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("use sparsify rule exact or magnitude"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("cells are 0.4 x 0.2 mm: use sparsify rule exact or "
+                                         "magnitude"),
+              std::string::npos)
         << e.what();
   }
 }
