@@ -12,7 +12,8 @@ Knobs, each a run of its own against the config as given (the baseline):
              of the FFTs (the two must agree to the solver's tolerance)
   feeds      every port's feed twice as long: the layout extended outward by the feed's length,
              its reference plane kept where it was on the circuit
-  cells      the cell halved
+  cells      the cell halved (both sides of an oblong one; auto and cells_per_wavelength: twice
+             the cells per wavelength)
   tables     the Green's tables 100 times more accurate and every Gauss order doubled
              (accuracy: {greens_table, quadrature})
   tolerance  the solver's tolerance times 0.01
@@ -126,7 +127,16 @@ def knob_config(config, knob):
     elif knob == "feeds":
         c = longer_feeds(c)
     elif knob == "cells":
-        c["mesh"]["cell_mm"] = float(c["mesh"]["cell_mm"]) / 2
+        mesh = c["mesh"]
+        cell = mesh.get("cell_mm")
+        if cell == "auto":  # auto's largest cell halved: twice its cells per wavelength
+            mesh["cells_per_wavelength"] = 2 * float(mesh.get("cells_per_wavelength", 20))
+        elif isinstance(cell, list):  # oblong cells [dx, dy]: both sides halved
+            mesh["cell_mm"] = [float(side) / 2 for side in cell]
+        elif cell is not None:
+            mesh["cell_mm"] = float(cell) / 2
+        else:
+            mesh["cells_per_wavelength"] = 2 * float(mesh["cells_per_wavelength"])
     elif knob == "tables":
         accuracy = c.setdefault("accuracy", {})
         accuracy["greens_table"] = float(accuracy.get("greens_table", 1e-6)) / 100

@@ -58,6 +58,12 @@ def knob_configs():
     check(dense["sparsify"] == {"density": 1.0} and "preconditioner" not in dense["solver"],
           f"dense from rule exact: the dense Z, no LU option left to refuse it, got {dense}")
     check(converge.knob_config(LINE, "cells")["mesh"]["cell_mm"] == 0.3, "cells halved")
+    oblong = dict(LINE, mesh={"cell_mm": [0.6, 0.4]})
+    check(converge.knob_config(oblong, "cells")["mesh"]["cell_mm"] == [0.3, 0.2],
+          "oblong cells: both sides halved")
+    auto = converge.knob_config(dict(LINE, mesh={"cell_mm": "auto"}), "cells")["mesh"]
+    check(auto == {"cell_mm": "auto", "cells_per_wavelength": 40.0},
+          f"auto: twice its cells per wavelength, got {auto}")
     check(math.isclose(converge.knob_config(LINE, "tolerance")["solver"]["tolerance"], 1e-11),
           "tolerance")
     tables = converge.knob_config(LINE, "tables")["accuracy"]
