@@ -75,6 +75,9 @@ class Packet {
     const std::vector<char> c = get_vector<char>();
     return {c.begin(), c.end()};
   }
+  // Into a value or a vector, as put wrote it.
+  template <class T> void get_into(T& value) { value = get<T>(); }
+  template <class T> void get_into(std::vector<T>& values) { values = get_vector<T>(); }
 
   [[nodiscard]] const std::vector<char>& bytes() const { return bytes_; }
 
@@ -228,10 +231,7 @@ Packet pack(const Request& q) {
   p.put(q.kind);
   if (q.kind == RequestKind::failed) p.put(q.error);
   if (q.kind != RequestKind::record) return p;
-  const io::FrequencyRecord& r = q.record;
-  p.put(r.frequency_hz).put(r.s).put(r.iterations).put(r.residual);
-  p.put(r.seconds_greens).put(r.seconds_fill).put(r.seconds_sparsify).put(r.seconds_solve);
-  p.put(r.seconds_deembed).put(r.nnz).put(r.density).put(r.dense_error).put(r.currents);
+  io::for_each_member([&p, &r = q.record](auto member) { p.put(r.*member); });
   return p;
 }
 
@@ -240,20 +240,7 @@ Request unpack_request(Packet& p) {
   q.kind = p.get<RequestKind>();
   if (q.kind == RequestKind::failed) q.error = p.get_string();
   if (q.kind != RequestKind::record) return q;
-  io::FrequencyRecord& r = q.record;
-  r.frequency_hz = p.get<double>();
-  r.s = p.get_vector<cd>();
-  r.iterations = p.get<int>();
-  r.residual = p.get<double>();
-  r.seconds_greens = p.get<double>();
-  r.seconds_fill = p.get<double>();
-  r.seconds_sparsify = p.get<double>();
-  r.seconds_solve = p.get<double>();
-  r.seconds_deembed = p.get<double>();
-  r.nnz = p.get<long long>();
-  r.density = p.get<double>();
-  r.dense_error = p.get<double>();
-  r.currents = p.get_vector<cd>();
+  io::for_each_member([&p, &r = q.record](auto member) { p.get_into(r.*member); });
   return q;
 }
 

@@ -29,6 +29,25 @@ struct FrequencyRecord {
   std::vector<std::complex<double>> currents;
 };
 
+// Calls visit(&FrequencyRecord::member) for every member, in declaration order: what copies a
+// record member by member (the MPI sweep's messages) walks, so that a member added above
+// travels with the others. (The HDF5 layout names its datasets itself: io/src/sweep_layout.hpp.)
+template <class Visit> void for_each_member(Visit&& visit) {
+  visit(&FrequencyRecord::frequency_hz);
+  visit(&FrequencyRecord::s);
+  visit(&FrequencyRecord::iterations);
+  visit(&FrequencyRecord::residual);
+  visit(&FrequencyRecord::seconds_greens);
+  visit(&FrequencyRecord::seconds_fill);
+  visit(&FrequencyRecord::seconds_sparsify);
+  visit(&FrequencyRecord::seconds_solve);
+  visit(&FrequencyRecord::seconds_deembed);
+  visit(&FrequencyRecord::nnz);
+  visit(&FrequencyRecord::density);
+  visit(&FrequencyRecord::dense_error);
+  visit(&FrequencyRecord::currents);
+}
+
 // What holds for the whole sweep. The three port vectors have one entry per port, in port order.
 struct SweepInfo {
   std::vector<std::string> port_names;
