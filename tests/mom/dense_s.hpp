@@ -1,5 +1,6 @@
-// S of a small mesh by dense LU, every feed referred to 50 Ω: what the tests that compare
-// meshes of one circuit (cell bubbles, oblong cells) solve.
+// S of a small mesh by dense LU, every feed referred to 50 Ω, with the strips' conductor loss
+// where the slab's metal is not perfect: what the tests that compare meshes of one circuit
+// (cell bubbles, oblong cells) solve.
 #pragma once
 
 #include <Eigen/Dense>
@@ -10,6 +11,8 @@
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
+#include "planarmom/mom/surface_impedance.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 
 namespace pmom::mom::test {
 
@@ -18,7 +21,9 @@ inline Eigen::MatrixXcd dense_s(const geometry::Mesh& mesh, const Slab& slab, do
   const auto n = static_cast<Eigen::Index>(mesh.basis().size());
   const auto p = static_cast<Eigen::Index>(mesh.ports().size());
   const GreensTable greens(slab, f_hz, required_rho_max(mesh.grid()));
-  const ImpedanceMatrix z = assemble_impedance(mesh, make_interaction_tables(greens, mesh));
+  ImpedanceMatrix z = assemble_impedance(mesh, make_interaction_tables(greens, mesh));
+  if (!slab.ground.perfect())
+    add_surface_impedance(strip_loss_entries(mesh, true), strip_impedance(slab.ground, f_hz), z);
   std::vector<cd> v = port_excitations(mesh);
   using RowMajor = Eigen::Matrix<cd, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const Eigen::MatrixXcd x = Eigen::Map<const RowMajor>(z.values.data(), n, n)

@@ -90,10 +90,10 @@ geometry::Layout ring_layout(bool transposed) {
   return layout;
 }
 
-// S at 3 GHz by dense LU, both feeds referred to 50 Ω.
-Eigen::Matrix2cd ring_s(bool transposed, geometry::CellSize cell) {
+// S at 3 GHz by dense LU, both feeds referred to 50 Ω; PEC strips and ground, or copper.
+Eigen::Matrix2cd ring_s(bool transposed, geometry::CellSize cell, Conductor metal = {}) {
   return test::dense_s(geometry::make_mesh(ring_layout(transposed), cell),
-                       Slab{3.38, 0.0027, 0.508e-3, {}}, 3e9);
+                       Slab{3.38, 0.0027, 0.508e-3, metal}, 3e9);
 }
 
 // On 0.8 x 0.4 mm cells and, turned, on 0.4 x 0.8 mm: one discretisation of one circuit, so
@@ -112,6 +112,14 @@ TEST(OblongCells, TurnedCircuitOnTurnedCellsHasTheSameS) {
               difference, 20 * std::log10(std::abs(s(1, 0))), square);
   EXPECT_LT(difference, 1e-9);
   EXPECT_LT(square, 1e-9);
+  // Copper strips and ground: the strips' loss on oblong sub-cells turns with the circuit too.
+  const Conductor copper{5.8e7, 35e-6};
+  const Eigen::Matrix2cd lossy = ring_s(false, {0.8, 0.4}, copper);
+  const double lossy_difference = (lossy - ring_s(true, {0.4, 0.8}, copper)).cwiseAbs().maxCoeff();
+  std::printf("[oblong_cells] with copper: S21 %.6f dB, turned max |dS| %.2e\n",
+              20 * std::log10(std::abs(lossy(1, 0))), lossy_difference);
+  EXPECT_LT(lossy_difference, 1e-9);
+  EXPECT_LT(std::abs(lossy(1, 0)), std::abs(s(1, 0)));  // the copper takes power
 }
 
 // Between the square meshes: the ring on 0.8 x 0.4 mm cells halves the x-strips' cells across
