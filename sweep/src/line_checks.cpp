@@ -92,15 +92,13 @@ void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, boo
   ++done_;
   // Z0 and εeff to 6 digits: what the de-embedding refers the waves to, and what a user
   // compares with the closed forms (or with another mesh's checks).
-  std::ostringstream result;
+  std::ostringstream result, along;
   result << std::setprecision(6) << "Z0 " << c.line.z0.real() << " ohm, eps_eff "
          << c.line.eps_eff;
+  if (spec.along_mm > 0) along << ", cells " << spec.along_mm << " mm along";
   PMOM_LOG(info) << "line check " << done_ << "/" << total_ << " (Z0"
                  << (with_load ? " and matched load" : "") << ", W " << spec.width_mm << " mm, "
-                 << spec.cells_across << " cells across"
-                 << (spec.along_mm > 0 ? " of " + std::to_string(spec.along_mm) + " mm along"
-                                       : std::string())
-                 << ", " << frequency_hz * 1e-9
+                 << spec.cells_across << " cells across" << along.str() << ", " << frequency_hz * 1e-9
                  << " GHz, half " << spec.half_length_mm << " mm): " << result.str() << "; "
                  << how;
 }
