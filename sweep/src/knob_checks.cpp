@@ -1,12 +1,13 @@
-// knob_warnings (knob_checks.hpp). The bars are the measurements in docs/VALIDATION.md
-// ("Convergence in every knob"), quoted in the messages so that a user can weigh them.
+// knob_warnings and reciprocity_warning (knob_checks.hpp). The bars are the measurements in
+// docs/VALIDATION.md ("Convergence in every knob"), quoted in the messages so that a user can
+// weigh them.
 #include "planarmom/sweep/knob_checks.hpp"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <map>
-#include <tuple>
 #include <sstream>
+#include <tuple>
 
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/deembed.hpp"
@@ -84,6 +85,34 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
     out.push_back(w.str());
   }
   return out;
+}
+
+std::optional<std::string> reciprocity_warning(const io::SweepData& data) {
+  const std::size_t p = data.info.ports();
+  double worst = 0;
+  const io::FrequencyRecord* at = nullptr;
+  std::size_t wi = 0, wj = 0;
+  for (const io::FrequencyRecord& r : data.records)
+    for (std::size_t i = 0; i < p; ++i)
+      for (std::size_t j = i + 1; j < p; ++j) {
+        const double d = std::abs(r.s[i * p + j] - r.s[j * p + i]);
+        if (d > worst) {
+          worst = d;
+          at = &r;
+          wi = i;
+          wj = j;
+        }
+      }
+  if (!(worst > kReciprocityWarning)) return std::nullopt;
+  std::ostringstream w;
+  w.precision(2);
+  w << "S is reciprocal only to " << worst << " (|S" << wi + 1 << wj + 1 << " - S" << wj + 1
+    << wi + 1 << "|, ports " << data.info.port_names[wi] << " and " << data.info.port_names[wj]
+    << ", at " << at->frequency_hz * 1e-9 << " GHz; Z is symmetric): the waves fitted on the "
+       "feeds, and so S, are defined to about that, " << 20 * std::log10(1 + worst / 0.056)
+    << " dB on a -25 dB entry. On thick boards a field along the board reaches the feeds "
+       "(docs/VALIDATION.md); tools/converge.py --knobs feeds measures what it moves";
+  return w.str();
 }
 
 }  // namespace pmom::sweep

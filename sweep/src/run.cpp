@@ -231,6 +231,7 @@ io::SweepData steps::finish(io::SweepFile& file, const SweepJob& job,
   io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/false);
   io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(data));
   write_current_pictures(job.mesh, settings, data.info.port_names);
+  if (const auto w = reciprocity_warning(data)) PMOM_LOG(warning) << *w;
   return data;
 }
 

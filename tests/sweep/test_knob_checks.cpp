@@ -79,3 +79,36 @@ TEST(KnobChecks, Fr4ExampleWarnsOfItsShortFeedsOnly) {
 
 }  // namespace
 }  // namespace pmom::sweep
+
+namespace pmom::sweep {
+namespace {
+
+// Two records of a 3-port sweep: reciprocal to 1e-9, then with S23 and S32 3e-3 apart at
+// 2.5 GHz (the size measured on the FR-4 pinwheel). The first passes silently; the second
+// names the pair, the ports and the frequency, once.
+TEST(KnobChecks, NonReciprocalSWarnsOnceNamingWhere) {
+  io::SweepData data;
+  data.info.port_names = {"in", "through", "coupled"};
+  const std::vector<std::complex<double>> s{{0.1, 0.0},   {0.5, 0.2}, {0.3, -0.1},
+                                            {0.5, 0.2},   {0.1, 0.1}, {0.2, 0.4},
+                                            {0.3, -0.1},  {0.2, 0.4}, {0.05, 0.0}};
+  io::FrequencyRecord a;
+  a.frequency_hz = 2e9;
+  a.s = s;
+  a.s[1] += 1e-9;
+  data.records = {a};
+  EXPECT_FALSE(reciprocity_warning(data).has_value());
+  io::FrequencyRecord b = a;
+  b.frequency_hz = 2.5e9;
+  b.s[5] += std::complex<double>(0.0, 3e-3);  // S23
+  data.records.push_back(b);
+  const std::optional<std::string> w = reciprocity_warning(data);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_NE(w->find("S is reciprocal only to 0.003 (|S23 - S32|, ports through and coupled, "
+                    "at 2.5 GHz"),
+            std::string::npos)
+      << *w;
+}
+
+}  // namespace
+}  // namespace pmom::sweep
