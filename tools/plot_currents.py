@@ -16,13 +16,19 @@ def main(path, out):
     with open(path) as f:
         title = f.readline().lstrip("# ").strip()
     x, y, j = np.loadtxt(path, delimiter=",", skiprows=2, ndmin=2).T
-    cell = np.min(np.diff(np.unique(x))) if len(np.unique(x)) > 1 else 1.0
-    i = np.rint((x - x.min()) / cell).astype(int)
-    k = np.rint((y - y.min()) / cell).astype(int)
+
+    def step(v):  # the cell's side along one axis: oblong cells have two
+        u = np.unique(v)
+        return np.min(np.diff(u)) if len(u) > 1 else 1.0
+
+    dx, dy = step(x), step(y)
+    i = np.rint((x - x.min()) / dx).astype(int)
+    k = np.rint((y - y.min()) / dy).astype(int)
     grid = np.full((k.max() + 1, i.max() + 1), np.nan)
     grid[k, i] = j
-    extent = (x.min() - cell / 2, x.max() + cell / 2, y.min() - cell / 2, y.max() + cell / 2)
-    fig, ax = plt.subplots(figsize=(10, 10 * grid.shape[0] / grid.shape[1] + 1.2))
+    extent = (x.min() - dx / 2, x.max() + dx / 2, y.min() - dy / 2, y.max() + dy / 2)
+    width, height = extent[1] - extent[0], extent[3] - extent[2]
+    fig, ax = plt.subplots(figsize=(10, 10 * height / width + 1.2))
     image = ax.imshow(grid, origin="lower", extent=extent, cmap="viridis", vmin=0,
                       interpolation="nearest")
     fig.colorbar(image, ax=ax, label="|J| (A/m, 1 V gap)", shrink=0.8)
