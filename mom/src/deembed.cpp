@@ -4,6 +4,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -49,12 +50,12 @@ Window fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
   const int skip = w.first - 1;
   if (w.last - w.first < 6) {
     const auto& p = mesh.layout().ports[static_cast<std::size_t>(port.port)];
-    const double needed = (2 * skip + 7) * cell;
-    throw std::invalid_argument(
-        "de-embedding: the feed line of port '" + p.name + "' (" +
-        std::to_string(p.feed_length_mm) + " mm) leaves fewer than 6 samples clear of the near "
-        "fields of its gap, open end and circuit; make it at least " + std::to_string(needed) +
-        " mm long");
+    std::ostringstream text;
+    text << "de-embedding: the feed line of port '" << p.name << "' (" << p.feed_length_mm
+         << " mm) leaves fewer than 6 samples clear of the near fields of its gap, open end and "
+            "circuit; make it at least "
+         << (2 * skip + 7) * cell << " mm long";
+    throw std::invalid_argument(text.str());
   }
   return w;
 }
@@ -165,6 +166,11 @@ std::vector<cd> port_excitations(const geometry::Mesh& mesh) {
     v.insert(v.end(), column.begin(), column.end());
   }
   return v;
+}
+
+void check_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                      const DeembedOptions& options) {
+  (void)fit_window(mesh, port, options);
 }
 
 double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,

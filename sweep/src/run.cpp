@@ -18,6 +18,7 @@
 #include "planarmom/io/logging.hpp"
 #include "planarmom/io/touchstone.hpp"
 #include "planarmom/mom/constants.hpp"
+#include "planarmom/mom/deembed.hpp"
 #include "planarmom/sweep/current_picture.hpp"
 #include "planarmom/sweep/knob_checks.hpp"
 #include "planarmom/sweep/pipeline.hpp"
@@ -149,6 +150,16 @@ SweepJob load_sweep(const fs::path& config) {
          << " unknowns, more than max_unknowns " << g.mesh.max_unknowns;
     const geometry::GeometryError e(text.str(), geometry::Item::mesh);
     throw geometry::ConfigError(file, g.line_of(e), e.what());
+  }
+  // A feed too short for the de-embedding's fit would stop the sweep at its first frequency,
+  // after the line checks: it is the config's error, at the port's line.
+  for (const geometry::MeshPort& port : mesh.ports()) {
+    try {
+      mom::check_fit_window(mesh, port);
+    } catch (const std::invalid_argument& e) {
+      const geometry::GeometryError at(e.what(), geometry::Item::port, port.port, "feed_length_mm");
+      throw geometry::ConfigError(file, g.line_of(at), e.what());
+    }
   }
   if (!g.layout.metal.pec)
     PMOM_LOG(info) << file << ": metal of " << g.layout.metal.conductivity_s_per_m << " S/m, "

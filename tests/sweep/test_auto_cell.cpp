@@ -126,6 +126,23 @@ TEST(AutoCell, OblongCellsWhereTheLayoutsXAndYEdgesHaveDifferentGrids) {
   EXPECT_GT(long_x.dx_mm, long_x.dy_mm);
 }
 
+// A feed too short for the de-embedding's fit is the config's error, at the port's line,
+// before anything is solved or written (it used to stop the sweep at its first frequency,
+// after the line checks, leaving a partial file).
+TEST(AutoCell, FeedsTooShortForTheFitAreAnErrorAtTheirPort) {
+  const pmom::test::TempDir scratch("short_feed");
+  const std::string config =
+      "substrate: {eps_r: 3.38, height_mm: 0.508}\nmetal: {pec: true}\n"
+      "layout:\n  - {x0: 0, y0: 0, x1: 24, y1: 1.2}\n"
+      "ports:\n  - {name: a, x: 0, y: 0.6, direction: '+x', feed_length_mm: 8}\n"
+      "  - {name: b, x: 24, y: 0.6, direction: '-x', feed_length_mm: 16}\n"
+      "mesh: {cell_mm: 0.4}\nfrequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 3}\n";
+  geometry::test::expect_error<geometry::ConfigError>(
+      [&] { (void)load_sweep(scratch.write("c.yaml", config)); },
+      "c.yaml:6: de-embedding: the feed line of port 'a' (8 mm) leaves fewer than 6 samples "
+      "clear of the near fields of its gap, open end and circuit; make it at least 10 mm long");
+}
+
 TEST(AutoCell, TwoSidesAreReadAndCheckedAndTheMpieRuleRefusesThem) {
   const auto config = [](const std::string& mesh) {
     return geometry::parse_geometry_config(

@@ -51,6 +51,10 @@ struct SParameters {
 // the near-field margins at both ends (0 when they overlap).
 double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
                      const DeembedOptions& options = {});
+// Throws what deembed throws for a feed too short to fit: a sweep checks its ports with it
+// before it solves anything.
+void check_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                      const DeembedOptions& options = {});
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
                     std::span<const double> feed_z0_ohm, const DeembedOptions& options = {});
