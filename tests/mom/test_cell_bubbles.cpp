@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "geometry/layouts.hpp"
-#include "mom/dense_s.hpp"
+#include "mom/ring_circuit.hpp"
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/deembed.hpp"
@@ -62,24 +62,10 @@ TEST(CellBubbles, AreTheEdgeRampMinusTheStraightOneInsideTheCell) {
     check(ramp_pieces(outer, Edge::high), ramp_pieces(outer, Edge::none), false);
 }
 
-// A square ring of 1.6 mm strips (12.8 mm outside) between two 20 mm feeds at opposite
-// corners, on the coupler's substrate: four T-junctions and corners, two cells across at
-// 0.8 mm, where every cell is an edge cell.
-geometry::Layout ring_layout() {
-  using geometry::Direction;
-  using geometry::test::port;
-  geometry::Layout layout = geometry::test::layout_of(
-      {{20.0, 0.0, 32.8, 1.6}, {20.0, 11.2, 32.8, 12.8}, {20.0, 0.0, 21.6, 12.8},
-       {31.2, 0.0, 32.8, 12.8}, {0.0, 11.2, 20.0, 12.8}, {32.8, 0.0, 52.8, 1.6}},
-      {port("a", 0.0, 12.0, Direction::pos_x, 20), port("b", 52.8, 0.8, Direction::neg_x, 20)});
-  layout.substrate = {3.38, 0.508, 0.0027};
-  return layout;
-}
-
 // S at 3 GHz by dense LU, both feeds referred to 50 Ω (the same on both meshes, so that only
 // the circuit's discretisation differs).
 Eigen::Matrix2cd ring_s(double cell_mm, bool cell_bubbles) {
-  return test::dense_s(geometry::make_mesh(ring_layout(), cell_mm, cell_bubbles),
+  return test::dense_s(geometry::make_mesh(test::ring_layout(), cell_mm, cell_bubbles),
                        Slab{3.38, 0.0027, 0.508e-3, {}}, 3e9);
 }
 

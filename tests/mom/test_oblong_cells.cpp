@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "geometry/layouts.hpp"
-#include "mom/dense_s.hpp"
+#include "mom/ring_circuit.hpp"
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/deembed.hpp"
@@ -68,31 +68,9 @@ TEST(OblongCells, StaticCellIntegralsAreTheirTransposes) {
     }
 }
 
-// The ring of tests/mom/test_cell_bubbles.cpp (1.6 mm strips, four T-junctions and corners,
-// 20 mm feeds at opposite corners), and the same ring mirrored in the diagonal x = y.
-geometry::Layout ring_layout(bool transposed) {
-  using geometry::Direction;
-  using geometry::test::port;
-  std::vector<geometry::Rect> rects{{20.0, 0.0, 32.8, 1.6}, {20.0, 11.2, 32.8, 12.8},
-                                    {20.0, 0.0, 21.6, 12.8}, {31.2, 0.0, 32.8, 12.8},
-                                    {0.0, 11.2, 20.0, 12.8}, {32.8, 0.0, 52.8, 1.6}};
-  std::vector<geometry::Port> ports{port("a", 0.0, 12.0, Direction::pos_x, 20),
-                                    port("b", 52.8, 0.8, Direction::neg_x, 20)};
-  if (transposed) {
-    for (geometry::Rect& r : rects) r = {r.y0, r.x0, r.y1, r.x1};
-    for (geometry::Port& p : ports) {
-      std::swap(p.x_mm, p.y_mm);
-      p.direction = p.direction == Direction::pos_x ? Direction::pos_y : Direction::neg_y;
-    }
-  }
-  geometry::Layout layout = geometry::test::layout_of(rects, ports);
-  layout.substrate = {3.38, 0.508, 0.0027};
-  return layout;
-}
-
 // S at 3 GHz by dense LU, both feeds referred to 50 Ω; PEC strips and ground, or copper.
 Eigen::Matrix2cd ring_s(bool transposed, geometry::CellSize cell, Conductor metal = {}) {
-  return test::dense_s(geometry::make_mesh(ring_layout(transposed), cell),
+  return test::dense_s(geometry::make_mesh(test::ring_layout(transposed), cell),
                        Slab{3.38, 0.0027, 0.508e-3, metal}, 3e9);
 }
 

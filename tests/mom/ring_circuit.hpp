@@ -1,12 +1,13 @@
-// S of a small mesh by dense LU, every feed referred to 50 Ω, with the strips' conductor loss
-// where the slab's metal is not perfect: what the tests that compare meshes of one circuit
-// (cell bubbles, oblong cells) solve.
+// A small circuit with junctions and corners, and S of a mesh by dense LU: what the tests that
+// compare meshes of one circuit (cell bubbles, oblong cells) build and solve.
 #pragma once
 
 #include <Eigen/Dense>
 #include <complex>
+#include <utility>
 #include <vector>
 
+#include "geometry/layouts.hpp"
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/deembed.hpp"
@@ -16,6 +17,31 @@
 
 namespace pmom::mom::test {
 
+// A square ring of 1.6 mm strips (12.8 mm outside) between two 20 mm feeds at opposite
+// corners, on the coupler's substrate: four T-junctions and corners, two cells across at
+// 0.8 mm, where every cell is an edge cell. Transposed: mirrored in the diagonal x = y.
+inline geometry::Layout ring_layout(bool transposed = false) {
+  using geometry::Direction;
+  using geometry::test::port;
+  std::vector<geometry::Rect> rects{{20.0, 0.0, 32.8, 1.6}, {20.0, 11.2, 32.8, 12.8},
+                                    {20.0, 0.0, 21.6, 12.8}, {31.2, 0.0, 32.8, 12.8},
+                                    {0.0, 11.2, 20.0, 12.8}, {32.8, 0.0, 52.8, 1.6}};
+  std::vector<geometry::Port> ports{port("a", 0.0, 12.0, Direction::pos_x, 20),
+                                    port("b", 52.8, 0.8, Direction::neg_x, 20)};
+  if (transposed) {
+    for (geometry::Rect& r : rects) r = {r.y0, r.x0, r.y1, r.x1};
+    for (geometry::Port& p : ports) {
+      std::swap(p.x_mm, p.y_mm);
+      p.direction = p.direction == Direction::pos_x ? Direction::pos_y : Direction::neg_y;
+    }
+  }
+  geometry::Layout layout = geometry::test::layout_of(rects, ports);
+  layout.substrate = {3.38, 0.508, 0.0027};
+  return layout;
+}
+
+// S by dense LU, every feed referred to 50 Ω, with the strips' conductor loss where the slab's
+// metal is not perfect.
 inline Eigen::MatrixXcd dense_s(const geometry::Mesh& mesh, const Slab& slab, double f_hz) {
   using cd = std::complex<double>;
   const auto n = static_cast<Eigen::Index>(mesh.basis().size());
