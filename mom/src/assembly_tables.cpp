@@ -109,9 +109,10 @@ double static_rooftop_overlap(int di, int dj, int outer_order, RooftopShape obs,
 }
 
 double required_rho_max(const geometry::Grid& grid) {
-  // The rooftop overlap reaches two cells beyond the edge offset along its axis; the longer
-  // side bounds both.
-  return std::max(grid.dx_mm, grid.dy_mm) * 1e-3 * std::hypot(grid.nx + 1.0, grid.ny + 1.0);
+  // The rooftop overlap reaches two cells beyond the edge offset along its axis. (Square cells
+  // keep the product they always had: the Green's table's nodes follow from it.)
+  if (grid.square()) return grid.dx_mm * 1e-3 * std::hypot(grid.nx + 1.0, grid.ny + 1.0);
+  return 1e-3 * std::hypot(grid.dx_mm * (grid.nx + 1.0), grid.dy_mm * (grid.ny + 1.0));
 }
 
 namespace {

@@ -76,7 +76,7 @@ Eigen::Matrix2cd ring_s(bool transposed, geometry::CellSize cell, Conductor meta
 
 // On 0.8 x 0.4 mm cells and, turned, on 0.4 x 0.8 mm: one discretisation of one circuit, so
 // one S up to round-off, which the square mesh turned shows (dense LU on ~1000 unknowns and
-// the feeds' γ fit, with its sums in another order: 1.1e-10 square, 1.3e-10 oblong,
+// the feeds' γ fit, with its sums in another order: 1.1e-10 square, 7e-12 oblong,
 // measured). A swapped
 // side, ratio, static part or feed step anywhere shows as a difference of the size of the
 // mesh's own error (1e-2, below); the bar, 1e-9, is ten times the round-off.
