@@ -166,24 +166,26 @@ class Reader : public YamlReader {
       fail(node, "/mesh needs exactly one of 'cell_mm' or 'cells_per_wavelength' (or cell_mm: "
                  "auto, with cells_per_wavelength optional)");
     }
+    // `v`, read from `value` at `path`, when it is above 0.
+    const auto above_zero = [&](const YAML::Node& value, double v, const std::string& path) {
+      if (!(v > 0)) fail(value, path + " must be > 0, got " + value.Scalar());
+      return v;
+    };
     const auto positive = [&](const std::string& key) {
-      const double value = field(node, "/mesh", key, Item::mesh, -1);
-      if (!(value > 0)) fail(node[key], "/mesh/" + key + " must be > 0, got " + node[key].Scalar());
-      return value;
+      return above_zero(node[key], field(node, "/mesh", key, Item::mesh, -1), "/mesh/" + key);
+    };
+    const auto positive_at = [&](const YAML::Node& value, const std::string& path) {
+      return above_zero(value, number(value, path), path);
     };
     if (has_cell && !c_.mesh.auto_cell) {
       const YAML::Node cell = node["cell_mm"];
       if (cell.IsSequence()) {  // [dx, dy]: cells of two sides
+        c_.lines[{Item::mesh, -1, "cell_mm"}] = line_of(cell);
         if (cell.size() != 2)
           fail(cell, "/mesh/cell_mm must be one size or two, [dx, dy], not " +
                          std::to_string(cell.size()));
-        double sides[2];
-        for (std::size_t k = 0; k < 2; ++k) {
-          const std::string path = "/mesh/cell_mm/" + std::to_string(k);
-          sides[k] = number(cell[k], path);
-          if (!(sides[k] > 0)) fail(cell[k], path + " must be > 0, got " + cell[k].Scalar());
-        }
-        c_.mesh.cell_mm = CellSize{sides[0], sides[1]};
+        c_.mesh.cell_mm = CellSize{positive_at(cell[0], "/mesh/cell_mm/0"),
+                                   positive_at(cell[1], "/mesh/cell_mm/1")};
       } else {
         const double side = positive("cell_mm");
         c_.mesh.cell_mm = CellSize{side, side};

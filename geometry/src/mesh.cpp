@@ -28,8 +28,7 @@ void check_rect_on_grid(const Layout& layout, int index, const Grid& grid) {
   const Rect& r = layout.rects[static_cast<std::size_t>(index)];
   if (r.x1 - r.x0 < grid.dx_mm - kGridToleranceMm || r.y1 - r.y0 < grid.dy_mm - kGridToleranceMm) {
     throw GeometryError(describe_rect(r, index) + " is narrower than one cell (" +
-                        num(grid.dx_mm) + (grid.square() ? "" : " x " + num(grid.dy_mm)) +
-                        " mm)", Item::rectangle, index);
+                        cell_text(grid.cell()) + " mm)", Item::rectangle, index);
   }
   const struct { const char* name; double value, origin, cell; } coords[] = {
       {"x0", r.x0, grid.x0, grid.dx_mm}, {"x1", r.x1, grid.x0, grid.dx_mm},
@@ -63,6 +62,10 @@ CellRange cells_of(const Grid& grid, const Rect& r) {
 
 }  // namespace detail
 
+std::string cell_text(CellSize cell) {
+  return cell.square() ? num(cell.dx_mm) : num(cell.dx_mm) + " x " + num(cell.dy_mm);
+}
+
 Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
   validate(layout);
   for (const double side : {cell.dx_mm, cell.dy_mm})
@@ -86,8 +89,7 @@ Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
   const double ny = std::round((y1 - grid.y0) / cell.dy_mm);
   // Each count on its own too: a span that overflows to inf times a count of 0 passes the product.
   if (!(nx <= kMaxCells && ny <= kMaxCells && nx * ny <= kMaxCells)) {
-    throw GeometryError("a " + num(cell.dx_mm) +
-                            (cell.square() ? "" : " x " + num(cell.dy_mm)) + " mm cell gives " + num(nx) + " x " + num(ny) +
+    throw GeometryError("a " + cell_text(cell) + " mm cell gives " + num(nx) + " x " + num(ny) +
                         " cells, more than " + num(kMaxCells), Item::mesh);
   }
   grid.nx = static_cast<int>(nx);

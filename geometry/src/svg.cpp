@@ -141,8 +141,7 @@ std::string svg_text(const Mesh& mesh) {
   const Point bar_start{g.x0, g.y0 - margin * 0.6};
   w.line(bar_start, {bar_start.x + bar, bar_start.y}, "stroke=\"black\" stroke-width=\"2\"");
   w.text({bar_start.x + bar / 2, bar_start.y - margin * 0.2},
-         detail::num(bar) + " mm (cell " + detail::num(g.dx_mm) +
-             (g.square() ? "" : " x " + detail::num(g.dy_mm)) + " mm)",
+         detail::num(bar) + " mm (cell " + cell_text(g.cell()) + " mm)",
          "font-size=\"12\" font-family=\"sans-serif\" text-anchor=\"middle\"");
   w.raw() << "</svg>\n";
   return w.raw().str();

@@ -69,19 +69,11 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     evaluations_ += static_cast<int>(wanted.size());
   };
   evaluate_level(kFirstLevel);
-  // Values are laid out by offset_index, (dj + ny − 1)(2nx − 1) + di + nx − 1, in each table
-  // from its start: an entry's offset, hence its distance, follows from its slot.
-  std::vector<long long> starts;
-  for (const long long start : plan_.start)
-    if (start >= 0) starts.push_back(start);
-  std::sort(starts.begin(), starts.end());
-  const auto row = static_cast<long long>(2 * plan_.nx - 1);
-  const double eta = plan_.dy_m / plan_.dx_m;  // offsets in x cells: dj is eta times longer
+  // Each entry's centre distance, from its offset in cells and the cell's sides along it.
   for (const TablePlan::Entry& e : plan_.entries) {
-    const long long c = e.slot - *(std::upper_bound(starts.begin(), starts.end(), e.slot) - 1);
-    const double di = static_cast<double>(c % row) - (plan_.nx - 1);
-    const double dj = eta * (static_cast<double>(c / row) - (plan_.ny - 1));
-    distance_m_.push_back(plan_.dx_m * std::sqrt(di * di + dj * dj));
+    const auto [a, b] = entry_sides(e, plan_.dx_m, plan_.dy_m);
+    const double u = e.cx, v = b / a * e.cy;
+    distance_m_.push_back(a * std::sqrt(u * u + v * v));
   }
   const std::size_t entries = plan_.entries.size();
   for (int level = kFirstLevel; level <= kLastLevel; ++level) {

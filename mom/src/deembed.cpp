@@ -227,10 +227,7 @@ std::vector<cd> fitted_gammas(const geometry::Mesh& mesh, const std::vector<Feed
     std::vector<const FeedData*> group_feeds;
     cd start = 0.0;
     for (int o = q; o < p; ++o) {
-      const geometry::MeshPort& other = mesh.ports()[static_cast<std::size_t>(o)];
-      if (other.count != line.count || other.along_mm != line.along_mm ||
-          other.across_mm != line.across_mm)
-        continue;
+      if (mesh.ports()[static_cast<std::size_t>(o)].line_key() != line.line_key()) continue;
       const FeedData& feed = feeds[static_cast<std::size_t>(o)];
       group.push_back(o);
       group_feeds.push_back(&feed);

@@ -30,12 +30,11 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
   }
 
   const geometry::Substrate& sub = mesh.layout().substrate;
-  // (cells across, the cell's sides along and across) → index into z0_: feeds along x and
-  // along y are different lines on cells that are not square.
+  // MeshPort::line_key → index into z0_: feeds along x and along y are different lines on
+  // cells that are not square.
   std::map<std::tuple<int, double, double>, int> width_index;
   for (const geometry::MeshPort& port : mesh.ports()) {
-    auto [it, added] = width_index.emplace(std::tuple(port.count, port.along_mm, port.across_mm),
-                                           static_cast<int>(z0_.size()));
+    auto [it, added] = width_index.emplace(port.line_key(), static_cast<int>(z0_.size()));
     width_of_port_.push_back(it->second);
     if (!added) continue;
     // The board's losses included: the de-embedding takes the feed's γ from this line.

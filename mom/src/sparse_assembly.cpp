@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,11 +20,9 @@ constexpr double kMargin = 1.0 + 1e-12;
 void require_square_cells(const geometry::Mesh& mesh) {
   const geometry::Grid& g = mesh.grid();
   if (g.square()) return;
-  std::ostringstream text;
-  text << "the mpie rule's reaches are circles and boxes of square cells, and this mesh's cells "
-          "are " << g.dx_mm << " x " << g.dy_mm
-       << " mm: use sparsify rule exact or magnitude, or square cells";
-  throw std::invalid_argument(text.str());
+  throw std::invalid_argument(
+      "the mpie rule's reaches are circles and boxes of square cells, and this mesh's cells are " +
+      geometry::cell_text(g.cell()) + " mm: use sparsify rule exact or magnitude, or square cells");
 }
 
 void check_sparsity(const MpieSparsity& s) {

@@ -47,8 +47,7 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
   const double f_min = s.frequencies_hz.front(), f_max = s.frequencies_hz.back();
   // One line per feed width (feeds of one width have one window), naming its ports.
   std::map<std::tuple<int, double, double>, std::vector<const geometry::MeshPort*>> by_width;
-  for (const geometry::MeshPort& port : mesh.ports())
-    by_width[{port.count, port.along_mm, port.across_mm}].push_back(&port);
+  for (const geometry::MeshPort& port : mesh.ports()) by_width[port.line_key()].push_back(&port);
   for (const auto& [line, ports] : by_width) {
     const geometry::MeshPort& port = *ports.front();
     const double window = mom::fit_window_mm(mesh, port);

@@ -60,15 +60,6 @@ geometry::CellSize cell_size(const geometry::GeometryConfig& g, double max_frequ
       g.mesh.snap_mm, kAutoCellsAcross);
 }
 
-// A cell as the log and messages write it: "0.4 mm" or "0.4 x 0.2 mm".
-std::string cell_text(geometry::CellSize cell) {
-  std::ostringstream text;
-  text << cell.dx_mm;
-  if (!cell.square()) text << " x " << cell.dy_mm;
-  text << " mm";
-  return text.str();
-}
-
 // The layout on the grid of `cell`, its edges moved by at most the snap (a tenth of the cell's
 // side with cell_mm auto), in one log line; unchanged where no snap applies.
 void snap(geometry::GeometryConfig& g, geometry::CellSize cell) {
@@ -79,13 +70,13 @@ void snap(geometry::GeometryConfig& g, geometry::CellSize cell) {
   } catch (const geometry::GeometryError& e) {
     throw geometry::ConfigError(g.file, g.line_of(e), e.what());
   }
+  const geometry::CellSize limit = g.mesh.snap_mm > 0
+                                        ? geometry::CellSize{g.mesh.snap_mm, g.mesh.snap_mm}
+                                        : geometry::CellSize{0.1 * cell.dx_mm, 0.1 * cell.dy_mm};
   std::ostringstream line;
-  line << g.file << ": cell " << cell_text(cell) << (g.mesh.auto_cell ? " (auto)" : "")
-       << ", edges snapped to it within ";
-  if (g.mesh.snap_mm > 0)
-    line << g.mesh.snap_mm << " mm: ";
-  else
-    line << cell_text({0.1 * cell.dx_mm, 0.1 * cell.dy_mm}) << ": ";
+  line << g.file << ": cell " << geometry::cell_text(cell) << " mm"
+       << (g.mesh.auto_cell ? " (auto)" : "") << ", edges snapped to it within "
+       << geometry::cell_text(limit) << " mm: ";
   if (moves.empty()) {
     line << "none moved";
   } else {
@@ -146,7 +137,7 @@ SweepJob load_sweep(const fs::path& config) {
   if (g.mesh.max_unknowns > 0 &&
       mesh.basis().size() > static_cast<std::size_t>(g.mesh.max_unknowns)) {
     std::ostringstream text;
-    text << "/mesh: cells of " << cell_text(cell) << " give " << mesh.basis().size()
+    text << "/mesh: cells of " << geometry::cell_text(cell) << " mm give " << mesh.basis().size()
          << " unknowns, more than max_unknowns " << g.mesh.max_unknowns;
     const geometry::GeometryError e(text.str(), geometry::Item::mesh);
     throw geometry::ConfigError(file, g.line_of(e), e.what());
@@ -167,8 +158,8 @@ SweepJob load_sweep(const fs::path& config) {
                    << " µm thick: conductor loss on both faces of the strips and on the ground "
                       "(the feeds' line checks with it)";
   PMOM_LOG(info) << file << ": " << mesh.metal_cell_count() << " cells of "
-                 << cell_text(mesh.grid().cell()) << ", " << mesh.basis().size() << " unknowns, "
-                 << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
+                 << geometry::cell_text(mesh.grid().cell()) << " mm, " << mesh.basis().size()
+                 << " unknowns, " << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
   for (const std::string& w : knob_warnings(mesh, settings)) PMOM_LOG(warning) << w;
   return {config, std::move(g), std::move(settings), std::move(mesh)};

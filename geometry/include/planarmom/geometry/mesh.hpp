@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "planarmom/geometry/layout.hpp"
@@ -27,6 +29,9 @@ struct CellSize {
   double dx_mm = 0, dy_mm = 0;
   [[nodiscard]] bool square() const { return dx_mm == dy_mm; }
 };
+// A cell's sides as messages and the log write them, in mm without the unit: "0.4", or
+// "0.4 x 0.2" for an oblong one.
+[[nodiscard]] std::string cell_text(CellSize cell);
 
 // The grid covers the layout's bounding box exactly; its origin is the box's lower-left
 // corner. Vertical grid lines are numbered 0..nx, horizontal ones 0..ny.
@@ -37,10 +42,8 @@ struct Grid {
 
   [[nodiscard]] double x_line(int i) const { return x0 + i * dx_mm; }
   [[nodiscard]] double y_line(int j) const { return y0 + j * dy_mm; }
-  // The cell's side along an axis.
-  [[nodiscard]] double step(Axis a) const { return a == Axis::x ? dx_mm : dy_mm; }
   [[nodiscard]] CellSize cell() const { return {dx_mm, dy_mm}; }
-  [[nodiscard]] bool square() const { return dx_mm == dy_mm; }
+  [[nodiscard]] bool square() const { return cell().square(); }
   [[nodiscard]] bool contains(Cell c) const { return c.i >= 0 && c.i < nx && c.j >= 0 && c.j < ny; }
 };
 
@@ -100,6 +103,11 @@ struct MeshPort {
   // The delta-gap source: the cross-section one cell in from the port edge (samples[0]), the
   // nearest interior edges to the port; the half-cell stub behind it is the open line end.
   [[nodiscard]] const CrossSection& delta_gap() const { return samples.front(); }
+  // Feeds with equal keys are the same line on the mesh (cells across, and the cell's sides
+  // along and across): one γ, one Z0, one line check.
+  [[nodiscard]] std::tuple<int, double, double> line_key() const {
+    return {count, along_mm, across_mm};
+  }
 };
 
 class Mesh {

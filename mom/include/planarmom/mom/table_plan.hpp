@@ -55,6 +55,16 @@ struct TablePlan {
   void copy_slots(std::span<std::complex<double>> values) const;
 };
 
+// The sides a, b (m) of a cell of dx_m × dy_m along an entry's cx and cy: a y-rooftop table's
+// cx runs along y.
+struct EntrySides {
+  double a = 0, b = 0;
+};
+PLANARMOM_HD inline EntrySides entry_sides(const TablePlan::Entry& e, double dx_m, double dy_m) {
+  const bool swap = (e.flags & TablePlan::y_axis) != 0;
+  return {swap ? dy_m : dx_m, swap ? dx_m : dy_m};
+}
+
 // One entry's value (G from the table view: c/ρ + smooth far, smooth near) on cells of
 // dx_m × dy_m. The host evaluation and the CUDA fill both call it. C as for GreensTableView.
 template <class C>
@@ -66,8 +76,8 @@ PLANARMOM_HD inline C table_entry(const GreensTableView<C>& g, const int* rule_s
   const C c = scalar ? g.c_v : g.c_a;  // the singular part's coefficient
   // The sides along cx and cy, and their ratio (1 on square cells, where the products below
   // are the square cell's bit for bit).
-  const bool swap = (e.flags & TablePlan::y_axis) != 0;
-  const double a = swap ? dy_m : dx_m, b = swap ? dx_m : dy_m, eta = b / a;
+  const auto [a, b] = entry_sides(e, dx_m, dy_m);
+  const double eta = b / a;
   C sum(0.0);
   for (int p = rule_start[e.rule_x]; p < rule_start[e.rule_x + 1]; ++p) {
     const double dx = e.cx + rule_t[p];
