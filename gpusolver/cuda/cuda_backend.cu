@@ -98,6 +98,11 @@ template <class T> class CudaBackend final : public Backend<T> {
   }
 
   [[nodiscard]] std::string name() const override { return name_; }
+  [[nodiscard]] std::size_t device_memory_free() const override {
+    std::size_t free = 0, total = 0;
+    PMOM_CUDA(cudaMemGetInfo(&free, &total));
+    return free;
+  }
 
   std::shared_ptr<void> allocate_bytes(std::size_t bytes) override {
     void* p = nullptr;

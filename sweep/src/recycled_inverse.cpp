@@ -2,14 +2,24 @@
 #include "planarmom/sweep/recycled_inverse.hpp"
 
 #include <chrono>
+#include <cmath>
 
 #include "planarmom/io/heartbeat.hpp"
 #include "planarmom/io/logging.hpp"
 
 namespace pmom::sweep {
 
+index_t largest_lu_in(std::size_t device_free_bytes) {
+  if (device_free_bytes == 0) return 8192;
+  // The LU and the inverse, 2 n² complex values, in at most half of what is free: the rest
+  // holds the operator, the solver's vectors and other ranks sharing the device.
+  const double bytes_per_n2 = 2.0 * sizeof(std::complex<double>);
+  return static_cast<index_t>(
+      std::floor(std::sqrt(0.5 * static_cast<double>(device_free_bytes) / bytes_per_n2)));
+}
+
 index_t largest_lu(const Backend<std::complex<double>>& backend) {
-  return backend.name().rfind("cuda", 0) == 0 ? 16384 : 8192;
+  return largest_lu_in(backend.device_memory_free());
 }
 
 bool lu_renewal_due(double lu_iterations, int solves, long long iterations,

@@ -52,6 +52,29 @@ TEST(RecycledInverse, AsksForANewLuAfterASlowSolve) {
   EXPECT_GT(largest_lu(*backend), 2126);  // the coupler example's LU is made on the host
 }
 
+// On a device the LU and its inverse (2 n² × 16 bytes) take at most half of the free memory;
+// the host's limit is one of time. 80 GB free hold the 0.2 mm FR-4 coupler's 30 064 unknowns.
+TEST(RecycledInverse, LargestLuOnADeviceIsWhatHalfItsFreeMemoryHolds) {
+  EXPECT_EQ(largest_lu_in(0), 8192);
+  for (const std::size_t free : {std::size_t{8} << 30, std::size_t{80} << 30,
+                                 std::size_t{140} << 30}) {
+    const auto n = static_cast<double>(largest_lu_in(free));
+    EXPECT_LE(2 * n * n * 16, 0.5 * static_cast<double>(free));
+    EXPECT_GT(2 * (n + 1) * (n + 1) * 16, 0.5 * static_cast<double>(free));
+  }
+  EXPECT_GT(largest_lu_in(std::size_t{80} << 30), 30064);
+}
+
+TEST(RecycledInverse, LargestLuOnTheGpuFollowsItsFreeMemory) {
+  PMOM_REQUIRE_GPU();
+  auto backend = make_cuda_backend<cd>();
+  const std::size_t free = backend->device_memory_free();
+  ASSERT_GT(free, 0u);
+  // Free memory moves a little between the two reads (other processes): a few percent of n.
+  const auto expected = static_cast<double>(largest_lu_in(free));
+  EXPECT_NEAR(static_cast<double>(largest_lu(*backend)), expected, 0.02 * expected);
+}
+
 // The rule on the RO4003 coupler's iterations after an LU at 2 GHz (the main job's sweep,
 // 0.02 GHz steps: 1, 4, 5, 5, 6, 6, 6, 7, 7, 8, 8, ...) with the LU worth 47 iterations (1.38 s
 // against 0.029 s an iteration on 2 cores): not due while the average cost per frequency,

@@ -246,6 +246,9 @@ template <class T> class Backend {
   virtual void copy_bytes(void* dst, const void* src, std::size_t bytes, CopyKind kind) = 0;
   // Waits for all queued work (timing, host reads).
   virtual void synchronize() = 0;
+  // Bytes of a device's memory free now; 0 for a backend whose memory is the host's, which
+  // callers size by time, not by this.
+  [[nodiscard]] virtual std::size_t device_memory_free() const { return 0; }
 
   template <class U> Block<U> allocate(index_t rows, index_t cols) {
     return Block<U>(allocate_bytes(static_cast<std::size_t>(rows) * cols * sizeof(U)), rows,
