@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     pmom::io::init_logging(log);
     for (const auto& c : commands)
       if (c.app->parsed()) return c.run();
-  } catch (const pmom::sweep::FailedOnAnotherRank&) {
-    return 1;  // rank 0 of the MPI sweep says why, once
+  } catch (const pmom::sweep::FailureReported&) {
+    return 1;  // rank 0 of the MPI sweep has said why, once
   } catch (const std::exception& e) {
     PMOM_LOG(error) << e.what();
     return 1;

@@ -164,9 +164,18 @@ std::vector<std::pair<std::string, std::string>> gather_named(const MpiSession& 
   return named;
 }
 
+// A failure every rank knows of is reported: rank 0 logs it, then every rank meets the others
+// and throws FailureReported. mpirun ends the job as soon as one rank exits non-zero; a rank
+// that ended first took rank 0's line with it (on a busy 16-core host the disk-full sweep ended
+// with no error line at all).
+[[noreturn]] void report_failure(const MpiSession& session, const std::string& message) {
+  if (session.rank() == 0) PMOM_LOG(error) << message;
+  MPI_Barrier(MPI_COMM_WORLD);
+  throw FailureReported(message);
+}
+
 // One agreed step: each rank's error (empty: none) goes to rank 0, which sends the first to
-// every rank; then rank 0 throws it (naming the rank it came from where that was another) and
-// the others throw FailedOnAnotherRank.
+// every rank; then it is reported (naming the rank it came from where that was another).
 void agree(const MpiSession& session, const std::string& error) {
   const auto errors = gather_named(session, error);
   std::string verdict;
@@ -176,8 +185,7 @@ void agree(const MpiSession& session, const std::string& error) {
   }
   verdict = broadcast(verdict);
   if (verdict.empty()) return;
-  if (session.rank() == 0) throw std::runtime_error(verdict);
-  throw FailedOnAnotherRank(verdict);
+  report_failure(session, verdict);
 }
 
 // Runs `step`, then agrees on whether it failed anywhere.
@@ -515,7 +523,7 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
         },
         *pipeline);
     if (failed_here || stopped_failed)
-      throw FailedOnAnotherRank("the sweep stopped; rank 0 says why");
+      report_failure(session, "the sweep stopped; rank 0 says why");
     return std::nullopt;
   }
   SweepCoordinator coordinator(*file, settings.frequencies_hz, session.size(), options.progress);
@@ -528,10 +536,10 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
   thread.join();
   coordinator.log_rate();
   if (const std::optional<std::string>& failure = coordinator.failure())
-    throw std::runtime_error(*failure + " (" + std::to_string(coordinator.done()) + " of " +
-                             std::to_string(coordinator.todo()) + " frequencies written to " +
-                             io::SweepFile::partial_path(settings.hdf5).string() +
-                             ": --resume continues from them, with any number of ranks)");
+    report_failure(session, *failure + " (" + std::to_string(coordinator.done()) + " of " +
+                                std::to_string(coordinator.todo()) + " frequencies written to " +
+                                io::SweepFile::partial_path(settings.hdf5).string() +
+                                ": --resume continues from them, with any number of ranks)");
   steps::finish(*file, *job, settings);
   return job;
 }

@@ -43,9 +43,9 @@ class MpiSession {
 // says otherwise), and one that mpirun bound to fewer cores than that says so in a warning.
 void share_host_cores(const MpiSession& session);
 
-// Thrown on a rank other than 0 when the run stops for a failure that rank 0 reports, so that
-// the failure is said once.
-class FailedOnAnotherRank : public std::runtime_error {
+// Thrown on every rank when the run stops for a failure that rank 0 has logged already, so that
+// it is said once and before any rank ends.
+class FailureReported : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
