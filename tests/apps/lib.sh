@@ -12,16 +12,28 @@ exit_status() {
   "$@" || _status=$?
 }
 
+# What a failed expectation on ERR_FILE shows: its lines, and where the run's whole log lies
+# beside it (NAME.log for NAME.err, the error lines picked from it) the log's last lines, which
+# say what the run did when the error line is missing (mpi_test.sh's disk_full once ended so on
+# a busy host).
+error_context() {
+  local err=$1 log=${1%.err}.log
+  cat "$err"
+  [ -f "$log" ] && printf '\nthe run'"'"'s log ends:\n%s' "$(tail -n 20 "$log")"
+  return 0
+}
+
 # expect_error_line WHAT STATUS ERR_FILE TEXT...: a command failed as a user error must: exit
 # status 1 and exactly one line on stderr, holding every TEXT.
 expect_error_line() {
   local what=$1 status=$2 err=$3
   shift 3
-  [ "$status" -eq 1 ] || fail "$what: exit status $status, expected 1: $(cat "$err")"
-  [ "$(wc -l <"$err")" -eq 1 ] || fail "$what: expected one line on stderr, got: $(cat "$err")"
+  [ "$status" -eq 1 ] || fail "$what: exit status $status, expected 1: $(error_context "$err")"
+  [ "$(wc -l <"$err")" -eq 1 ] ||
+    fail "$what: expected one line on stderr, got: $(error_context "$err")"
   local text
   for text in "$@"; do
-    grep -qF -- "$text" "$err" || fail "$what: the error lacks '$text': $(cat "$err")"
+    grep -qF -- "$text" "$err" || fail "$what: the error lacks '$text': $(error_context "$err")"
   done
 }
 

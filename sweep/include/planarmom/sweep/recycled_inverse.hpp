@@ -38,9 +38,9 @@ inline constexpr int kRefreshIterations = 30;
 // The largest n whose dense LU the backend makes: on a device, as large as the LU and the
 // inverse (2 n² complex values) fit in half its free memory (36 500 on an 80 GB H100: the 0.2 mm
 // FR-4 coupler's 30 064 unknowns: 6.4 s an LU and 8–32 iterations a frequency there, where
-// block Jacobi took ~1450); on the host 8192 (n³: 3.4 s on 2 cores at 2126, ~3
-// minutes at 8192, 2 GB; block Jacobi's hundreds of iterations a frequency cost more than that
-// over a sweep).
+// block Jacobi took ~1450); on the host 8192 (n³: 3.4 s on 2 cores at 2126, ~3 minutes at
+// 8192, 2 GB; block Jacobi's hundreds of iterations a frequency cost more than that over a
+// sweep).
 [[nodiscard]] index_t largest_lu(const Backend<std::complex<double>>& backend);
 // The same for a backend with this much device memory free (0: the host's).
 [[nodiscard]] index_t largest_lu_in(std::size_t device_free_bytes);
