@@ -213,9 +213,15 @@ template <class T> class CudaBackend final : public Backend<T> {
     return launch_invert_blocks(*this, block_inverse_, blocks.data(), sizes, stream_);
   }
 
-  std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) override {
+  using Backend<T>::make_dense_inverse;
+  std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a, FactorPrecision) override {
     Backend<T>::check_dense_input(a);
     return launch_dense_inverse(*this, std::move(a), stream_);
+  }
+
+  void solve_dense(Block<T> a, Block<T>& b) override {
+    Backend<T>::check_dense_input(a, &b);
+    launch_dense_solve(*this, std::move(a), b, stream_);
   }
 
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,

@@ -118,6 +118,9 @@ long long launch_invert_blocks(Backend<T>& be, BlockInverse<T>& w, T* blocks,
 template <class T>
 std::shared_ptr<const Operator<T>> launch_dense_inverse(Backend<T>& be, Block<T> a,
                                                         cudaStream_t stream);
+// Backend<T>::solve_dense (cuda_dense_inverse.cu).
+template <class T>
+void launch_dense_solve(Backend<T>& be, Block<T> a, Block<T>& b, cudaStream_t stream);
 template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream);
 // The same for ELLPACK-R, SELL-P and DIA; the transposed one adds into a y already scaled by beta.
 template <class T> void launch_format_spmv(const SpmvArgs<T>& args, cudaStream_t stream);

@@ -1,6 +1,7 @@
 // Backend<T>::make_dense_inverse on the device: cuSOLVER's LU (getrf) where the matrix lives,
 // the explicit inverse by getrs on the identity, and an operator multiplying by it with cuBLAS's
-// gemm on the stream the solver gives (so that it is captured into the solver's graph).
+// gemm on the stream the solver gives (so that it is captured into the solver's graph); and
+// Backend<T>::solve_dense: the same LU, getrs on the right-hand sides themselves.
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 
@@ -47,22 +48,22 @@ cusolverStatus_t getrf(cusolverDnHandle_t h, int n, dcomplex* a, dcomplex* work,
   return cusolverDnZgetrf(h, n, n, reinterpret_cast<cuDoubleComplex*>(a), n,
                           reinterpret_cast<cuDoubleComplex*>(work), p, info);
 }
-cusolverStatus_t getrs(cusolverDnHandle_t h, int n, const float* a, const int* p, float* b,
+cusolverStatus_t getrs(cusolverDnHandle_t h, int n, int k, const float* a, const int* p, float* b,
                        int* info) {
-  return cusolverDnSgetrs(h, CUBLAS_OP_N, n, n, a, n, p, b, n, info);
+  return cusolverDnSgetrs(h, CUBLAS_OP_N, n, k, a, n, p, b, n, info);
 }
-cusolverStatus_t getrs(cusolverDnHandle_t h, int n, const double* a, const int* p, double* b,
-                       int* info) {
-  return cusolverDnDgetrs(h, CUBLAS_OP_N, n, n, a, n, p, b, n, info);
+cusolverStatus_t getrs(cusolverDnHandle_t h, int n, int k, const double* a, const int* p,
+                       double* b, int* info) {
+  return cusolverDnDgetrs(h, CUBLAS_OP_N, n, k, a, n, p, b, n, info);
 }
-cusolverStatus_t getrs(cusolverDnHandle_t h, int n, const fcomplex* a, const int* p,
+cusolverStatus_t getrs(cusolverDnHandle_t h, int n, int k, const fcomplex* a, const int* p,
                        fcomplex* b, int* info) {
-  return cusolverDnCgetrs(h, CUBLAS_OP_N, n, n, reinterpret_cast<const cuComplex*>(a), n, p,
+  return cusolverDnCgetrs(h, CUBLAS_OP_N, n, k, reinterpret_cast<const cuComplex*>(a), n, p,
                           reinterpret_cast<cuComplex*>(b), n, info);
 }
-cusolverStatus_t getrs(cusolverDnHandle_t h, int n, const dcomplex* a, const int* p,
+cusolverStatus_t getrs(cusolverDnHandle_t h, int n, int k, const dcomplex* a, const int* p,
                        dcomplex* b, int* info) {
-  return cusolverDnZgetrs(h, CUBLAS_OP_N, n, n, reinterpret_cast<const cuDoubleComplex*>(a), n,
+  return cusolverDnZgetrs(h, CUBLAS_OP_N, n, k, reinterpret_cast<const cuDoubleComplex*>(a), n,
                           p, reinterpret_cast<cuDoubleComplex*>(b), n, info);
 }
 // y = alpha A x + beta y, A n x n, x and y n x k, all column-major.
@@ -97,13 +98,40 @@ template <class D> __global__ void identity_kernel(long long n, D* a) {
 }
 
 // cuSOLVER's info: < 0 a bad argument (a bug here), > 0 the LU's first zero pivot.
-template <class T> void check_info(Backend<T>& be, const Block<int>& info, const char* call) {
+template <class T>
+void check_info(Backend<T>& be, const Block<int>& info, const char* call, const char* who) {
   const int i = be.download(info)[0];
   if (i < 0)
     throw std::logic_error(std::string(call) + ": argument " + std::to_string(-i) + " is invalid");
   if (i > 0)
-    throw std::runtime_error("make_dense_inverse: the matrix is singular (" + std::string(call) +
+    throw std::runtime_error(std::string(who) + ": the matrix is singular (" + std::string(call) +
                              " found pivot " + std::to_string(i) + " zero)");
+}
+
+// A's LU in place (cuSOLVER on `stream`), its pivots returned; throws as check_info.
+template <class T>
+Block<int> factor_in_place(Backend<T>& be, cusolverDnHandle_t h, Block<T>& a, Block<int>& info,
+                           const char* who) {
+  const int n = static_cast<int>(a.rows());
+  int lwork = 0;
+  check_cusolver(getrf_work(h, n, dev(a.data()), &lwork), "getrf_bufferSize");
+  Block<T> work = be.template allocate<T>(std::max(lwork, 1), 1);
+  Block<int> pivots = be.template allocate<int>(n, 1);
+  check_cusolver(getrf(h, n, dev(a.data()), dev(work.data()), pivots.data(), info.data()),
+                 "getrf");
+  check_info(be, info, "getrf", who);
+  return pivots;
+}
+
+// A cuSOLVER handle on `stream`, destroyed with its owner.
+using SolverHandle =
+    std::unique_ptr<std::remove_pointer_t<cusolverDnHandle_t>, decltype(&cusolverDnDestroy)>;
+SolverHandle solver_on(cudaStream_t stream) {
+  cusolverDnHandle_t raw = nullptr;
+  check_cusolver(cusolverDnCreate(&raw), "cusolverDnCreate");
+  SolverHandle h(raw, &cusolverDnDestroy);
+  check_cusolver(cusolverDnSetStream(raw, stream), "cusolverDnSetStream");
+  return h;
 }
 
 // What the operator holds: the inverse and a cuBLAS handle whose workspace is its own, so that
@@ -125,29 +153,19 @@ std::shared_ptr<const Operator<T>> launch_dense_inverse(Backend<T>& be, Block<T>
   const int n = static_cast<int>(a.rows());
   auto state = std::make_shared<DenseInverse<T>>();
   {
-    cusolverDnHandle_t raw = nullptr;
-    check_cusolver(cusolverDnCreate(&raw), "cusolverDnCreate");
-    const std::unique_ptr<std::remove_pointer_t<cusolverDnHandle_t>, decltype(&cusolverDnDestroy)>
-        h(raw, &cusolverDnDestroy);
-    check_cusolver(cusolverDnSetStream(raw, stream), "cusolverDnSetStream");
-    int lwork = 0;
-    check_cusolver(getrf_work(raw, n, dev(a.data()), &lwork), "getrf_bufferSize");
-    Block<T> work = be.template allocate<T>(std::max(lwork, 1), 1);
-    Block<int> pivots = be.template allocate<int>(n, 1);
+    const SolverHandle h = solver_on(stream);
     Block<int> info = be.template allocate<int>(1, 1);
-    check_cusolver(getrf(raw, n, dev(a.data()), dev(work.data()), pivots.data(), info.data()),
-                   "getrf");
-    check_info(be, info, "getrf");
+    const Block<int> pivots = factor_in_place(be, h.get(), a, info, "make_dense_inverse");
     state->inverse = be.template allocate<T>(n, n);
     const long long total = static_cast<long long>(n) * n;
     constexpr int threads = 256;
     identity_kernel<D><<<static_cast<unsigned>((total + threads - 1) / threads), threads, 0,
                          stream>>>(n, dev(state->inverse.data()));
     PMOM_CUDA_LAUNCHED("identity_kernel");
-    check_cusolver(getrs(raw, n, dev(a.data()), pivots.data(), dev(state->inverse.data()),
-                         info.data()),
+    check_cusolver(getrs(h.get(), n, n, dev(a.data()), pivots.data(),
+                         dev(state->inverse.data()), info.data()),
                    "getrs");
-    check_info(be, info, "getrs");  // waits: the factor in `a` may go
+    check_info(be, info, "getrs", "make_dense_inverse");  // waits: the factor in `a` may go
   }
   cublasHandle_t raw = nullptr;
   check_cublas(cublasCreate(&raw), "cublasCreate");
@@ -168,9 +186,21 @@ std::shared_ptr<const Operator<T>> launch_dense_inverse(Backend<T>& be, Block<T>
       std::vector<T>{}, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
 }
 
+template <class T>
+void launch_dense_solve(Backend<T>& be, Block<T> a, Block<T>& b, cudaStream_t stream) {
+  const SolverHandle h = solver_on(stream);
+  Block<int> info = be.template allocate<int>(1, 1);
+  const Block<int> pivots = factor_in_place(be, h.get(), a, info, "solve_dense");
+  check_cusolver(getrs(h.get(), static_cast<int>(a.rows()), static_cast<int>(b.cols()),
+                       dev(a.data()), pivots.data(), dev(b.data()), info.data()),
+                 "getrs");
+  check_info(be, info, "getrs", "solve_dense");  // waits: `a` may go
+}
+
 #define PMOM_INSTANTIATE(T)                                                                   \
   template std::shared_ptr<const Operator<T>> launch_dense_inverse(Backend<T>&, Block<T>,    \
-                                                                   cudaStream_t);
+                                                                   cudaStream_t);             \
+  template void launch_dense_solve(Backend<T>&, Block<T>, Block<T>&, cudaStream_t);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
 

@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 
 #include "cpu_dense.hpp"
+#include "planarmom/gpusolver/precision.hpp"
 #include "cpu_kernels.hpp"
 #include "cpu_operator.hpp"
 #include "cpu_relaxation.hpp"
@@ -110,8 +111,12 @@ template <class T> class CpuBackend final : public Backend<T> {
     return singular;
   }
 
-  std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) override {
+  using Backend<T>::make_dense_inverse;
+  std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a,
+                                                        FactorPrecision precision) override {
     Backend<T>::check_dense_input(a);
+    if (precision == FactorPrecision::single && !std::is_same_v<single_t<T>, T>)
+      return single_precision_inverse(a);
     using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
     const index_t n = a.rows();
     // Factored in place (Eigen's PartialPivLU of a Ref): the block holds the factors. An
@@ -127,13 +132,7 @@ template <class T> class CpuBackend final : public Backend<T> {
             lu(matrix) {}
     };
     auto factor = std::make_shared<Factor>(std::move(a));
-    // PartialPivLU does not stop at a zero pivot; a singular A shows as a zero or non-finite
-    // estimate of its reciprocal condition number.
-    const real rcond = factor->lu.rcond();
-    if (!(rcond > 0) || !std::isfinite(static_cast<double>(rcond)))
-      throw std::runtime_error("make_dense_inverse: the matrix is singular (reciprocal condition "
-                               "number estimate " + std::to_string(static_cast<double>(rcond)) +
-                               ")");
+    check_factor(factor->lu, "make_dense_inverse");
     return std::make_shared<FunctionOperator<T>>(
         n,
         host_apply<T>(n,
@@ -143,6 +142,17 @@ template <class T> class CpuBackend final : public Backend<T> {
                                            columns);
                       }),
         std::vector<T>{}, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  }
+
+  void solve_dense(Block<T> a, Block<T>& b) override {
+    Backend<T>::check_dense_input(a, &b);
+    using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+    Eigen::Map<Dense> matrix(a.data(), a.rows(), a.cols());
+    const Eigen::PartialPivLU<Eigen::Ref<Dense>> lu(matrix);
+    check_factor(lu, "solve_dense");
+    Eigen::Map<Dense> columns(b.data(), b.rows(), b.cols());
+    const Dense x = lu.solve(columns);
+    columns = x;
   }
 
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
@@ -201,6 +211,47 @@ template <class T> class CpuBackend final : public Backend<T> {
   }
 
  private:
+  // make_dense_inverse's single-precision factors: A rounded, factored, and each application's
+  // columns rounded, substituted and widened again (the substitutions read half the bytes).
+  static std::shared_ptr<const Operator<T>> single_precision_inverse(const Block<T>& a) {
+    using S = single_t<T>;
+    using Dense = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+    const index_t n = a.rows();
+    struct Factor {
+      Eigen::PartialPivLU<Dense> lu;
+      std::vector<S> in, out;  // an application's columns in S
+    };
+    auto factor = std::make_shared<Factor>();
+    factor->lu.compute(Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>>(
+                           a.data(), n, n)
+                           .template cast<S>());
+    check_factor(factor->lu, "make_dense_inverse");
+    return std::make_shared<FunctionOperator<T>>(
+        n,
+        host_apply<T>(n,
+                      [factor, n](const T* x, T* y, index_t columns) {
+                        Factor& f = *factor;
+                        const std::size_t size =
+                            static_cast<std::size_t>(n) * static_cast<std::size_t>(columns);
+                        f.in.resize(size);
+                        f.out.resize(size);
+                        for (std::size_t k = 0; k < size; ++k) f.in[k] = static_cast<S>(x[k]);
+                        cpu::lu_substitute(f.lu.matrixLU().data(),
+                                           f.lu.permutationP().indices().data(), n,
+                                           f.in.data(), f.out.data(), columns);
+                        for (std::size_t k = 0; k < size; ++k) y[k] = static_cast<T>(f.out[k]);
+                      }),
+        std::vector<T>{}, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+  }
+  // PartialPivLU does not stop at a zero pivot; a singular A shows as a zero or non-finite
+  // estimate of its reciprocal condition number.
+  template <class Lu> static void check_factor(const Lu& lu, const char* who) {
+    const real rcond = lu.rcond();
+    if (!(rcond > 0) || !std::isfinite(static_cast<double>(rcond)))
+      throw std::runtime_error(std::string(who) + ": the matrix is singular (reciprocal "
+                               "condition number estimate " +
+                               std::to_string(static_cast<double>(rcond)) + ")");
+  }
   static std::string dims(index_t rows, index_t cols) {
     return std::to_string(rows) + " x " + std::to_string(cols);
   }

@@ -1,8 +1,11 @@
-// solve_line_on_backend (line_checks.hpp): the line's Z as a CSR holding every entry, filled
-// where the backend is, or on a CUDA device above a size the exact operator (Z·x by FFT),
-// solved by COCG there with the tiles' block Jacobi.
+// solve_line_on_backend (line_checks.hpp): the line's Z filled where the backend is and
+// LU-factored there, or, above the size that takes, the exact operator (Z·x by FFT) solved by
+// COCG with the tiles' block Jacobi.
 #include <chrono>
 #include <cmath>
+#include <memory>
+#include <optional>
+#include <vector>
 
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/logging.hpp"
@@ -12,61 +15,59 @@
 #include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/exact_operator.hpp"
 #include "planarmom/sweep/line_checks.hpp"
+#include "planarmom/sweep/recycled_inverse.hpp"
 
 namespace pmom::sweep {
 
 mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::complex<double>>& backend,
-                                        double tolerance, index_t exact_above) {
+                                        double tolerance, std::optional<index_t> direct_up_to) {
   using cd = std::complex<double>;
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const auto n = static_cast<index_t>(s.mesh.basis().size());
+  const bool on_device = backend.name().rfind("cuda", 0) == 0;
+  const std::vector<mom::GramEntry> gram =
+      !s.strip.zero() ? mom::strip_loss_entries(s.mesh, s.plan.edge_profiles)
+                      : std::vector<mom::GramEntry>{};
+  const std::vector<cd> no_loads(s.mesh.ports().size(), cd(0.0));
+  const auto seconds = [](clock::time_point a, clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  };
+  if (n <= direct_up_to.value_or(largest_lu(backend))) {
+    Block<cd> z = backend.allocate<cd>(n, n);
+    if (on_device) {
+      backend.synchronize();  // z's zeroing is queued on the backend's stream
+      mom::DeviceFill fill(s.mesh, s.plan, mom::FillPattern::all(n), gram);
+      fill.fill(s.greens, no_loads, z.data(), s.strip);  // row-major, Z symmetric: as read
+    } else {
+      mom::ImpedanceMatrix host =
+          mom::assemble_impedance(s.mesh, mom::evaluate_tables(s.plan, s.greens));
+      mom::add_surface_impedance(gram, s.strip, host);
+      backend.upload(std::span<const cd>(host.values), z);
+    }
+    Block<cd> x = backend.allocate<cd>(n, s.columns);
+    backend.upload(std::span<const cd>(s.rhs), x);
+    const auto assembled = clock::now();
+    backend.solve_dense(std::move(z), x);
+    std::vector<cd> solution = backend.download(x);
+    PMOM_LOG(debug) << "line check on " << backend.name() << ": " << n
+                    << " unknowns, Z's LU";
+    return {std::move(solution), seconds(start, assembled), seconds(assembled, clock::now())};
+  }
   SolverOptions o;
   o.method = Method::cocg;
   o.preconditioner = Preconditioner::none;  // the tiles' blocks below
   o.tolerance = tolerance;
   o.max_iterations = 20000;
-  o.format = Format::csr;
+  o.format = Format::function;
   o.record_history = false;
-  const std::vector<mom::GramEntry> gram =
-      !s.strip.zero() ? mom::strip_loss_entries(s.mesh, s.plan.edge_profiles)
-                      : std::vector<mom::GramEntry>{};
   // Block Jacobi on tiles of the line (block_jacobi.hpp), read from Z's entries on the backend.
   BlockJacobi blocks(backend, tile_blocks(s.mesh, tile_for(s.mesh, kLargestDenseBlock)), n);
-  const bool on_device = backend.name().rfind("cuda", 0) == 0;
-  std::shared_ptr<Operator<cd>> op;
-  std::unique_ptr<ExactOperator> exact;  // outlives the solve: the operator's product is in it
-  if (on_device && n > exact_above) {
-    o.format = Format::function;
-    exact = std::make_unique<ExactOperator>(s.mesh, s.plan, gram, backend, &blocks, s.columns);
-    op = exact->at(s.greens, std::vector<cd>(s.mesh.ports().size(), cd(0.0)), s.strip);
-  } else {
-    Csr<cd> dense;
-    dense.rows = dense.cols = n;
-    dense.row_ptr.resize(static_cast<std::size_t>(n) + 1);
-    dense.col_idx.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-    for (index_t i = 0; i <= n; ++i) dense.row_ptr[static_cast<std::size_t>(i)] = i * n;
-    for (std::size_t k = 0; k < dense.col_idx.size(); ++k)
-      dense.col_idx[k] = static_cast<index_t>(k % static_cast<std::size_t>(n));
-    dense.values.assign(dense.col_idx.size(), cd(0.0));
-    op = backend.make_operator(dense, operator_options(o, false));
-    backend.synchronize();  // the upload is done before the fill writes the values
-    if (on_device) {
-      mom::DeviceFill fill(s.mesh, s.plan, mom::FillPattern::all(n), gram);
-      const std::vector<cd> no_loads(s.mesh.ports().size(), cd(0.0));
-      fill.fill(s.greens, no_loads, backend.csr_values(*op), s.strip);
-    } else {
-      mom::ImpedanceMatrix z =
-          mom::assemble_impedance(s.mesh, mom::evaluate_tables(s.plan, s.greens));
-      mom::add_surface_impedance(gram, s.strip, z);
-      backend.copy_bytes(backend.csr_values(*op), z.values.data(), z.values.size() * sizeof(cd),
-                         CopyKind::to_backend);
-    }
-    const auto columns = static_cast<std::int64_t>(n);
-    blocks.set_positions([columns](index_t i, index_t j) { return i * columns + j; });
-    blocks.update_on_backend(backend.csr_values(*op));
-  }
-  // Z is complex symmetric by construction (the dense assembly mirrors its upper triangle).
+  // The operator's product lives in `exact`, which outlives the solve.
+  const auto exact = std::make_unique<ExactOperator>(s.mesh, s.plan, gram, backend, &blocks,
+                                                     s.columns);
+  const std::shared_ptr<Operator<cd>> op = exact->at(s.greens, no_loads, s.strip);
+  // Z is complex symmetric by construction.
   Solver<cd> solver(backend, op, o, MatrixTraits{true, false, false});
   solver.set_preconditioner(blocks.inverse());
   const auto assembled = clock::now();
@@ -78,11 +79,8 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
     return mom::solve_line_by_lu(s);
   }
   PMOM_LOG(debug) << "line check on " << backend.name() << ": " << n << " unknowns, "
-                  << result.iterations << " COCG iterations"
-                  << (exact ? "; exact operator: " + exact->summary() : std::string());
-  const auto done = clock::now();
-  return {std::move(x), std::chrono::duration<double>(assembled - start).count(),
-          std::chrono::duration<double>(done - assembled).count()};
+                  << result.iterations << " COCG iterations; exact operator: " << exact->summary();
+  return {std::move(x), seconds(start, assembled), seconds(assembled, clock::now())};
 }
 
 }  // namespace pmom::sweep

@@ -72,7 +72,7 @@ mom::LineSolver SweepLineChecks::solver() {
 std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
                                  bool with_load) const {
   return std::string(with_load ? "line and load" : "line") + " numerics " +
-         std::to_string(kLineNumerics) + " solver " + (on_device(backend_) ? "krylov" : "lu") +
+         std::to_string(kLineNumerics) + " solver " + (on_device(backend_) ? "device" : "lu") +
          " eps_r " + hex(spec.eps_r) + " h_mm " + hex(spec.height_mm) + " w_mm " +
          hex(spec.width_mm) + " across " + std::to_string(spec.cells_across) + " half_mm " +
          hex(spec.half_length_mm) + " edges " + (spec.edge_profiles ? "1" : "0") + " f_hz " +

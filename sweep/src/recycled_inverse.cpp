@@ -50,7 +50,9 @@ void RecycledInverse::refresh(const std::function<Block<cd>()>& make_z, double f
     op_.reset();  // its memory goes before the new one's
     Block<cd> z = make_z();
     n = z.rows();
-    op_ = backend_.make_dense_inverse(std::move(z));
+    // A preconditioner from a neighbouring frequency needs no double-precision factors: the
+    // host's LU and substitutions in single cost half (docs/PERFORMANCE.md v0.23).
+    op_ = backend_.make_dense_inverse(std::move(z), FactorPrecision::single);
   }
   ++refreshes_;
   lu_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

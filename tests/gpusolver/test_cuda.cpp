@@ -167,6 +167,28 @@ TYPED_TEST(CudaKernels, DenseInverseEqualsCpu) {
             kernel_tolerance<T>);
 }
 
+// cuSOLVER's LU and getrs on the right-hand sides against the host's Eigen LU; a singular
+// matrix refused.
+TYPED_TEST(CudaKernels, SolveDenseEqualsCpu) {
+  using T = TypeParam;
+  const index_t n = 300;
+  const Dense<T> a = random_dense<T>(n, n, 24) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> b = random_dense<T>(n, 3, 25);
+  std::vector<T> result[2];
+  for (const bool g : {false, true}) {
+    Backend<T>& be = g ? *this->gpu : *this->cpu;
+    Block<T> x = Twin<T>::put(be, b);
+    be.solve_dense(Twin<T>::put(be, a), x);
+    result[g] = be.download(x);
+    Block<T> rhs = Twin<T>::put(be, b);
+    EXPECT_THROW(be.solve_dense(be.template allocate<T>(n, n), rhs), std::runtime_error)
+        << (g ? "gpu" : "cpu");
+  }
+  EXPECT_LE(max_rel(Dense<T>(Eigen::Map<const Dense<T>>(result[1].data(), n, 3)),
+                    Dense<T>(Eigen::Map<const Dense<T>>(result[0].data(), n, 3))),
+            kernel_tolerance<T>);
+}
+
 TYPED_TEST(CudaKernels, SpmvEqualsCpuForEveryFormatAndAdjoint) {
   using T = TypeParam;
   int seed = 1;

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/gpusolver/precision.hpp"
 #include "support/random_matrix.hpp"
 
 namespace pmom {
@@ -220,6 +221,13 @@ TYPED_TEST(CpuBackendTest, InvertBlocksGivesEachBlocksInverse) {
                std::invalid_argument);
 }
 
+// A dense matrix's copy in backend memory.
+template <class T> Block<T> put(Backend<T>& be, const Dense<T>& m) {
+  Block<T> b = be.template allocate<T>(m.rows(), m.cols());
+  be.template upload<T>(std::span<const T>(m.data(), static_cast<std::size_t>(m.size())), b);
+  return b;
+}
+
 // make_dense_inverse's operator multiplies by A⁻¹ (with alpha and beta, three columns at once);
 // a singular A and a matrix that is not square are refused.
 TYPED_TEST(CpuBackendTest, DenseInverseAppliesTheInverse) {
@@ -228,13 +236,9 @@ TYPED_TEST(CpuBackendTest, DenseInverseAppliesTheInverse) {
   const index_t n = 60;
   // Random entries and a diagonal of n: well conditioned in any precision.
   const Dense<T> a = random_dense<T>(n, n, 3) + Dense<T>::Identity(n, n) * T(n);
-  Block<T> stored = be.template allocate<T>(n, n);
-  be.template upload<T>(std::span<const T>(a.data(), static_cast<std::size_t>(a.size())), stored);
-  const auto inverse = be.make_dense_inverse(std::move(stored));
+  const auto inverse = be.make_dense_inverse(put(be, a));
   const Dense<T> x = random_dense<T>(n, 3, 4), y0 = random_dense<T>(n, 3, 5);
-  Block<T> xb = be.template allocate<T>(n, 3), yb = be.template allocate<T>(n, 3);
-  be.template upload<T>(std::span<const T>(x.data(), static_cast<std::size_t>(x.size())), xb);
-  be.template upload<T>(std::span<const T>(y0.data(), static_cast<std::size_t>(y0.size())), yb);
+  Block<T> xb = put(be, x), yb = put(be, y0);
   const T alpha(2), beta(0.5);
   be.spmv(*inverse, Transpose::none, xb, yb, alpha, beta);
   const std::vector<T> got = be.download(yb);
@@ -256,6 +260,57 @@ TYPED_TEST(CpuBackendTest, DenseInverseAppliesTheInverse) {
   EXPECT_THROW((void)be.make_dense_inverse(std::move(singular)), std::runtime_error);
   EXPECT_THROW((void)be.make_dense_inverse(be.template allocate<T>(n, n - 1)),
                std::invalid_argument);
+}
+
+// With single-precision factors the operator is A⁻¹ to single precision (κ(A) ~ 1 here: a
+// relative error of a few 1e-7, bar 1e-5), and exactly the working-precision one for a
+// matrix that is single already.
+TYPED_TEST(CpuBackendTest, SinglePrecisionDenseInverseAppliesTheInverseToSinglePrecision) {
+  using T = TypeParam;
+  Backend<T>& be = *this->backend;
+  const index_t n = 60;
+  const Dense<T> a = random_dense<T>(n, n, 3) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> x = random_dense<T>(n, 3, 4);
+  std::vector<T> got[2];
+  for (const FactorPrecision p : {FactorPrecision::working, FactorPrecision::single}) {
+    const auto inverse = be.make_dense_inverse(put(be, a), p);
+    Block<T> xb = put(be, x), yb = be.template allocate<T>(n, 3);
+    be.spmv(*inverse, Transpose::none, xb, yb);
+    got[p == FactorPrecision::single] = be.download(yb);
+  }
+  const Dense<T> exact = a.partialPivLu().solve(x);
+  const Dense<T> single = Eigen::Map<const Dense<T>>(got[1].data(), n, 3);
+  const double error = static_cast<double>((single - exact).norm() / exact.norm());
+  if constexpr (std::is_same_v<single_t<T>, T>) {
+    EXPECT_EQ(got[0], got[1]);
+  } else {
+    EXPECT_LT(error, 1e-5);
+    EXPECT_GT(error, 1e-10);  // the factors were single indeed
+  }
+  Block<T> singular = be.template allocate<T>(n, n);
+  EXPECT_THROW((void)be.make_dense_inverse(std::move(singular), FactorPrecision::single),
+               std::runtime_error);
+}
+
+// solve_dense overwrites the right-hand sides with A⁻¹ b (three columns at once); a singular A,
+// a matrix that is not square and right-hand sides of another length are refused.
+TYPED_TEST(CpuBackendTest, SolveDenseSolvesInPlace) {
+  using T = TypeParam;
+  Backend<T>& be = *this->backend;
+  const index_t n = 60;
+  const Dense<T> a = random_dense<T>(n, n, 3) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> b = random_dense<T>(n, 3, 4);
+  Block<T> x = put(be, b);
+  be.solve_dense(put(be, a), x);
+  const std::vector<T> got = be.download(x);
+  EXPECT_CLOSE(Dense<T>(Eigen::Map<const Dense<T>>(got.data(), n, 3)),
+               Dense<T>(a.partialPivLu().solve(b)));
+
+  Block<T> rhs = be.template allocate<T>(n, 1);
+  EXPECT_THROW(be.solve_dense(be.template allocate<T>(n, n), rhs), std::runtime_error);
+  EXPECT_THROW(be.solve_dense(be.template allocate<T>(n, n - 1), rhs), std::invalid_argument);
+  Block<T> short_rhs = be.template allocate<T>(n - 1, 1);
+  EXPECT_THROW(be.solve_dense(be.template allocate<T>(n, n), short_rhs), std::invalid_argument);
 }
 
 // A host matrix-free operator's Aᴴ product from its own product where A is complex symmetric

@@ -7,10 +7,12 @@
 #include <cmath>
 #include <complex>
 #include <fstream>
+#include <optional>
 #include <random>
 
 #include "io/temp_dir.hpp"
 #include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/mom/convolution_operator.hpp"
 #include "planarmom/sweep/line_checks.hpp"
 #include "support/gpu.hpp"
 
@@ -70,22 +72,24 @@ TEST(SweepLineChecks, ASecondRunReadsTheCacheAndGetsTheSameNumbers) {
   EXPECT_EQ(direct.load, load1);
 }
 
-// COCG on the dense Z to 1e-12 against the LU: Z0, γ and the load to 1e-8 (κ of a line's Z
-// times the tolerance, with margin).
-void expect_backend_equals_lu(Backend<cd>& backend, index_t exact_above = kExactLineUnknowns) {
+// The backend's route against the host's mirror-split LU: Z0, γ and the load to 1e-8 (κ of a
+// line's Z times COCG's tolerance of 1e-12, with margin; the backend's LU is closer still).
+void expect_backend_equals_lu(Backend<cd>& backend,
+                              std::optional<index_t> direct_up_to = std::nullopt) {
   const mom::LineSolver on_backend = [&](const mom::LineSystem& s) {
-    return solve_line_on_backend(s, backend, 1e-12, exact_above);
+    return solve_line_on_backend(s, backend, 1e-12, direct_up_to);
   };
   const mom::LineResult lu = mom::characterise_line(kSpec, 3e9);
-  const mom::LineResult krylov = mom::characterise_line(kSpec, 3e9, on_backend);
+  const mom::LineResult other = mom::characterise_line(kSpec, 3e9, on_backend);
   const cd load_lu = mom::matched_gap_load(kSpec, 3e9, lu.gamma);
-  const cd load_krylov = mom::matched_gap_load(kSpec, 3e9, lu.gamma, on_backend);
-  std::printf("[line_checks] %s: Z0 %.10f vs LU %.10f, load %.8f%+.8fj vs %.8f%+.8fj\n",
-              backend.name().c_str(), krylov.z0.real(), lu.z0.real(), load_krylov.real(),
-              load_krylov.imag(), load_lu.real(), load_lu.imag());
-  EXPECT_LT(std::abs(krylov.z0 - lu.z0), 1e-8 * std::abs(lu.z0));
-  EXPECT_LT(std::abs(krylov.gamma - lu.gamma), 1e-8 * std::abs(lu.gamma));
-  EXPECT_LT(std::abs(load_krylov - load_lu), 1e-8 * std::abs(load_lu));
+  const cd load_other = mom::matched_gap_load(kSpec, 3e9, lu.gamma, on_backend);
+  std::printf("[line_checks] %s, %s: Z0 %.10f vs LU %.10f, load %.8f%+.8fj vs %.8f%+.8fj\n",
+              backend.name().c_str(), direct_up_to == index_t{0} ? "exact operator" : "its LU",
+              other.z0.real(), lu.z0.real(), load_other.real(), load_other.imag(),
+              load_lu.real(), load_lu.imag());
+  EXPECT_LT(std::abs(other.z0 - lu.z0), 1e-8 * std::abs(lu.z0));
+  EXPECT_LT(std::abs(other.gamma - lu.gamma), 1e-8 * std::abs(lu.gamma));
+  EXPECT_LT(std::abs(load_other - load_lu), 1e-8 * std::abs(load_lu));
 }
 
 TEST(SolveLineOnBackend, EqualsTheLuOnTheCpu) {
@@ -99,8 +103,15 @@ TEST(SolveLineOnBackend, EqualsTheLuOnTheGpu) {
   expect_backend_equals_lu(*backend);
 }
 
-// The same line on the exact operator (Z·x by cuFFT), which the GPU takes above
-// kExactLineUnknowns: here forced on a small line so that the LU can check it.
+// The same line on the exact operator (Z·x by FFT) and COCG, the route of lines larger than
+// the backend's LU takes: here forced on a small line so that the LU can check it.
+TEST(SolveLineOnBackend, ExactOperatorEqualsTheLuOnTheCpu) {
+  if (!mom::ConvolutionOperator::available())
+    GTEST_SKIP() << "this build has no FFTW (install libfftw3-dev: tools/install-deps.sh)";
+  auto backend = make_cpu_backend<cd>();
+  expect_backend_equals_lu(*backend, 0);
+}
+
 TEST(SolveLineOnBackend, ExactOperatorEqualsTheLuOnTheGpu) {
   PMOM_REQUIRE_GPU();
   auto backend = make_cuda_backend<cd>();

@@ -167,6 +167,10 @@ template <class T> class Sweeper {
 
 enum class SweepDirection { forward, backward };
 
+// The precision in which Backend::make_dense_inverse keeps a matrix's factors: the matrix's
+// own, or single (see there).
+enum class FactorPrecision { working, single };
+
 // Blocks of the BiCG family (BiCG, COCG, CG), n x k unless marked 1 x k.
 template <class T> struct BicgVectors {
   Shadow shadow = Shadow::explicit_vectors;
@@ -309,10 +313,22 @@ template <class T> class Backend {
   // for Solver::set_preconditioner: A is LU-factored with partial pivoting where it lives,
   // taking a's storage over (the CUDA backend multiplies by the explicit inverse, which a
   // matrix product applies faster than two triangular solves; the host substitutes). The
-  // sweep factors Z at one frequency and preconditions the next ones with it. Throws
-  // std::invalid_argument for a block that is not square, std::runtime_error naming the pivot
-  // when A is singular.
-  virtual std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) = 0;
+  // sweep factors Z at one frequency and preconditions the next ones with it. With
+  // FactorPrecision::single the host factors and substitutes in single precision (A rounded
+  // to it: A⁻¹ to ~1e-7 κ(A), which a preconditioner can take; the LU and the substitutions
+  // cost half); the CUDA backend, whose double LU is cheap, keeps A's precision either way.
+  // Throws std::invalid_argument for a block that is not square, std::runtime_error naming
+  // the pivot when A is singular.
+  virtual std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a,
+                                                                FactorPrecision precision) = 0;
+  std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a) {
+    return make_dense_inverse(std::move(a), FactorPrecision::working);
+  }
+  // b = A⁻¹ b for the n x n matrix in `a` (as make_dense_inverse takes it) and the columns of
+  // b: one LU with partial pivoting where A lives, taking a's storage over, and the
+  // substitutions, no inverse (a line check solves its few right-hand sides once so). Throws
+  // as make_dense_inverse, and std::invalid_argument when b has not n rows.
+  virtual void solve_dense(Block<T> a, Block<T>& b) = 0;
   // y = alpha op(A) x + beta y, column by column of the blocks.
   virtual void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y,
                     T alpha = T(1), T beta = T(0)) = 0;
@@ -388,11 +404,17 @@ template <class T> class Backend {
                                   " blocks of " + std::to_string(entries) + " entries in all, " +
                                   std::to_string(blocks.size()) + " given");
   }
-  // What every make_dense_inverse checks: a square matrix of at least one row.
-  static void check_dense_input(const Block<T>& a) {
+  // What every make_dense_inverse and solve_dense checks: a square matrix of at least one row
+  // (and right-hand sides of its rows).
+  static void check_dense_input(const Block<T>& a, const Block<T>* b = nullptr) {
     if (a.rows() < 1 || a.rows() != a.cols())
-      throw std::invalid_argument("make_dense_inverse: a square matrix, got " +
-                                  std::to_string(a.rows()) + " x " + std::to_string(a.cols()));
+      throw std::invalid_argument(std::string(b ? "solve_dense" : "make_dense_inverse") +
+                                  ": a square matrix, got " + std::to_string(a.rows()) + " x " +
+                                  std::to_string(a.cols()));
+    if (b && b->rows() != a.rows())
+      throw std::invalid_argument("solve_dense: the right-hand sides have " +
+                                  std::to_string(b->rows()) + " rows, the matrix " +
+                                  std::to_string(a.rows()));
   }
   // What every make_sweeper checks: A valid and square, inv_diag of its size, colour_ptr
   // empty or non-decreasing from 0 to the row count.

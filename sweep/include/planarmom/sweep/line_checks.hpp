@@ -17,20 +17,17 @@
 
 namespace pmom::sweep {
 
-// Above this many unknowns a line check on a CUDA device multiplies by the exact operator
-// (exact_operator.hpp) instead of a dense Z, whose 16 N² bytes (256 MB here) and N² fill and
-// product grow past the FFTs' cost.
-inline constexpr index_t kExactLineUnknowns = 4096;
-
-// The line's system solved on `backend`: Z filled there (by the GPU fill on a CUDA device) into
-// a CSR holding every entry, or, on a CUDA device with more than exact_above unknowns, the
-// exact operator; COCG with block Jacobi on tiles (block_jacobi.hpp) to `tolerance` (Z is
-// complex symmetric). Falls back to the host LU, with a warning, when the solve does not
-// converge.
+// The line's system solved on `backend`: Z filled there (by the GPU fill on a CUDA device) and
+// LU-factored there (Backend::solve_dense) up to direct_up_to unknowns (by default largest_lu,
+// recycled_inverse.hpp: what the device's memory holds, ~36 000 on an H100; on the GPU a line
+// of 3937 unknowns took 0.46 s by COCG on a dense CSR built and uploaded by the host); above it,
+// the exact operator (Z·x by FFT, exact_operator.hpp) and COCG with block Jacobi on tiles
+// (block_jacobi.hpp) to `tolerance` (Z is complex symmetric), falling back to the host LU, with
+// a warning, when that solve does not converge.
 mom::LineSolution solve_line_on_backend(const mom::LineSystem& system,
                                         Backend<std::complex<double>>& backend,
                                         double tolerance = 1e-12,
-                                        index_t exact_above = kExactLineUnknowns);
+                                        std::optional<index_t> direct_up_to = std::nullopt);
 
 // Line-check results by the cache's keys and values: those one MPI rank obtained, sent to the
 // others (mpi_sweep.hpp) so that every check is solved once.
