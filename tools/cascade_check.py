@@ -11,7 +11,7 @@ coupled, isolated), TWO.h5 one of examples/two_couplers.yaml (ports A.in, A.coup
 A.isolated, B.through, B.coupled, B.isolated; docs/TWO_COUPLERS.md). The reference is the
 cascade, by network theory, of coupler A (the single coupler's 4-port S), an ideal matched line
 of the ports' reference impedance and of electrical length line_deg · f / f0 (360° at 3 GHz by
-default; the layout's line is rounded to the mesh grid, 0.86° short, which --line-deg 359.14
+default; the layout's line is rounded to the mesh grid, 0.32° long, which --line-deg 360.32
 models), and coupler B (the same S): A's port 2 to the line's port 1, the line's port 2 to B's
 port 1. The three networks are put side by side as one 10-port and the two connections are
 made at once: with the connected ports' incident waves a_i = C b_i (C swaps the two ports of

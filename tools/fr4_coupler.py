@@ -4,7 +4,8 @@ for the design scan that places its |S11| minimum (tools/gpu-check.sh stage fr4)
 
 Usage: fr4_coupler.py SERIES_MM SHUNT_MM [--density D] [--rule R] [--frequencies YAML]
   SERIES_MM, SHUNT_MM: the series (top, bottom) and shunt (left, right) arms' length centre to
-  centre, multiples of the 0.4 mm cell. Writes the config to standard output.
+  centre, multiples of 0.4 mm (the drawing grid; meshed as the example, 0.2 x 0.4 mm cells).
+  Writes the config to standard output.
 """
 import argparse
 
@@ -33,7 +34,7 @@ def config(series, shunt, density, rule, frequencies):
     lines += ["ports:"]
     lines += [f'  - {{name: {n}, x: {r(x)}, y: {r(y)}, direction: "{d}", feed_length_mm: {FEED}, '
               f"reference_plane_mm: {FEED}, impedance_ohm: 50}}" for n, x, y, d in ports]
-    lines += ["mesh: {cell_mm: 0.4}", f"frequencies: {frequencies}",
+    lines += ["mesh: {cell_mm: [0.2, 0.4]}", f"frequencies: {frequencies}",
               f"sparsify: {{density: {density}, rule: {rule}}}", "solver: {tolerance: 1.0e-9}"]
     return "\n".join(lines) + "\n"
 

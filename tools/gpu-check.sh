@@ -6,8 +6,8 @@
 # and, by name only: sweep101 (the example's 101-point sweep, per-stage times), dense101 (the
 # same with the dense check at every frequency), twocouplers
 # (examples/two_couplers.yaml and its cascade check), twofull (the pair at three frequencies with
-# every entry of Z kept), refine (the coupler on 0.4 and 0.2 mm cells as the example runs it),
-# refine_full (the same at 11 frequencies with every entry of Z kept: the mesh alone), speed
+# every entry of Z kept), refine (the coupler example as it runs and on its cells halved),
+# refine_full (0.4 against 0.2 mm cells at 11 frequencies, every entry of Z kept), speed
 # (whole-sweep timings of the coupler with a cold and a warm line cache and of the two couplers),
 # compare (after speed: its S against the cpu backend's), fr4 (the FR-4 example timed, and its
 # arm-length scan with every entry kept), speed02 (the coupler on 0.2 mm cells, timed), reach
@@ -297,21 +297,22 @@ PY
       --plot "$out/raw/cascade.png" 2>&1 | tee -a "$out/summary.txt"
     ;;
   refine)
-    # The example as it runs (its sparsify and solver settings) on 0.4 and 0.2 mm cells.
-    log "mesh refinement: 0.4 and 0.2 mm cells, 21 frequencies, the example's settings"
+    # The example as it runs (its mesh, sparsify and solver settings) and on cells halved.
+    log "mesh refinement: the example's 0.2 x 0.4 mm cells and 0.1 x 0.2 mm, 21 frequencies"
     band='s/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 21}/'
-    coupler_variant cell04 "$band"
-    coupler_variant cell02 "$band" 's/^mesh:.*/mesh: {cell_mm: 0.2}/'
-    run_sweep cell04
-    run_sweep cell02
-    $py "$root/tools/sweep_report.py" "$out/raw/cell02.h5" --compare "$out/raw/cell04.h5" |
+    coupler_variant cells "$band"
+    coupler_variant halved "$band" 's/^mesh:.*/mesh: {cell_mm: [0.1, 0.2]}/'
+    run_sweep cells
+    run_sweep halved
+    $py "$root/tools/sweep_report.py" "$out/raw/halved.h5" --compare "$out/raw/cells.h5" |
       tee -a "$out/summary.txt"
     ;;
   refine_full)
     # The mesh alone: 0.4 and 0.2 mm cells with every entry of Z kept (0.2 mm: 9.1k unknowns).
     log "mesh refinement: 0.4 and 0.2 mm cells, 11 frequencies, every entry kept"
     band='s/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 11}/'
-    coupler_variant full04 "$band" 's/^sparsify:.*/sparsify: {density: 1.0}/'
+    coupler_variant full04 "$band" 's/^sparsify:.*/sparsify: {density: 1.0}/' \
+      's/^mesh:.*/mesh: {cell_mm: 0.4}/'
     coupler_variant full02 "$band" 's/^sparsify:.*/sparsify: {density: 1.0}/' \
       's/^mesh:.*/mesh: {cell_mm: 0.2}/'
     run_sweep full04

@@ -181,7 +181,10 @@ def generate(single_path, f0_hz, turns, start_hz, stop_hz, points):
                           "only when 'through' points -x, 'in' points +x, at one y")
     if "cell_mm" not in cfg["mesh"]:
         raise LayoutError("/mesh needs cell_mm: the line length is rounded to the grid")
-    cell = float(cfg["mesh"]["cell_mm"])
+    # One side, or [dx, dy]: the joining line runs along x, so its length is rounded to dx.
+    sides = cfg["mesh"]["cell_mm"]
+    cell = float(sides[0] if isinstance(sides, list) else sides)
+    mesh_text = " x ".join(f"{float(v):g}" for v in sides) if isinstance(sides, list) else f"{cell:g}"
     sub = cfg["substrate"]
     eps_r, h = float(sub["eps_r"]), float(sub["height_mm"])
 
@@ -227,7 +230,7 @@ def generate(single_path, f0_hz, turns, start_hz, stop_hz, points):
         "# Two branch-line couplers joined by a 360° line (the EM BiCG paper's test layout), swept",
         f"# {start_hz * 1e-9:g}-{stop_hz * 1e-9:g} GHz (`planarmom sweep examples/two_couplers.yaml`).",
         "# Each coupler is THE SAME COUPLER AS " + single_name + ": the same substrate,",
-        f"# strip widths, arm lengths, {cell:g} mm mesh and {feed_len:g} mm feeds with reference planes "
+        f"# strip widths, arm lengths, {mesh_text} mm mesh and {feed_len:g} mm feeds with reference planes "
         f"{feed_ref:g} mm in; its",
         "# rectangles are written out below, A's where the single coupler is, B's shifted by",
         f"# +{num(dx)} mm in x.",
@@ -238,7 +241,7 @@ def generate(single_path, f0_hz, turns, start_hz, stop_hz, points):
         f"# x = {num(x_a)} and {num(x_a + length)}) is one guided wavelength at {f0_hz * 1e-9:g} GHz:",
         f"#   Kirschning-Jansen εeff({width:g} mm on h {h:g} mm, εr {eps_r:g}, {f0_hz * 1e-9:g} GHz)"
         f" = {eps_eff:.4f},",
-        f"#   λg = c / (f √εeff) = {wavelength:.3f} mm; rounded to the {cell:g} mm grid: "
+        f"#   λg = c / (f √εeff) = {wavelength:.3f} mm; rounded to the {cell:g} mm grid along x: "
         f"{num(length)} mm ({round(length / cell)} cells),",
         f"#   which is {cost_deg:+.2f}° of electrical length at {f0_hz * 1e-9:g} GHz "
         f"({360 * turns + cost_deg:.2f}° instead of {360 * turns:g}°).",

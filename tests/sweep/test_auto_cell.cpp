@@ -19,13 +19,18 @@
 namespace pmom::sweep {
 namespace {
 
-// The example with its 1.2 mm strips (feeds and shunt arms) drawn 1.177 mm wide about the same
-// centre lines, and `mesh` for its mesh line.
-std::string hj_coupler(const std::string& mesh) {
+// The example's text with `mesh` for its mesh line.
+std::string example_with(const std::string& mesh) {
   std::ifstream in(PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler.yaml");
   std::stringstream text;
   text << in.rdbuf();
-  std::string s = text.str();
+  return std::regex_replace(text.str(), std::regex("\nmesh:[^\n]*"), "\n" + mesh);
+}
+
+// The example with its 1.2 mm strips (feeds and shunt arms) drawn 1.177 mm wide about the same
+// centre lines, and `mesh` for its mesh line.
+std::string hj_coupler(const std::string& mesh) {
+  std::string s = example_with(mesh);
   for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
            {"y0: 16.4, x1: 20.0, y1: 17.6", "y0: 16.4115, x1: 20.0, y1: 17.5885"},
            {"y0: 16.4, x1: 56.8, y1: 17.6", "y0: 16.4115, x1: 56.8, y1: 17.5885"},
@@ -37,12 +42,13 @@ std::string hj_coupler(const std::string& mesh) {
     EXPECT_NE(at, std::string::npos) << from;
     s.replace(at, from.size(), to);
   }
-  return std::regex_replace(s, std::regex("\nmesh:[^\n]*"), "\n" + mesh);
+  return s;
 }
 
 TEST(AutoCell, HammerstadJensenWidthSnapsToTheExamplesMesh) {
   const pmom::test::TempDir scratch("auto_cell");
-  const SweepJob example = load_sweep(PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler.yaml");
+  // The example's layout on the square 0.4 mm cells of its drawing grid (it ships 0.2 x 0.4 mm).
+  const SweepJob example = load_sweep(scratch.write("e.yaml", example_with("mesh: {cell_mm: 0.4}")));
   const SweepJob hj = load_sweep(scratch.write("c.yaml", hj_coupler("mesh: {cell_mm: auto, max_unknowns: 5000}")));
   EXPECT_EQ(hj.mesh.grid().dx_mm, 0.4);
   EXPECT_EQ(hj.mesh.grid().dy_mm, 0.4);

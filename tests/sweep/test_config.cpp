@@ -89,12 +89,11 @@ TEST(SweepConfig, ExampleCouplerParses) {
   ASSERT_TRUE(geometry.mesh.cell_mm.has_value());
   const geometry::Mesh mesh = geometry.make_mesh(*geometry.mesh.cell_mm);
   EXPECT_EQ(mesh.ports().size(), 4u);
-  // 0.4 mm cells: series arms 42 x 5 each, shunt arms 3 x 45 less the corners, feeds 50 x 3;
-  // 2102 rooftops and 24 cell bubbles, six at each corner of the ring: in the feed's two edge
-  // cells where it meets the ring, in the two outer-edge cells beside the feed, and two at the
-  // ring's inner corner.
-  EXPECT_EQ(mesh.metal_cell_count(), 2 * 42 * 5 + 2 * (3 * 45 - 2 * 3 * 5) + 4 * 50 * 3);
-  EXPECT_EQ(mesh.basis().size(), 2126u);
+  // Cells of 0.2 mm along x and 0.4 mm along y: series arms 84 x 5 each, shunt arms 6 x 45 less
+  // the corners, feeds 100 x 3 (on square 0.4 mm cells 42 x 5, 3 x 45 and 50 x 3: 2126
+  // unknowns with 24 cell bubbles, six at each corner of the ring).
+  EXPECT_EQ(mesh.metal_cell_count(), 2 * 84 * 5 + 2 * (6 * 45 - 2 * 6 * 5) + 4 * 100 * 3);
+  EXPECT_EQ(mesh.basis().size(), 4308u);
   EXPECT_EQ(mesh.bubble_count(), 24);
 
   const SweepSettings s = read_sweep_settings(root, file, 4);

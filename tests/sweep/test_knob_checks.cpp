@@ -40,11 +40,11 @@ TEST(KnobChecks, CouplerExampleInThePapersModeWarnsOfItsDensityAndItsFeeds) {
   const std::vector<std::string> w = knob_warnings(e.mesh, e.settings);
   ASSERT_EQ(w.size(), 2u) << testing::PrintToString(w);
   EXPECT_EQ(count_containing(w, "sparsify keeps 5% of Z (rule mpie)"), 1);
-  // 20 mm feeds of 0.4 mm cells, 50 samples; the near fields take ceil(3 * 1.2 / 0.4) = 9 cells
-  // at each end and the gap one more: samples 10..40 are fitted, 30 cells = 12 mm. The four
-  // feeds have one width: one line naming them all.
+  // 20 mm feeds of 0.2 mm cells along them, 99 samples; the near fields take
+  // ceil(3 * 1.2 / 0.2) = 18 cells at each end and the gap one more: samples 19..81 are fitted,
+  // 62 cells = 12.4 mm. The four feeds have one width: one line naming them all.
   EXPECT_EQ(count_containing(w, "ports in, through, coupled, isolated: the de-embedding fits "
-                                "the feed's waves over 12 mm"), 1);
+                                "the feed's waves over 12.4 mm"), 1);
   EXPECT_EQ(count_containing(w, "cell"), 0);
 }
 
@@ -56,25 +56,27 @@ TEST(KnobChecks, EveryEntryKeptIsNotFlagged) {
 
 TEST(KnobChecks, FeedsLongEnoughAreNotFlagged) {
   // The fit's window reaches λg/4 at 2 GHz (λg ≈ 92 mm on the 1.2 mm strip: 23 mm) only above
-  // 30.9 mm: a single frequency of 20 GHz has λg/4 under 3 mm, well inside the 12 mm window.
+  // 30.9 mm: a single frequency of 20 GHz has λg/4 under 3 mm, well inside the 12.4 mm window.
   Example e = load("branch_line_coupler.yaml");
   e.settings.frequencies_hz = {2.0e10};
   const std::vector<std::string> w = knob_warnings(e.mesh, e.settings);
   EXPECT_EQ(count_containing(w, "de-embedding"), 0);
   // At 20 GHz the wavelength in εr 3.38 is c / (f √εr) = 8.15 mm, a twentieth 0.41 mm: the
-  // 0.4 mm cell passes; at 25 GHz (0.33 mm) it does not.
-  EXPECT_EQ(count_containing(w, "the cell (0.4 mm)"), 0);
+  // cell's longer side of 0.4 mm passes; at 25 GHz (0.33 mm) it does not.
+  EXPECT_EQ(count_containing(w, "the cell (its longer side, 0.4 mm)"), 0);
   e.settings.frequencies_hz = {2.5e10};
-  EXPECT_EQ(count_containing(knob_warnings(e.mesh, e.settings), "the cell (0.4 mm)"), 1);
+  EXPECT_EQ(count_containing(knob_warnings(e.mesh, e.settings),
+                             "the cell (its longer side, 0.4 mm)"),
+            1);
 }
 
 TEST(KnobChecks, Fr4ExampleWarnsOfItsShortFeedsOnly) {
   const Example e = load("branch_line_coupler_fr4.yaml");
   const std::vector<std::string> w = knob_warnings(e.mesh, e.settings);
   ASSERT_EQ(w.size(), 1u) << testing::PrintToString(w);
-  // 24.8 mm feeds, 62 samples; 3 · 3.2 / 0.4 = 24 cells at each end: samples 25..37 are
-  // fitted, 12 cells = 4.8 mm.
-  EXPECT_EQ(count_containing(w, "fits the feed's waves over 4.8 mm"), 1);
+  // 24.8 mm feeds of 0.2 mm cells along them, 123 samples; 3 · 3.2 / 0.2 = 48 cells at each
+  // end: samples 49..75 are fitted, 26 cells = 5.2 mm.
+  EXPECT_EQ(count_containing(w, "fits the feed's waves over 5.2 mm"), 1);
 }
 
 }  // namespace
