@@ -20,6 +20,7 @@
 #include "planarmom/gpusolver/precision.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/load_matrix.hpp"
+#include "support/dense_blocks.hpp"
 #include "support/gpu.hpp"
 #include "support/in_place_values.hpp"
 #include "support/independent_residual.hpp"
@@ -33,6 +34,8 @@ namespace {
 
 using cplx = std::complex<double>;
 using test::Dense;
+using test::get;
+using test::put;
 using test::random_dense;
 
 template <class T>
@@ -55,15 +58,6 @@ template <class T> struct Twin {
   std::pair<Block<real_t<T>>, Block<real_t<T>>> rnorm2;
   std::pair<Block<int>, Block<int>> status;
 
-  template <class U> static Block<U> put(Backend<T>& be, const Dense<U>& h) {
-    auto b = be.template allocate<U>(static_cast<index_t>(h.rows()), static_cast<index_t>(h.cols()));
-    be.upload(std::span<const U>(h.data(), static_cast<std::size_t>(h.size())), b);
-    return b;
-  }
-  template <class U> static Dense<U> get(Backend<T>& be, const Block<U>& b) {
-    const auto v = be.download(b);
-    return Eigen::Map<const Dense<U>>(v.data(), b.rows(), b.cols());
-  }
   void add(const std::string& name, const Dense<T>& h) { blocks[name] = {put(cpu, h), put(gpu, h)}; }
   void set_status(const Dense<int>& s) { status = {put(cpu, s), put(gpu, s)}; }
   void set_rnorm2(index_t k) {
@@ -149,14 +143,14 @@ TYPED_TEST(CudaKernels, InvertBlocksEqualsCpu) {
 TYPED_TEST(CudaKernels, DenseInverseEqualsCpu) {
   using T = TypeParam;
   const index_t n = 300;
-  const Dense<T> a = random_dense<T>(n, n, 21) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> a = test::well_conditioned_dense<T>(n, 21);
   const Dense<T> x = random_dense<T>(n, 4, 22), y0 = random_dense<T>(n, 4, 23);
   std::vector<T> result[2];
   for (const bool g : {false, true}) {
     Backend<T>& be = g ? *this->gpu : *this->cpu;
-    Block<T> stored = Twin<T>::put(be, a);
+    Block<T> stored = put(be, a);
     const auto inverse = be.make_dense_inverse(std::move(stored));
-    Block<T> xb = Twin<T>::put(be, x), yb = Twin<T>::put(be, y0);
+    Block<T> xb = put(be, x), yb = put(be, y0);
     be.spmv(*inverse, Transpose::none, xb, yb, T(2), T(0.5));
     result[g] = be.download(yb);
     EXPECT_THROW((void)be.make_dense_inverse(be.template allocate<T>(n, n)), std::runtime_error)
@@ -172,15 +166,15 @@ TYPED_TEST(CudaKernels, DenseInverseEqualsCpu) {
 TYPED_TEST(CudaKernels, SolveDenseEqualsCpu) {
   using T = TypeParam;
   const index_t n = 300;
-  const Dense<T> a = random_dense<T>(n, n, 24) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> a = test::well_conditioned_dense<T>(n, 24);
   const Dense<T> b = random_dense<T>(n, 3, 25);
   std::vector<T> result[2];
   for (const bool g : {false, true}) {
     Backend<T>& be = g ? *this->gpu : *this->cpu;
-    Block<T> x = Twin<T>::put(be, b);
-    be.solve_dense(Twin<T>::put(be, a), x);
+    Block<T> x = put(be, b);
+    be.solve_dense(put(be, a), x);
     result[g] = be.download(x);
-    Block<T> rhs = Twin<T>::put(be, b);
+    Block<T> rhs = put(be, b);
     EXPECT_THROW(be.solve_dense(be.template allocate<T>(n, n), rhs), std::runtime_error)
         << (g ? "gpu" : "cpu");
   }
@@ -291,7 +285,7 @@ TYPED_TEST(CudaKernels, BicgFamilyKernelsEqualCpu) {
       fill(t, {"x", "r", "rt", "p", "pt", "q", "qt"}, {"rho", "rho_old", "sigma"}, n, 3);
       for (const char* zero : {"rho", "sigma"}) {  // column 2 breaks down in one of the steps
         for (bool g : {false, true}) {
-          auto z = Twin<T>::get(g ? *this->gpu : *this->cpu, *t.on(g, zero));
+          auto z = get(g ? *this->gpu : *this->cpu, *t.on(g, zero));
           z(0, 2) = T(0);
           (g ? *this->gpu : *this->cpu).upload(std::span<const T>(z.data(), 3), *t.on(g, zero));
         }
@@ -342,7 +336,7 @@ TYPED_TEST(CudaKernels, BicgstabKernelsEqualCpu) {
         be.bicgstab_omega_dots(v);
         be.bicgstab_update(v);
       }
-      const Dense<T> s = Twin<T>::get(*this->cpu, *t.on(false, "s"));
+      const Dense<T> s = get(*this->cpu, *t.on(false, "s"));
       t.expect_equal("n = " + std::to_string(n) + (precond ? "" : ", no preconditioner"),
                      s.colwise().squaredNorm().maxCoeff());
     }
@@ -598,7 +592,7 @@ TEST(CudaBackendErrors, OutOfMemorySaysHowMuch) {
 template <class T> void expect_exact_compensated_sums() {
   const auto c = test::summation_case<T>();
   auto gpu = make_cuda_backend<T>();
-  Block<T> x = Twin<T>::put(*gpu, c.x), y = Twin<T>::put(*gpu, c.y);
+  Block<T> x = put(*gpu, c.x), y = put(*gpu, c.y);
   Block<T> dot = gpu->template allocate<T>(1, 1);
   Block<real_t<T>> norm = gpu->template allocate<real_t<T>>(1, 1);
   gpu->dot(x, y, dot, true, Summation::compensated);

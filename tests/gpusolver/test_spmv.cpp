@@ -17,6 +17,7 @@
 
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/precision.hpp"
+#include "support/dense_blocks.hpp"
 #include "support/random_matrix.hpp"
 
 namespace pmom {
@@ -24,6 +25,7 @@ namespace {
 
 using cplx = std::complex<double>;
 using test::Dense;
+using test::put;
 using test::random_dense;
 
 template <class T>
@@ -221,21 +223,13 @@ TYPED_TEST(CpuBackendTest, InvertBlocksGivesEachBlocksInverse) {
                std::invalid_argument);
 }
 
-// A dense matrix's copy in backend memory.
-template <class T> Block<T> put(Backend<T>& be, const Dense<T>& m) {
-  Block<T> b = be.template allocate<T>(m.rows(), m.cols());
-  be.template upload<T>(std::span<const T>(m.data(), static_cast<std::size_t>(m.size())), b);
-  return b;
-}
-
 // make_dense_inverse's operator multiplies by A⁻¹ (with alpha and beta, three columns at once);
 // a singular A and a matrix that is not square are refused.
 TYPED_TEST(CpuBackendTest, DenseInverseAppliesTheInverse) {
   using T = TypeParam;
   Backend<T>& be = *this->backend;
   const index_t n = 60;
-  // Random entries and a diagonal of n: well conditioned in any precision.
-  const Dense<T> a = random_dense<T>(n, n, 3) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> a = test::well_conditioned_dense<T>(n, 3);
   const auto inverse = be.make_dense_inverse(put(be, a));
   const Dense<T> x = random_dense<T>(n, 3, 4), y0 = random_dense<T>(n, 3, 5);
   Block<T> xb = put(be, x), yb = put(be, y0);
@@ -269,7 +263,7 @@ TYPED_TEST(CpuBackendTest, SinglePrecisionDenseInverseAppliesTheInverseToSingleP
   using T = TypeParam;
   Backend<T>& be = *this->backend;
   const index_t n = 60;
-  const Dense<T> a = random_dense<T>(n, n, 3) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> a = test::well_conditioned_dense<T>(n, 3);
   const Dense<T> x = random_dense<T>(n, 3, 4);
   std::vector<T> got[2];
   for (const FactorPrecision p : {FactorPrecision::working, FactorPrecision::single}) {
@@ -298,7 +292,7 @@ TYPED_TEST(CpuBackendTest, SolveDenseSolvesInPlace) {
   using T = TypeParam;
   Backend<T>& be = *this->backend;
   const index_t n = 60;
-  const Dense<T> a = random_dense<T>(n, n, 3) + Dense<T>::Identity(n, n) * T(n);
+  const Dense<T> a = test::well_conditioned_dense<T>(n, 3);
   const Dense<T> b = random_dense<T>(n, 3, 4);
   Block<T> x = put(be, b);
   be.solve_dense(put(be, a), x);

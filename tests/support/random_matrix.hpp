@@ -30,6 +30,11 @@ template <class T> Dense<T> random_dense(index_t rows, index_t cols, std::uint64
   return d;
 }
 
+// Random entries and a diagonal of n: well conditioned in any precision.
+template <class T> Dense<T> well_conditioned_dense(index_t n, std::uint64_t seed) {
+  return random_dense<T>(n, n, seed) + Dense<T>::Identity(n, n) * T(n);
+}
+
 template <class T> DenseVector<T> random_vector(index_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   DenseVector<T> v(n);
