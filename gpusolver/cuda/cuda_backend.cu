@@ -224,6 +224,13 @@ template <class T> class CudaBackend final : public Backend<T> {
     launch_dense_solve(*this, std::move(a), b, stream_);
   }
 
+  void fold_dense(const Block<T>& a, const Block<index_t>& kept, const Block<index_t>& partner,
+                  const Block<real_t<T>>& weight, Block<T>& out) override {
+    Backend<T>::check_fold_input(a, kept, partner, weight, out);
+    launch_fold_dense(a.data(), a.rows(), kept.data(), partner.data(), weight.data(), out.rows(),
+                      out.data(), stream_);
+  }
+
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
     if (const auto* f = dynamic_cast<const FunctionOperator<T>*>(&a)) {

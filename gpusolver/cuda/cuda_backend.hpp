@@ -121,6 +121,10 @@ std::shared_ptr<const Operator<T>> launch_dense_inverse(Backend<T>& be, Block<T>
 // Backend<T>::solve_dense (cuda_dense_inverse.cu).
 template <class T>
 void launch_dense_solve(Backend<T>& be, Block<T> a, Block<T>& b, cudaStream_t stream);
+// Backend<T>::fold_dense (cuda_dense_inverse.cu): a n x n, out k x k.
+template <class T>
+void launch_fold_dense(const T* a, index_t n, const index_t* kept, const index_t* partner,
+                       const real_t<T>* weight, index_t k, T* out, cudaStream_t stream);
 template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream);
 // The same for ELLPACK-R, SELL-P and DIA; the transposed one adds into a y already scaled by beta.
 template <class T> void launch_format_spmv(const SpmvArgs<T>& args, cudaStream_t stream);

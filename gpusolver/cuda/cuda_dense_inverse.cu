@@ -1,7 +1,8 @@
 // Backend<T>::make_dense_inverse on the device: cuSOLVER's LU (getrf) where the matrix lives,
 // the explicit inverse by getrs on the identity, and an operator multiplying by it with cuBLAS's
 // gemm on the stream the solver gives (so that it is captured into the solver's graph); and
-// Backend<T>::solve_dense: the same LU, getrs on the right-hand sides themselves.
+// Backend<T>::solve_dense: the same LU, getrs on the right-hand sides themselves; and
+// Backend<T>::fold_dense, which readies a mirror-symmetric matrix's halves for it.
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 
@@ -197,10 +198,40 @@ void launch_dense_solve(Backend<T>& be, Block<T> a, Block<T>& b, cudaStream_t st
   check_info(be, info, "getrs", "solve_dense");  // waits: `a` may go
 }
 
+// One thread per entry, q fastest: a warp reads one column of a at ascending rows.
+template <class D, class R>
+__global__ void fold_dense_kernel(const D* a, long long n, const index_t* kept,
+                                  const index_t* partner, const R* weight, long long k, D* out) {
+  const long long q = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (q >= k) return;
+  const long long row = kept[q];
+  for (long long p = blockIdx.y; p < k; p += gridDim.y) {
+    D v = a[row + n * kept[p]];
+    const index_t j = partner[p];
+    if (j >= 0) v = v + weight[p] * a[row + n * j];
+    out[q + k * p] = v;
+  }
+}
+
+template <class T>
+void launch_fold_dense(const T* a, index_t n, const index_t* kept, const index_t* partner,
+                       const real_t<T>* weight, index_t k, T* out, cudaStream_t stream) {
+  if (k == 0) return;
+  using D = device_t<T>;
+  constexpr int block = 256;
+  const dim3 grid(static_cast<unsigned>((k + block - 1) / block),
+                  static_cast<unsigned>(std::min<index_t>(k, 65535)));
+  fold_dense_kernel<<<grid, block, 0, stream>>>(reinterpret_cast<const D*>(a), n, kept, partner,
+                                                weight, k, reinterpret_cast<D*>(out));
+  PMOM_CUDA(cudaGetLastError());
+}
+
 #define PMOM_INSTANTIATE(T)                                                                   \
   template std::shared_ptr<const Operator<T>> launch_dense_inverse(Backend<T>&, Block<T>,    \
                                                                    cudaStream_t);             \
-  template void launch_dense_solve(Backend<T>&, Block<T>, Block<T>&, cudaStream_t);
+  template void launch_dense_solve(Backend<T>&, Block<T>, Block<T>&, cudaStream_t);         \
+  template void launch_fold_dense(const T*, index_t, const index_t*, const index_t*,          \
+                                  const real_t<T>*, index_t, T*, cudaStream_t);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
 

@@ -155,6 +155,24 @@ template <class T> class CpuBackend final : public Backend<T> {
     columns = x;
   }
 
+  void fold_dense(const Block<T>& a, const Block<index_t>& kept, const Block<index_t>& partner,
+                  const Block<real>& weight, Block<T>& out) override {
+    Backend<T>::check_fold_input(a, kept, partner, weight, out);
+    const auto n = static_cast<std::size_t>(a.rows());
+    const index_t k = out.rows();
+#pragma omp parallel for schedule(static)
+    for (index_t p = 0; p < k; ++p) {
+      const T* column = a.data() + n * static_cast<std::size_t>(kept.data()[p]);
+      const index_t j = partner.data()[p];
+      const T* other = j < 0 ? nullptr : a.data() + n * static_cast<std::size_t>(j);
+      T* o = out.column(p);
+      for (index_t q = 0; q < k; ++q) {
+        const auto row = static_cast<std::size_t>(kept.data()[q]);
+        o[q] = other ? column[row] + weight.data()[p] * other[row] : column[row];
+      }
+    }
+  }
+
   void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y, T alpha,
             T beta) override {
     const auto* function = dynamic_cast<const FunctionOperator<T>*>(&a);

@@ -14,6 +14,7 @@
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/line_fit.hpp"
+#include "planarmom/mom/line_mirror.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
 #include "planarmom/mom/surface_loss.hpp"
@@ -28,29 +29,6 @@ using RowMajor = Eigen::Matrix<cd, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMaj
 
 double seconds_between(clock::time_point a, clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
-}
-
-// The mesh's mirror image about the vertical line through its middle, x ↦ L − x: basis
-// function n maps to image[n] with M f_n = sign[n] f_image[n], −1 for x-rooftops (their
-// direction reverses) and +1 for y-rooftops. Empty when the mesh is not mirror-symmetric or
-// has cell bubbles.
-struct Mirror {
-  std::vector<int> image, sign;
-};
-
-Mirror line_mirror(const geometry::Mesh& mesh) {
-  if (mesh.bubble_count() > 0) return {};
-  const int nx = mesh.grid().nx;
-  Mirror m;
-  for (const geometry::Rooftop& r : mesh.basis()) {
-    const bool x = r.axis == geometry::Axis::x;
-    const int image = x ? mesh.x_edge_basis(nx - (r.minus.i + 1), r.minus.j)
-                        : mesh.y_edge_basis(nx - 1 - r.minus.i, r.minus.j + 1);
-    if (image < 0) return {};
-    m.image.push_back(image);
-    m.sign.push_back(x ? -1 : 1);
-  }
-  return m;
 }
 
 // Z(m, n) as the dense assembly computes it (the upper triangle's evaluation for both halves).
@@ -105,13 +83,11 @@ LineSolution solve_line_by_lu(const LineSystem& s) {
   const TableView view = host_view(tables);
   const std::vector<RooftopCells> cells = rooftop_cells(s.mesh, s.plan.edge_profiles);
   const int n = static_cast<int>(cells.size());
-  const Mirror mirror = line_mirror(s.mesh);
-  if (mirror.image.empty()) return solve_full(s, view, cells, start);
+  const LineMirror mirror = line_mirror(s.mesh);
+  if (mirror.empty()) return solve_full(s, view, cells, start);
 
-  // Representatives: one of each mirror pair and the self-images; Z's rows there, all columns.
-  std::vector<int> reps;
-  for (int c = 0; c < n; ++c)
-    if (mirror.image[static_cast<std::size_t>(c)] >= c) reps.push_back(c);
+  // Z's rows at the representatives, all columns: what both parts' matrices are made of.
+  const std::vector<int>& reps = mirror.reps;
   const auto r_count = static_cast<int>(reps.size());
   RowMajor rows(r_count, n);
   const SurfaceRows surface(s, n);
@@ -124,49 +100,26 @@ LineSolution solve_line_by_lu(const LineSystem& s) {
   LineSolution out;
   out.x.assign(static_cast<std::size_t>(n) * s.columns, cd(0.0));
   double assembly = seconds_between(start, clock::now()), solve = 0;
-
-  // Z commutes with the mirror S, (S x)_m = sign_m x_image(m), so each parity σ = ±1 of the
-  // right-hand sides, b_σ = (b + σ S b)/2, has its solution in the same parity: x_image(c) =
-  // σ sign_c x_c, and a self-image c only where σ sign_c = 1. On the representatives that is
-  // Z_σ(r, c) = Z(r, c) + σ sign_c Z(r, image(c)) for c of a pair, Z(r, c) for a self-image.
-  const auto image = [&](int c) { return mirror.image[static_cast<std::size_t>(c)]; };
-  const auto sign = [&](int c) { return mirror.sign[static_cast<std::size_t>(c)]; };
-  for (const int sigma : {1, -1}) {
+  for (const MirrorPart& part : mirror_parts(mirror, s.rhs, s.columns)) {
     const auto t0 = clock::now();
-    std::vector<int> kept;  // positions in reps
-    for (int r = 0; r < r_count; ++r) {
-      const int c = reps[static_cast<std::size_t>(r)];
-      if (image(c) != c || sigma * sign(c) == 1) kept.push_back(r);
-    }
-    const auto k = static_cast<int>(kept.size());
-    Eigen::MatrixXcd b(k, s.columns);
-    for (int q = 0; q < k; ++q) {
-      const int m = reps[static_cast<std::size_t>(kept[static_cast<std::size_t>(q)])];
-      for (int col = 0; col < s.columns; ++col) {
-        const std::size_t base = static_cast<std::size_t>(col) * n;
-        b(q, col) = 0.5 * (s.rhs[base + m] + double(sigma * sign(m)) * s.rhs[base + image(m)]);
-      }
-    }
-    if (b.isZero(0.0)) continue;
+    const auto k = static_cast<int>(part.kept.size());
     RowMajor z(k, k);
 #pragma omp parallel for schedule(static)
     for (int q = 0; q < k; ++q)
       for (int p = 0; p < k; ++p) {
-        const int r = kept[static_cast<std::size_t>(q)];
-        const int c = reps[static_cast<std::size_t>(kept[static_cast<std::size_t>(p)])];
-        z(q, p) = image(c) == c ? rows(r, c)
-                                : rows(r, c) + double(sigma * sign(c)) * rows(r, image(c));
+        const int r = part.kept[static_cast<std::size_t>(q)];
+        const int c = part.basis(mirror, static_cast<std::size_t>(p));
+        const auto at = static_cast<std::size_t>(c);
+        const int image = mirror.image[at];
+        z(q, p) = image == c ? rows(r, c)
+                             : rows(r, c) + double(part.sigma * mirror.sign[at]) * rows(r, image);
       }
     const auto t1 = clock::now();
-    const Eigen::MatrixXcd x = z.partialPivLu().solve(b);
-    for (int p = 0; p < k; ++p) {
-      const int c = reps[static_cast<std::size_t>(kept[static_cast<std::size_t>(p)])];
-      for (int col = 0; col < s.columns; ++col) {
-        const std::size_t base = static_cast<std::size_t>(col) * n;
-        out.x[base + c] += x(p, col);
-        if (image(c) != c) out.x[base + image(c)] += double(sigma * sign(c)) * x(p, col);
-      }
-    }
+    const Eigen::MatrixXcd x =
+        z.partialPivLu().solve(Eigen::Map<const Eigen::MatrixXcd>(part.rhs.data(), k, s.columns));
+    add_part_solution(mirror, part,
+                      std::span<const cd>(x.data(), static_cast<std::size_t>(x.size())),
+                      s.columns, out.x);
     assembly += seconds_between(t0, t1);
     solve += seconds_between(t1, clock::now());
   }

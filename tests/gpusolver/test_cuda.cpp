@@ -10,9 +10,12 @@
 // partial sums), which moves results by a few ulps times the terms summed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <numeric>
+#include <random>
 #include <set>
 
 #include "planarmom/gpusolver/auto_choice.hpp"
@@ -180,6 +183,36 @@ TYPED_TEST(CudaKernels, SolveDenseEqualsCpu) {
   }
   EXPECT_LE(max_rel(Dense<T>(Eigen::Map<const Dense<T>>(result[1].data(), n, 3)),
                     Dense<T>(Eigen::Map<const Dense<T>>(result[0].data(), n, 3))),
+            kernel_tolerance<T>);
+}
+
+// fold_dense on the device against the host's, on a 300 x 300 matrix folded onto 150 kept
+// unknowns in a shuffled order, every fifth without a partner, the rest with weights ±1. To the
+// kernel tolerance: the device may fuse the multiply-add.
+TYPED_TEST(CudaKernels, FoldDenseEqualsCpu) {
+  using T = TypeParam;
+  using R = typename Backend<T>::real;
+  const index_t n = 300, k = 150;
+  const Dense<T> a = random_dense<T>(n, n, 26);
+  std::vector<index_t> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), std::mt19937(27));
+  std::vector<index_t> kept(order.begin(), order.begin() + k);
+  std::vector<index_t> partner(order.begin() + k, order.end());
+  std::vector<R> weight;
+  for (index_t p = 0; p < k; ++p) {
+    if (p % 5 == 0) partner[static_cast<std::size_t>(p)] = -1;
+    weight.push_back(p % 2 == 0 ? R(1) : R(-1));
+  }
+  std::vector<T> result[2];
+  for (const bool g : {false, true}) {
+    Backend<T>& be = g ? *this->gpu : *this->cpu;
+    Block<T> out = be.template allocate<T>(k, k);
+    be.fold_dense(put(be, a), put(be, kept), put(be, partner), put(be, weight), out);
+    result[g] = be.download(out);
+  }
+  EXPECT_LE(max_rel(Dense<T>(Eigen::Map<const Dense<T>>(result[1].data(), k, k)),
+                    Dense<T>(Eigen::Map<const Dense<T>>(result[0].data(), k, k))),
             kernel_tolerance<T>);
 }
 

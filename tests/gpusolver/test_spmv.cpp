@@ -307,6 +307,35 @@ TYPED_TEST(CpuBackendTest, SolveDenseSolvesInPlace) {
   EXPECT_THROW(be.solve_dense(be.template allocate<T>(n, n), short_rhs), std::invalid_argument);
 }
 
+// fold_dense against its definition entry by entry (to rounding: either side may fuse the
+// multiply-add): kept rows and columns out of order, a column with no partner, partners
+// weighted −1 and 0.5; sizes that disagree refused.
+TYPED_TEST(CpuBackendTest, FoldDenseFoldsPartnerColumnsOntoTheKeptOnes) {
+  using T = TypeParam;
+  using R = typename Backend<T>::real;
+  Backend<T>& be = *this->backend;
+  const Dense<T> a = random_dense<T>(7, 7, 9);
+  const std::vector<index_t> kept{1, 4, 0}, partner{5, -1, 6};
+  const std::vector<R> weight{-1, 0, 0.5};
+  Block<T> out = be.template allocate<T>(3, 3);
+  be.fold_dense(put(be, a), put(be, kept), put(be, partner), put(be, weight), out);
+  const std::vector<T> got = be.download(out);
+  for (int q = 0; q < 3; ++q)
+    for (int p = 0; p < 3; ++p) {
+      const T first = a(kept[q], kept[p]);
+      const T second = partner[p] >= 0 ? T(weight[p] * a(kept[q], partner[p])) : T(0);
+      EXPECT_LE(std::abs(got[static_cast<std::size_t>(q + 3 * p)] - (first + second)),
+                4 * std::numeric_limits<R>::epsilon() * (std::abs(first) + std::abs(second)))
+          << q << ", " << p;
+    }
+  Block<T> wide = be.template allocate<T>(3, 2);
+  EXPECT_THROW(be.fold_dense(put(be, a), put(be, kept), put(be, partner), put(be, weight), wide),
+               std::invalid_argument);
+  EXPECT_THROW(be.fold_dense(put(be, a), put(be, std::vector<index_t>{1, 4}), put(be, partner),
+                             put(be, weight), out),
+               std::invalid_argument);
+}
+
 // A host matrix-free operator's Aᴴ product from its own product where A is complex symmetric
 // (host_symmetric_adjoint), as BiCG asks for it; refused where none was given.
 TYPED_TEST(CpuBackendTest, SymmetricFunctionOperatorHasItsAdjoint) {

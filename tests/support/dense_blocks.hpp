@@ -18,6 +18,13 @@ template <class T, class U> Block<U> put(Backend<T>& be, const Dense<U>& h) {
   return b;
 }
 
+// A copy of v in backend memory, one column (indices, weights: any value type).
+template <class T, class U> Block<U> put(Backend<T>& be, const std::vector<U>& v) {
+  auto b = be.template allocate<U>(static_cast<index_t>(v.size()), 1);
+  be.upload(std::span<const U>(v), b);
+  return b;
+}
+
 // A block's values on the host.
 template <class T, class U> Dense<U> get(Backend<T>& be, const Block<U>& b) {
   const std::vector<U> v = be.download(b);

@@ -4,6 +4,7 @@
 // here; the CUDA device in the GPU test, skipped without one).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <fstream>
@@ -12,7 +13,10 @@
 
 #include "io/temp_dir.hpp"
 #include "planarmom/gpusolver/backends.hpp"
+#include "planarmom/geometry/mesh.hpp"
+#include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
+#include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sweep/line_checks.hpp"
 #include "support/gpu.hpp"
 
@@ -116,6 +120,52 @@ TEST(SolveLineOnBackend, ExactOperatorEqualsTheLuOnTheGpu) {
   PMOM_REQUIRE_GPU();
   auto backend = make_cuda_backend<cd>();
   expect_backend_equals_lu(*backend, 0);
+}
+
+// The backend's LU route solved for right-hand sides of no parity, against the host's LU, on
+// a straight line (mirror-symmetric: folded on the backend into its two parity parts, whose
+// LUs it solves) and on the same line with a stub on one side (no mirror: one LU of Z). The
+// solutions to 1e-9 of their largest entry: the same Z (filled on the device or on the host)
+// and two LUs in double, on systems whose κ is ~1e3.
+void expect_solutions_equal_lu(Backend<cd>& backend) {
+  for (const bool stub : {false, true}) {
+    geometry::Layout layout;
+    layout.substrate = {4.4, 1.6, 0.0};
+    layout.rects = {{0, 0, 24, 1.2}};
+    if (stub) layout.rects.push_back({6, 1.2, 7.2, 4.8});
+    const geometry::Mesh mesh = geometry::make_mesh(layout, geometry::CellSize{0.4, 0.4});
+    const mom::GreensTable greens(mom::Slab{4.4, 0.0, 1.6e-3, {}}, 3e9,
+                                  mom::required_rho_max(mesh.grid()));
+    const mom::TablePlan plan = mom::make_table_plan(mesh);
+    const auto n = mesh.basis().size();
+    std::mt19937_64 rng(11);
+    std::normal_distribution<double> normal;
+    std::vector<cd> rhs(2 * n);
+    for (cd& v : rhs) v = {normal(rng), normal(rng)};
+    const mom::LineSystem system{mesh, plan, greens, rhs, 2, {}};
+    const std::vector<cd> lu = mom::solve_line_by_lu(system).x;
+    const std::vector<cd> got = solve_line_on_backend(system, backend).x;
+    ASSERT_EQ(got.size(), lu.size());
+    double largest = 0, diff = 0;
+    for (std::size_t k = 0; k < lu.size(); ++k) {
+      largest = std::max(largest, std::abs(lu[k]));
+      diff = std::max(diff, std::abs(got[k] - lu[k]));
+    }
+    std::printf("[line_checks] %s, %s line (%zu unknowns): max |x - x_lu| %.2e of %.2e\n",
+                backend.name().c_str(), stub ? "stubbed" : "straight", n, diff, largest);
+    EXPECT_LT(diff, 1e-9 * largest) << (stub ? "stubbed" : "straight");
+  }
+}
+
+TEST(SolveLineOnBackend, SolutionsEqualTheLuOnTheCpu) {
+  auto backend = make_cpu_backend<cd>();
+  expect_solutions_equal_lu(*backend);
+}
+
+TEST(SolveLineOnBackend, SolutionsEqualTheLuOnTheGpu) {
+  PMOM_REQUIRE_GPU();
+  auto backend = make_cuda_backend<cd>();
+  expect_solutions_equal_lu(*backend);
 }
 
 }  // namespace

@@ -329,6 +329,16 @@ template <class T> class Backend {
   // substitutions, no inverse (a line check solves its few right-hand sides once so). Throws
   // as make_dense_inverse, and std::invalid_argument when b has not n rows.
   virtual void solve_dense(Block<T> a, Block<T>& b) = 0;
+  // out (k x k, column-major) = a at the kept rows and columns, each column p plus weight[p]
+  // times a's column partner[p] at the same rows: out(q, p) = a(kept[q], kept[p]) + weight[p]
+  // a(kept[q], partner[p]), the second term left out where partner[p] < 0 (a: n x n,
+  // column-major, in backend memory; kept, partner and weight k x 1 there). How a matrix that
+  // commutes with a mirror is folded onto one parity of its unknowns, half their number
+  // (mom/line_mirror.hpp: the sweep's line checks LU-factor a line's Z so, in two halves).
+  // Throws std::invalid_argument for sizes that disagree.
+  virtual void fold_dense(const Block<T>& a, const Block<index_t>& kept,
+                          const Block<index_t>& partner, const Block<real>& weight,
+                          Block<T>& out) = 0;
   // y = alpha op(A) x + beta y, column by column of the blocks.
   virtual void spmv(const Operator<T>& a, Transpose op, const Block<T>& x, Block<T>& y,
                     T alpha = T(1), T beta = T(0)) = 0;
@@ -415,6 +425,23 @@ template <class T> class Backend {
       throw std::invalid_argument("solve_dense: the right-hand sides have " +
                                   std::to_string(b->rows()) + " rows, the matrix " +
                                   std::to_string(a.rows()));
+  }
+  // What every fold_dense checks: a square, kept, partner and weight single columns of out's
+  // size, out square. (The indices' range is the caller's: they are in backend memory.)
+  static void check_fold_input(const Block<T>& a, const Block<index_t>& kept,
+                               const Block<index_t>& partner, const Block<real>& weight,
+                               const Block<T>& out) {
+    const index_t k = out.rows();
+    if (a.rows() != a.cols() || out.cols() != k || kept.rows() != k || partner.rows() != k ||
+        weight.rows() != k || kept.cols() != 1 || partner.cols() != 1 || weight.cols() != 1 ||
+        k > a.rows())
+      throw std::invalid_argument(
+          "fold_dense: a square matrix and k x k out with k kept rows, partners and weights (k "
+          "at most the matrix's rows), got a " + std::to_string(a.rows()) + " x " +
+          std::to_string(a.cols()) + ", out " + std::to_string(out.rows()) + " x " +
+          std::to_string(out.cols()) + ", " + std::to_string(kept.size()) + " kept, " +
+          std::to_string(partner.size()) + " partners, " + std::to_string(weight.size()) +
+          " weights");
   }
   // What every make_sweeper checks: A valid and square, inv_diag of its size, colour_ptr
   // empty or non-decreasing from 0 to the row count.

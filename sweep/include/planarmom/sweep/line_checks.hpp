@@ -18,7 +18,9 @@
 namespace pmom::sweep {
 
 // The line's system solved on `backend`: Z filled there (by the GPU fill on a CUDA device) and
-// LU-factored there (Backend::solve_dense) up to direct_up_to unknowns (by default largest_lu,
+// LU-factored there (Backend::solve_dense; a mirror-symmetric line, as both checks' are, folded
+// first into its two parity parts of half the unknowns, mom/line_mirror.hpp, and each factored
+// on its own: a quarter of the work) up to direct_up_to unknowns (by default largest_lu,
 // recycled_inverse.hpp: what the device's memory holds, ~36 000 on an H100; on the GPU a line
 // of 3937 unknowns took 0.46 s by COCG on a dense CSR built and uploaded by the host); above it,
 // the exact operator (Z·x by FFT, exact_operator.hpp) and COCG with block Jacobi on tiles
