@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "kinds.hpp"
 #include "planarmom/mom/edge_profile.hpp"
@@ -60,43 +62,66 @@ class Rules {
 };
 
 // Which tables and offsets the mesh uses: for each kind, the cells (rooftops: minus cells;
-// charges: the cells holding that shape) carrying it; per table, a mark for every offset.
+// charges: the cells holding that shape) carrying it, as runs along x; per table, a mark for
+// every offset.
 struct Usage {
+  // Cells (i0..i1, j) of one kind. The offsets between two runs are one interval of di at one
+  // dj, so two kinds' offsets cost runs × runs × the intervals, not cells × cells (a line
+  // check's 20 000-unknown line: 2.1 s for its plan on 2 cores by cells).
+  struct Run {
+    int j, i0, i1;
+  };
   int nx = 0, ny = 0;
-  std::array<std::vector<geometry::Cell>, 2 * kRooftopKinds> rooftops;  // axis·27 + kind
-  std::array<std::vector<geometry::Cell>, kChargeKinds> charges;
+  std::array<std::vector<Run>, 2 * kRooftopKinds> rooftops;  // axis·27 + kind
+  std::array<std::vector<Run>, kChargeKinds> charges;
 
   Usage(const geometry::Grid& grid, const std::vector<RooftopCells>& cells)
       : nx(grid.nx), ny(grid.ny) {
-    std::array<std::vector<std::uint8_t>, kChargeKinds> seen;
-    for (auto& s : seen) s.assign(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny), 0);
-    const auto add_charge = [&](int kind, int i, int j) {
-      std::uint8_t& flag = seen[static_cast<std::size_t>(kind)]
-                               [static_cast<std::size_t>(j) * static_cast<std::size_t>(nx) +
-                                static_cast<std::size_t>(i)];
-      if (flag == 0) charges[static_cast<std::size_t>(kind)].push_back({i, j});
-      flag = 1;
-    };
+    std::array<std::vector<geometry::Cell>, 2 * kRooftopKinds> rooftop_cells;
+    std::array<std::vector<geometry::Cell>, kChargeKinds> charge_cells;
     const auto add = [&](const RooftopCells& r) {
-      rooftops[static_cast<std::size_t>(r.axis * kRooftopKinds + r.kind)].push_back({r.i, r.j});
-      add_charge(r.minus_charge, r.i, r.j);
-      add_charge(r.plus_charge, r.i + (r.axis == 0 ? 1 : 0), r.j + (r.axis == 1 ? 1 : 0));
+      rooftop_cells[static_cast<std::size_t>(r.axis * kRooftopKinds + r.kind)].push_back({r.i, r.j});
+      charge_cells[static_cast<std::size_t>(r.minus_charge)].push_back({r.i, r.j});
+      charge_cells[static_cast<std::size_t>(r.plus_charge)].push_back(
+          {r.i + (r.axis == 0 ? 1 : 0), r.j + (r.axis == 1 ? 1 : 0)});
     };
     for (const RooftopCells& r : cells) {
       add(r);
       if (r.kind2 >= 0) add(r.subtracted());
     }
+    for (std::size_t k = 0; k < rooftops.size(); ++k) rooftops[k] = runs(std::move(rooftop_cells[k]));
+    for (std::size_t k = 0; k < charges.size(); ++k) charges[k] = runs(std::move(charge_cells[k]));
   }
 
-  // The marks of one table from the kinds' cells; empty when one kind is absent.
-  [[nodiscard]] std::vector<std::uint8_t> offsets(const std::vector<geometry::Cell>& obs,
-                                                  const std::vector<geometry::Cell>& src) const {
+  static std::vector<Run> runs(std::vector<geometry::Cell> cells) {
+    std::sort(cells.begin(), cells.end(), [](const geometry::Cell& a, const geometry::Cell& b) {
+      return a.j != b.j ? a.j < b.j : a.i < b.i;
+    });
+    std::vector<Run> out;
+    for (const geometry::Cell& c : cells) {
+      if (!out.empty() && out.back().j == c.j && c.i <= out.back().i1 + 1) {
+        out.back().i1 = std::max(out.back().i1, c.i);
+        continue;
+      }
+      out.push_back({c.j, c.i, c.i});
+    }
+    return out;
+  }
+
+  // The marks of one table from the kinds' runs; empty when one kind is absent.
+  [[nodiscard]] std::vector<std::uint8_t> offsets(const std::vector<Run>& obs,
+                                                  const std::vector<Run>& src) const {
     if (obs.empty() || src.empty()) return {};
     std::vector<std::uint8_t> marks(static_cast<std::size_t>(2 * nx - 1) *
                                     static_cast<std::size_t>(2 * ny - 1), 0);
-    for (const geometry::Cell& o : obs)
-      for (const geometry::Cell& s : src)
-        marks[static_cast<std::size_t>(offset_index(nx, ny, s.i - o.i, s.j - o.j))] = 1;
+    for (const Run& o : obs)
+      for (const Run& s : src) {
+        const int dj = s.j - o.j;
+        // {b − a : a in o, b in s} is every di from s.i0 − o.i1 to s.i1 − o.i0.
+        const auto first = static_cast<std::ptrdiff_t>(offset_index(nx, ny, s.i0 - o.i1, dj));
+        const auto last = static_cast<std::ptrdiff_t>(offset_index(nx, ny, s.i1 - o.i0, dj));
+        std::fill(marks.begin() + first, marks.begin() + last + 1, std::uint8_t{1});
+      }
     return marks;
   }
 };

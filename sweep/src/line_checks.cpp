@@ -132,9 +132,11 @@ mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequenc
     return mom::line_check(spec, frequency_hz, with_load, solver());
   }();
   ++solved_;
-  report(spec, frequency_hz, with_load, c,
-         std::to_string(c.line.unknowns) + " unknowns, " +
-             std::to_string(c.line.seconds_assembly + c.line.seconds_solve) + " s");
+  std::ostringstream how;
+  how << c.line.unknowns << " unknowns, " << c.line.seconds_assembly + c.line.seconds_solve
+      << " s (set-up and fill " << c.line.seconds_assembly << " s, solve "
+      << c.line.seconds_solve << " s)";
+  report(spec, frequency_hz, with_load, c, how.str());
   const std::vector<double> values = stored_values(c, with_load);
   if (cache_) cache_->put(k, values);
   if (shared_) (*shared_)[k] = values;
