@@ -24,10 +24,11 @@ namespace {
 
 using cd = std::complex<double>;
 
-template <class U> Block<U> upload_new(Backend<cd>& backend, const std::vector<U>& values,
+// A rows x cols block on the backend holding `values`.
+template <class U> Block<U> upload_new(Backend<cd>& backend, std::span<const U> values,
                                        index_t rows, index_t cols) {
   Block<U> b = backend.allocate<U>(rows, cols);
-  backend.upload(std::span<const U>(values), b);
+  backend.upload(values, b);
   return b;
 }
 
@@ -38,7 +39,7 @@ std::vector<cd> solve_assembled(Backend<cd>& backend, Block<cd> z, const mom::Li
   const auto n = static_cast<index_t>(s.mesh.basis().size());
   const mom::LineMirror mirror = mom::line_mirror(s.mesh);
   if (mirror.empty()) {
-    Block<cd> x = upload_new(backend, std::vector<cd>(s.rhs.begin(), s.rhs.end()), n, s.columns);
+    Block<cd> x = upload_new(backend, s.rhs, n, s.columns);
     backend.solve_dense(std::move(z), x);
     return backend.download(x);
   }
@@ -56,9 +57,10 @@ std::vector<cd> solve_assembled(Backend<cd>& backend, Block<cd> z, const mom::Li
     }
     Block<cd> folded = backend.allocate<cd>(k, k);
     // Z is symmetric, so its column-major reading is the row-major one that the split reads.
-    backend.fold_dense(z, upload_new(backend, kept, k, 1), upload_new(backend, partner, k, 1),
-                       upload_new(backend, weight, k, 1), folded);
-    Block<cd> b = upload_new(backend, part.rhs, k, s.columns);
+    backend.fold_dense(z, upload_new<index_t>(backend, kept, k, 1),
+                       upload_new<index_t>(backend, partner, k, 1),
+                       upload_new<double>(backend, weight, k, 1), folded);
+    Block<cd> b = upload_new<cd>(backend, part.rhs, k, s.columns);
     backend.solve_dense(std::move(folded), b);
     mom::add_part_solution(mirror, part, backend.download(b), s.columns, x);
   }
