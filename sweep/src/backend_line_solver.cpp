@@ -96,11 +96,11 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
     }
     backend.synchronize();  // the fill's time is the assembly's, not the LU's
     const auto assembled = clock::now();
-    std::vector<cd> solution = solve_assembled(backend, std::move(z), s);
+    mom::LineSolution out{solve_assembled(backend, std::move(z), s), seconds(start, assembled),
+                          seconds(assembled, clock::now())};
     PMOM_LOG(debug) << "line check on " << backend.name() << ": " << n << " unknowns, fill "
-                    << seconds(start, assembled) << " s, Z's LU "
-                    << seconds(assembled, clock::now()) << " s";
-    return {std::move(solution), seconds(start, assembled), seconds(assembled, clock::now())};
+                    << out.seconds_assembly << " s, Z's LU " << out.seconds_solve << " s";
+    return out;
   }
   SolverOptions o;
   o.method = Method::cocg;

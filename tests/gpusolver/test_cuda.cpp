@@ -148,20 +148,18 @@ TYPED_TEST(CudaKernels, DenseInverseEqualsCpu) {
   const index_t n = 300;
   const Dense<T> a = test::well_conditioned_dense<T>(n, 21);
   const Dense<T> x = random_dense<T>(n, 4, 22), y0 = random_dense<T>(n, 4, 23);
-  std::vector<T> result[2];
+  Dense<T> result[2];
   for (const bool g : {false, true}) {
     Backend<T>& be = g ? *this->gpu : *this->cpu;
     Block<T> stored = put(be, a);
     const auto inverse = be.make_dense_inverse(std::move(stored));
     Block<T> xb = put(be, x), yb = put(be, y0);
     be.spmv(*inverse, Transpose::none, xb, yb, T(2), T(0.5));
-    result[g] = be.download(yb);
+    result[g] = get(be, yb);
     EXPECT_THROW((void)be.make_dense_inverse(be.template allocate<T>(n, n)), std::runtime_error)
         << (g ? "gpu" : "cpu");
   }
-  EXPECT_LE(max_rel(Dense<T>(Eigen::Map<const Dense<T>>(result[1].data(), n, 4)),
-                    Dense<T>(Eigen::Map<const Dense<T>>(result[0].data(), n, 4))),
-            kernel_tolerance<T>);
+  EXPECT_LE(max_rel(result[1], result[0]), kernel_tolerance<T>);
 }
 
 // cuSOLVER's LU and getrs on the right-hand sides against the host's Eigen LU; a singular
@@ -171,19 +169,17 @@ TYPED_TEST(CudaKernels, SolveDenseEqualsCpu) {
   const index_t n = 300;
   const Dense<T> a = test::well_conditioned_dense<T>(n, 24);
   const Dense<T> b = random_dense<T>(n, 3, 25);
-  std::vector<T> result[2];
+  Dense<T> result[2];
   for (const bool g : {false, true}) {
     Backend<T>& be = g ? *this->gpu : *this->cpu;
     Block<T> x = put(be, b);
     be.solve_dense(put(be, a), x);
-    result[g] = be.download(x);
+    result[g] = get(be, x);
     Block<T> rhs = put(be, b);
     EXPECT_THROW(be.solve_dense(be.template allocate<T>(n, n), rhs), std::runtime_error)
         << (g ? "gpu" : "cpu");
   }
-  EXPECT_LE(max_rel(Dense<T>(Eigen::Map<const Dense<T>>(result[1].data(), n, 3)),
-                    Dense<T>(Eigen::Map<const Dense<T>>(result[0].data(), n, 3))),
-            kernel_tolerance<T>);
+  EXPECT_LE(max_rel(result[1], result[0]), kernel_tolerance<T>);
 }
 
 // fold_dense on the device against the host's, on a 300 x 300 matrix folded onto 150 kept
@@ -204,16 +200,14 @@ TYPED_TEST(CudaKernels, FoldDenseEqualsCpu) {
     if (p % 5 == 0) partner[static_cast<std::size_t>(p)] = -1;
     weight.push_back(p % 2 == 0 ? R(1) : R(-1));
   }
-  std::vector<T> result[2];
+  Dense<T> result[2];
   for (const bool g : {false, true}) {
     Backend<T>& be = g ? *this->gpu : *this->cpu;
     Block<T> out = be.template allocate<T>(k, k);
     be.fold_dense(put(be, a), put(be, kept), put(be, partner), put(be, weight), out);
-    result[g] = be.download(out);
+    result[g] = get(be, out);
   }
-  EXPECT_LE(max_rel(Dense<T>(Eigen::Map<const Dense<T>>(result[1].data(), k, k)),
-                    Dense<T>(Eigen::Map<const Dense<T>>(result[0].data(), k, k))),
-            kernel_tolerance<T>);
+  EXPECT_LE(max_rel(result[1], result[0]), kernel_tolerance<T>);
 }
 
 TYPED_TEST(CudaKernels, SpmvEqualsCpuForEveryFormatAndAdjoint) {

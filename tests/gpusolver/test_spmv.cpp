@@ -25,6 +25,7 @@ namespace {
 
 using cplx = std::complex<double>;
 using test::Dense;
+using test::get;
 using test::put;
 using test::random_dense;
 
@@ -296,9 +297,7 @@ TYPED_TEST(CpuBackendTest, SolveDenseSolvesInPlace) {
   const Dense<T> b = random_dense<T>(n, 3, 4);
   Block<T> x = put(be, b);
   be.solve_dense(put(be, a), x);
-  const std::vector<T> got = be.download(x);
-  EXPECT_CLOSE(Dense<T>(Eigen::Map<const Dense<T>>(got.data(), n, 3)),
-               Dense<T>(a.partialPivLu().solve(b)));
+  EXPECT_CLOSE(get(be, x), Dense<T>(a.partialPivLu().solve(b)));
 
   Block<T> rhs = be.template allocate<T>(n, 1);
   EXPECT_THROW(be.solve_dense(be.template allocate<T>(n, n), rhs), std::runtime_error);
@@ -319,12 +318,12 @@ TYPED_TEST(CpuBackendTest, FoldDenseFoldsPartnerColumnsOntoTheKeptOnes) {
   const std::vector<R> weight{-1, 0, 0.5};
   Block<T> out = be.template allocate<T>(3, 3);
   be.fold_dense(put(be, a), put(be, kept), put(be, partner), put(be, weight), out);
-  const std::vector<T> got = be.download(out);
+  const Dense<T> got = get(be, out);
   for (int q = 0; q < 3; ++q)
     for (int p = 0; p < 3; ++p) {
       const T first = a(kept[q], kept[p]);
       const T second = partner[p] >= 0 ? T(weight[p] * a(kept[q], partner[p])) : T(0);
-      EXPECT_LE(std::abs(got[static_cast<std::size_t>(q + 3 * p)] - (first + second)),
+      EXPECT_LE(std::abs(got(q, p) - (first + second)),
                 4 * std::numeric_limits<R>::epsilon() * (std::abs(first) + std::abs(second)))
           << q << ", " << p;
     }
