@@ -137,7 +137,7 @@ SolveResult FallbackSolver<T>::solve(std::span<const T> b, std::vector<T>& x, in
 namespace {
 
 template <class T> bool on_device(const Backend<T>& backend) {
-  return backend.name().rfind("cuda", 0) == 0;
+  return backend.on_device();
 }
 
 // The feature rule's methods and format, logged; options' own where automatic does not choose

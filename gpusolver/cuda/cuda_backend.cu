@@ -98,6 +98,7 @@ template <class T> class CudaBackend final : public Backend<T> {
   }
 
   [[nodiscard]] std::string name() const override { return name_; }
+  [[nodiscard]] bool on_device() const override { return true; }
   [[nodiscard]] std::size_t device_memory_free() const override {
     std::size_t free = 0, total = 0;
     PMOM_CUDA(cudaMemGetInfo(&free, &total));

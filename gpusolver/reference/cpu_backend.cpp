@@ -31,6 +31,7 @@ template <class T> class CpuBackend final : public Backend<T> {
   using typename Backend<T>::real;
 
   [[nodiscard]] std::string name() const override { return "cpu"; }
+  [[nodiscard]] bool on_device() const override { return false; }
 
   std::shared_ptr<void> allocate_bytes(std::size_t bytes) override {
     if (bytes > std::numeric_limits<std::size_t>::max() - alignment) throw std::bad_alloc();

@@ -74,7 +74,7 @@ mom::LineSolution solve_line_on_backend(const mom::LineSystem& s, Backend<std::c
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   const auto n = static_cast<index_t>(s.mesh.basis().size());
-  const bool on_device = backend.name().rfind("cuda", 0) == 0;
+  const bool on_device = backend.on_device();
   const std::vector<mom::GramEntry> gram =
       !s.strip.zero() ? mom::strip_loss_entries(s.mesh, s.plan.edge_profiles)
                       : std::vector<mom::GramEntry>{};

@@ -98,7 +98,7 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
                                   into = mom::evaluate_tables(plan, g);
                                 };
   const auto start = std::chrono::steady_clock::now();
-  const bool on_device = backend.name().rfind("cuda", 0) == 0;
+  const bool on_device = backend.on_device();
   d.n = static_cast<index_t>(mesh.basis().size());
   d.host_dense = host_dense && !on_device;
   if (!d.host_dense)

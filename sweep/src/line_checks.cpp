@@ -26,7 +26,7 @@ std::string hex(double v) {
 }
 
 bool on_device(const Backend<cd>* backend) {
-  return backend != nullptr && backend->name().rfind("cuda", 0) == 0;
+  return backend != nullptr && backend->on_device();
 }
 
 // A check as the cache and the other ranks keep it: γ, εeff, Z0, unknowns and the load.

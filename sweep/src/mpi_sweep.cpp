@@ -461,7 +461,7 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
     const int ordinal = settings.backend == "cpu" ? -1 : select_cuda_device(session.local_rank());
     backend_name = steps::choose_backend(settings.backend);
     backend = make_backend<cd>(backend_name);
-    backend_name = backend->name().rfind("cuda", 0) == 0 ? "cuda" : "cpu";
+    backend_name = backend->on_device() ? "cuda" : "cpu";
     device = backend_name == "cuda" ? "cuda device " + std::to_string(ordinal) + ", " +
                                           cuda_device_status().description
                                     : "cpu, " + std::to_string(omp_get_max_threads()) +

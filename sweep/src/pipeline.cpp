@@ -112,7 +112,7 @@ SweepSettings resolved(SweepSettings s, const geometry::Mesh& mesh, const Backen
 // The resolved settings, refused before any work (the line checks come first) where this build
 // and backend cannot run them (with Z's LU the host multiplies by Z itself, without FFTs).
 const SweepSettings& runnable(const SweepSettings& s, const Backend<cd>& backend) {
-  if (s.rule == "exact" && s.preconditioner != "lu" && backend.name().rfind("cuda", 0) != 0 &&
+  if (s.rule == "exact" && s.preconditioner != "lu" && !backend.on_device() &&
       !mom::ConvolutionOperator::available())
     throw std::runtime_error("sparsify rule exact on the cpu backend needs FFTW: install "
                              "libfftw3-dev (tools/install-deps.sh) and rebuild, or run on a "
@@ -175,7 +175,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
     PMOM_LOG(info) << "strips' loss terms: " << gram_.size() << " entries ("
                    << seconds_since(start) << " s)";
   }
-  const bool on_device = backend_.name().rfind("cuda", 0) == 0;
+  const bool on_device = backend_.on_device();
   if (fixed_pattern) {
     make_in_place();
     if (on_device)
@@ -303,7 +303,7 @@ bool SweepPipeline::interpolates_tables() const {
 }
 
 bool SweepPipeline::wants_band_tables() const {
-  return interpolates_tables() && backend_.name().rfind("cuda", 0) != 0;
+  return interpolates_tables() && !backend_.on_device();
 }
 
 void SweepPipeline::make_band_tables(const mom::BandTables::Share& share) {

@@ -243,6 +243,9 @@ template <class T> class Backend {
   virtual ~Backend() = default;
 
   [[nodiscard]] virtual std::string name() const = 0;
+  // Whether its memory is a device's (not the host's): callers choose device-side routes by
+  // this, never by the name.
+  [[nodiscard]] virtual bool on_device() const = 0;
 
   // ---- memory --------------------------------------------------------------------------
   // Zero-filled storage of the given size.
