@@ -55,7 +55,7 @@ void draw(const sweep::SweepJob& job, const sweep::SweepSettings& out) {
 int run(const SweepFlags& f, const io::LogOptions& log) {
   sweep::RunOptions options;
   options.resume = f.resume;
-  options.backend = f.backend;
+  if (!f.backend.empty()) options.backend = sweep::parse_backend_choice(f.backend);
   options.out_dir = f.out_dir;
   options.line_cache = !f.no_line_cache;
   // On a terminal a progress bar replaces the per-frequency log lines (which would break it).

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <sstream>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "planarmom/geometry/yaml_reader.hpp"
@@ -17,6 +18,25 @@ namespace {
 
 using geometry::YamlReader;
 
+// The name of `value` in `names`.
+template <class E, std::size_t N> std::string name_of(const Named<E> (&names)[N], E value) {
+  for (const Named<E>& n : names)
+    if (n.value == value) return std::string(n.name);
+  throw std::logic_error("a setting's value without a name");
+}
+
+// The value named at `node`, one of `names` (a "must be one of" error otherwise).
+template <class E, std::size_t N>
+E read_choice(const YamlReader& r, const YAML::Node& node, const std::string& path,
+              const Named<E> (&names)[N]) {
+  YamlReader::Keys choices;
+  for (const Named<E>& n : names) choices.push_back(n.name);
+  const std::string given = r.choice(node, path, choices);
+  for (const Named<E>& n : names)
+    if (n.name == given) return n.value;
+  throw std::logic_error("YamlReader::choice returned no choice");
+}
+
 void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
   r.check_keys(node, "/sparsify", {"density", "rule", "check_dense", "format", "reach_heights"});
   if (const YAML::Node n = node["density"]) {
@@ -25,15 +45,15 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
       r.fail(n, "/sparsify/density must be in (0, 1], got " + n.Scalar());
   }
   if (const YAML::Node n = node["rule"])
-    s.rule = r.choice(n, "/sparsify/rule", {"magnitude", "mpie", "exact"});
-  if (s.rule == "exact" && node["density"])
+    s.rule = read_choice(r, n, "/sparsify/rule", kRuleNames);
+  if (s.rule == Rule::exact && node["density"])
     r.fail(node["density"], "/sparsify/density: rule exact keeps every interaction (Z x by FFT); "
                             "give no density");
   if (const YAML::Node n = node["reach_heights"]) {
     s.reach_heights = r.positive(n, "/sparsify/reach_heights");
     if (node["density"])
       r.fail(n, "/sparsify: give density or reach_heights, not both (the reach sets the density)");
-    if (s.rule != "mpie")
+    if (s.rule != Rule::mpie)
       r.fail(n, "/sparsify/reach_heights needs rule: mpie (the magnitude rule keeps the largest "
                 "entries, whatever their distance)");
     if (!(s.reach_heights <= 1e4))
@@ -41,19 +61,19 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
   }
   if (const YAML::Node n = node["check_dense"]) {
     s.check_dense = r.boolean(n, "/sparsify/check_dense");
-    if (s.check_dense && s.rule == "exact")
+    if (s.check_dense && s.rule == Rule::exact)
       r.fail(n, "/sparsify/check_dense compares a thresholded Z with the dense one; rule exact "
                 "thresholds nothing");
   }
   if (const YAML::Node n = node["format"])
-    s.format = r.choice(n, "/sparsify/format", {"auto", "csr", "hyb"});
+    s.format = read_choice(r, n, "/sparsify/format", kZFormatNames);
 }
 
 void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
   r.check_keys(node, "/solver",
                {"method", "tolerance", "max_iterations", "backend", "preconditioner"});
   if (const YAML::Node n = node["method"])
-    s.method = r.choice(n, "/solver/method", {"auto", "bicg", "cocg", "bicgstab"});
+    s.method = read_choice(r, n, "/solver/method", kSweepMethodNames);
   if (const YAML::Node n = node["tolerance"]) {
     s.tolerance = r.number(n, "/solver/tolerance");
     if (!(s.tolerance > 0 && s.tolerance < 1))
@@ -63,16 +83,18 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
     s.max_iterations =
         r.integer(n, "/solver/max_iterations", 1, std::numeric_limits<int>::max());
   if (const YAML::Node n = node["backend"])
-    s.backend = r.choice(n, "/solver/backend", {"auto", "cpu", "cuda"});
+    s.backend = read_choice(r, n, "/solver/backend", kBackendNames);
   if (const YAML::Node n = node["preconditioner"]) {
-    s.preconditioner = r.choice(n, "/solver/preconditioner", {"auto", "lu", "block", "jacobi"});
-    if (s.preconditioner == "lu" && s.rule != "exact")
+    s.preconditioner = read_choice(r, n, "/solver/preconditioner", kPreconditionerNames);
+    if (s.preconditioner == PreconditionerChoice::lu && s.rule != Rule::exact)
       r.fail(n, "/solver/preconditioner lu needs sparsify rule exact (Z's LU preconditions the "
-                "operator with every interaction); use block with rule " + s.rule);
-    if ((s.preconditioner == "block" || s.preconditioner == "lu") && s.method != "auto" &&
-        s.method != "cocg")
-      r.fail(n, "/solver/preconditioner " + s.preconditioner + " needs method auto or cocg (its "
-                "M⁻¹ is complex symmetric, as COCG needs); use jacobi with " + s.method);
+                "operator with every interaction); use block with rule " + to_string(s.rule));
+    const bool complex_symmetric = s.preconditioner == PreconditionerChoice::block ||
+                                   s.preconditioner == PreconditionerChoice::lu;
+    if (complex_symmetric && s.method != Method::automatic && s.method != Method::cocg)
+      r.fail(n, "/solver/preconditioner " + to_string(s.preconditioner) +
+                    " needs method auto or cocg (its M⁻¹ is complex symmetric, as COCG needs); "
+                    "use jacobi with " + name_of(kSweepMethodNames, s.method));
   }
 }
 
@@ -189,9 +211,21 @@ SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& fil
   if (const YAML::Node n = root["solver"]) read_solver(r, n, s);
   read_output(r, root["output"], ports, s);
   if (const YAML::Node n = root["termination"])
-    s.termination = r.choice(n, "/termination", {"matched", "short"});
+    s.termination = read_choice(r, n, "/termination", kTerminationNames);
   if (const YAML::Node n = root["accuracy"]) read_accuracy(r, n, s);
   return s;
+}
+
+std::string to_string(Rule v) { return name_of(kRuleNames, v); }
+std::string to_string(ZFormat v) { return name_of(kZFormatNames, v); }
+std::string to_string(BackendChoice v) { return name_of(kBackendNames, v); }
+std::string to_string(PreconditionerChoice v) { return name_of(kPreconditionerNames, v); }
+std::string to_string(Termination v) { return name_of(kTerminationNames, v); }
+
+BackendChoice parse_backend_choice(const std::string& name) {
+  for (const Named<BackendChoice>& n : kBackendNames)
+    if (n.name == name) return n.value;
+  throw std::invalid_argument("backend must be one of auto, cpu, cuda, got '" + name + "'");
 }
 
 mom::AssemblyOptions assembly_options(const SweepSettings& settings) {

@@ -30,7 +30,7 @@ std::string sparsify_warning(const SweepSettings& s) {
     w << "the interactions within " << s.reach_heights << " substrate heights";
   else
     w << s.density * 100 << "% of Z";
-  w << " (rule " << s.rule << "): a thresholded Z is not converged on the boards measured "
+  w << " (rule " << to_string(s.rule) << "): a thresholded Z is not converged on the boards measured "
        "(against every entry kept, |S| moved 0.2-1.5 dB on RO4003 at 5-45% of Z and 0.8-14 dB "
        "on FR-4 at 5-88%; docs/VALIDATION.md). sparsify: {density: 1.0} keeps every entry; "
        "tools/converge.py --knobs dense measures the error of this layout";

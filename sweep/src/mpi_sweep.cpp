@@ -458,11 +458,12 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
   std::unique_ptr<Backend<cd>> backend;
   std::string backend_name, device = "cpu";
   agreed(session, [&] {
-    const int ordinal = settings.backend == "cpu" ? -1 : select_cuda_device(session.local_rank());
-    backend_name = steps::choose_backend(settings.backend);
+    const int ordinal =
+        settings.backend == BackendChoice::cpu ? -1 : select_cuda_device(session.local_rank());
+    backend_name = to_string(steps::choose_backend(settings.backend));
     backend = make_backend<cd>(backend_name);
     backend_name = backend->on_device() ? "cuda" : "cpu";
-    device = backend_name == "cuda" ? "cuda device " + std::to_string(ordinal) + ", " +
+    device = backend->on_device() ? "cuda device " + std::to_string(ordinal) + ", " +
                                           cuda_device_status().description
                                     : "cpu, " + std::to_string(omp_get_max_threads()) +
                                           " threads";

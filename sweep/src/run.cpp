@@ -118,12 +118,12 @@ void check_output_folders(const SweepSettings& s) {
 
 }  // namespace
 
-std::string steps::choose_backend(const std::string& wanted) {
-  if (wanted != "auto") return wanted;
+BackendChoice steps::choose_backend(BackendChoice wanted) {
+  if (wanted != BackendChoice::automatic) return wanted;
   const CudaDeviceStatus status = cuda_device_status();
   PMOM_LOG(info) << "backend: " << (status.available ? "cuda, " : "cpu (") << status.description
                  << (status.available ? "" : ")");
-  return status.available ? "cuda" : "cpu";
+  return status.available ? BackendChoice::cuda : BackendChoice::cpu;
 }
 
 SweepJob load_sweep(const fs::path& config) {
@@ -167,7 +167,7 @@ SweepJob load_sweep(const fs::path& config) {
 
 SweepSettings output_paths(const SweepJob& job, const RunOptions& options) {
   SweepSettings s = job.settings;
-  if (!options.backend.empty()) s.backend = options.backend;
+  if (options.backend) s.backend = *options.backend;
   s.line_cache = options.line_cache;
   if (!options.out_dir.empty())
     for (std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout})
@@ -240,7 +240,7 @@ io::SweepData steps::finish(io::SweepFile& file, const SweepJob& job,
 io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
   const SweepSettings settings = output_paths(job, options);
   steps::prepare_outputs(job, settings, options);
-  const std::string backend_name = steps::choose_backend(settings.backend);
+  const std::string backend_name = to_string(steps::choose_backend(settings.backend));
   const auto backend = make_backend<cd>(backend_name);
   io::SweepFile file(settings.hdf5, steps::sweep_info(job, backend_name),
                      options.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);

@@ -15,7 +15,7 @@ void prepare_outputs(const SweepJob& job, const SweepSettings& settings,
                      const RunOptions& options);
 
 // The backend `wanted` names; auto: cuda where a device is visible (logged), else cpu.
-std::string choose_backend(const std::string& wanted);
+BackendChoice choose_backend(BackendChoice wanted);
 
 // What the sweep file records for the whole run.
 io::SweepInfo sweep_info(const SweepJob& job, const std::string& backend);

@@ -103,10 +103,21 @@ TEST(SweepConfig, ExampleCouplerParses) {
   EXPECT_DOUBLE_EQ(s.frequencies_hz.back(), 4.0e9);
   const std::string stem = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler";
   // The example sets rule exact and tolerance 1e-9; the rest are the defaults.
-  const SweepSettings expected{{},     1.0,           "exact",        false,
-                               "auto", "auto",        1e-9,           5000,
-                               "auto", "auto",        "matched",      stem + ".h5",
-                               stem + ".s4p",         stem + ".png",  stem + ".svg"};
+  const SweepSettings expected{{},
+                               1.0,
+                               Rule::exact,
+                               false,
+                               ZFormat::automatic,
+                               Method::automatic,
+                               1e-9,
+                               5000,
+                               BackendChoice::automatic,
+                               PreconditionerChoice::automatic,
+                               Termination::matched,
+                               stem + ".h5",
+                               stem + ".s4p",
+                               stem + ".png",
+                               stem + ".svg"};
   EXPECT_EQ(fields(s), fields(expected));
 }
 
@@ -114,23 +125,34 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   const SweepSettings s = read(kValid);
   EXPECT_EQ(s.frequencies_hz, (std::vector<double>{1.0e9, 1.5e9, 2.0e9}));
   // Relative paths are relative to the config file's folder; missing ones default to its stem.
-  const SweepSettings given{{},        0.1,            "magnitude",    true,
-                            "hyb",     "cocg",         1e-6,           200,
-                            "cpu",     "auto",         "matched",      "dir/out/run.h5",
-                            "/tmp/run.s2p", "dir/sweep.png", "dir/sweep.svg"};
+  const SweepSettings given{{},
+                            0.1,
+                            Rule::magnitude,
+                            true,
+                            ZFormat::hyb,
+                            Method::cocg,
+                            1e-6,
+                            200,
+                            BackendChoice::cpu,
+                            PreconditionerChoice::automatic,
+                            Termination::matched,
+                            "dir/out/run.h5",
+                            "/tmp/run.s2p",
+                            "dir/sweep.png",
+                            "dir/sweep.svg"};
   EXPECT_EQ(fields(s), fields(given));
-  EXPECT_EQ(read(kWithRule).rule, "mpie");
+  EXPECT_EQ(read(kWithRule).rule, Rule::mpie);
   EXPECT_EQ(read(edited("backend: cpu", "backend: cpu\n  preconditioner: jacobi")).preconditioner,
-            "jacobi");
-  EXPECT_EQ(read(kValid + "termination: short\n").termination, "short");
-  EXPECT_EQ(read(kValid + "termination: matched\n").termination, "matched");
+            PreconditionerChoice::jacobi);
+  EXPECT_EQ(read(kValid + "termination: short\n").termination, Termination::short_circuit);
+  EXPECT_EQ(read(kValid + "termination: matched\n").termination, Termination::matched);
   // A file in the working folder: names without a folder; only frequencies is required.
   const SweepSettings bare = read("frequencies: [3.0e9, 1.0e10]\n", "coupler.yaml");
   EXPECT_EQ(bare.frequencies_hz, (std::vector<double>{3.0e9, 1.0e10}));
   EXPECT_EQ(bare.hdf5, "coupler.h5");
   EXPECT_EQ(bare.touchstone, "coupler.s2p");
   EXPECT_DOUBLE_EQ(bare.density, 1.0);  // every entry kept
-  EXPECT_EQ(bare.rule, "magnitude");
+  EXPECT_EQ(bare.rule, Rule::magnitude);
 }
 
 TEST(SweepConfig, AccuracySetsTheIntegralsOptions) {
@@ -224,10 +246,10 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
     expect_bad(text, "6: /sparsify/check_dense compares a thresholded Z with the dense one; "
                      "rule exact thresholds nothing");
     text.replace(text.find("check_dense: true"), 17, "check_dense: false");
-    EXPECT_EQ(read(text).rule, "exact");
+    EXPECT_EQ(read(text).rule, Rule::exact);
     // With rule exact Z's LU may be asked for.
     text.replace(text.find("backend: cpu"), 12, "backend: cpu\n  preconditioner: lu");
-    EXPECT_EQ(read(text).preconditioner, "lu");
+    EXPECT_EQ(read(text).preconditioner, PreconditionerChoice::lu);
   }
   expect_bad(edited("format: hyb", "format: hib"),
              "8: /sparsify/format must be one of auto, csr, hyb, got 'hib' (did you mean 'hyb'?)");

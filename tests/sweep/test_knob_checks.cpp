@@ -36,7 +36,7 @@ TEST(KnobChecks, CouplerExampleInThePapersModeWarnsOfItsDensityAndItsFeeds) {
   // The example keeps every interaction (rule exact): only its feeds are flagged.
   ASSERT_EQ(knob_warnings(e.mesh, e.settings).size(), 1u);
   e.settings.density = 0.05;
-  e.settings.rule = "mpie";
+  e.settings.rule = Rule::mpie;
   const std::vector<std::string> w = knob_warnings(e.mesh, e.settings);
   ASSERT_EQ(w.size(), 2u) << testing::PrintToString(w);
   EXPECT_EQ(count_containing(w, "sparsify keeps 5% of Z (rule mpie)"), 1);

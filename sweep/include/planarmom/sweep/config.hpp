@@ -17,41 +17,86 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
 
+#include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/greens_table.hpp"
 
 namespace pmom::sweep {
+
+// The enumerated settings, parsed once where the config is read. Each has one table of names,
+// which serves the reader and to_string (log lines, messages).
+
+// sparsify.rule: which entries of Z are kept, and so how Z·x is made (z_route.hpp).
+// magnitude: the largest |Z_mn| of the dense Z (sparsify::sparsify); mpie: the
+// structure-preserving pattern assembled directly as CSR (mom/sparse_assembly.hpp); exact:
+// every interaction, Z·x by FFT (mom/convolution_operator.hpp).
+enum class Rule { magnitude, mpie, exact };
+// sparsify.format of a thresholded Z: chosen from its rows (sparsify::suggest_format), or given.
+enum class ZFormat { automatic, csr, hyb };
+// solver.backend: automatic is cuda where a device is visible, else cpu.
+enum class BackendChoice { automatic, cpu, cuda };
+// solver.preconditioner. lu: Z's LU at one frequency for the next ones (rule exact); block:
+// block Jacobi on geometric tiles of the layout; both COCG only. jacobi: the diagonal.
+// automatic: lu with rule exact where the backend factors a matrix of Z's size, else block.
+enum class PreconditionerChoice { automatic, lu, block, jacobi };
+// termination: what loads every port's delta gap. matched: Z0 − Z_end, so that each feed sees
+// its own Z0 (the undriven feeds absorb what reaches them, as on a bench); short_circuit: an
+// ideal short (the layout is then a resonator of open-ended feeds). S does not depend on it:
+// the de-embedding fits the waves on the feeds.
+enum class Termination { matched, short_circuit };
+
+template <class E> struct Named {
+  std::string_view name;
+  E value;
+};
+inline constexpr Named<Rule> kRuleNames[] = {
+    {"magnitude", Rule::magnitude}, {"mpie", Rule::mpie}, {"exact", Rule::exact}};
+inline constexpr Named<ZFormat> kZFormatNames[] = {
+    {"auto", ZFormat::automatic}, {"csr", ZFormat::csr}, {"hyb", ZFormat::hyb}};
+// The methods a sweep takes (the Krylov methods of the BiCG family and BiCGSTAB).
+inline constexpr Named<Method> kSweepMethodNames[] = {{"auto", Method::automatic},
+                                                      {"bicg", Method::bicg},
+                                                      {"cocg", Method::cocg},
+                                                      {"bicgstab", Method::bicgstab}};
+inline constexpr Named<BackendChoice> kBackendNames[] = {{"auto", BackendChoice::automatic},
+                                                         {"cpu", BackendChoice::cpu},
+                                                         {"cuda", BackendChoice::cuda}};
+inline constexpr Named<PreconditionerChoice> kPreconditionerNames[] = {
+    {"auto", PreconditionerChoice::automatic},
+    {"lu", PreconditionerChoice::lu},
+    {"block", PreconditionerChoice::block},
+    {"jacobi", PreconditionerChoice::jacobi}};
+inline constexpr Named<Termination> kTerminationNames[] = {{"matched", Termination::matched},
+                                                           {"short", Termination::short_circuit}};
+
+std::string to_string(Rule v);
+std::string to_string(ZFormat v);
+std::string to_string(BackendChoice v);
+std::string to_string(PreconditionerChoice v);
+std::string to_string(Termination v);
+// "cpu" or "cuda" for the command line's --backend; throws std::invalid_argument naming the
+// choices.
+BackendChoice parse_backend_choice(const std::string& name);
 
 struct SweepSettings {
   std::vector<double> frequencies_hz;  // not empty, each > 0, increasing, no duplicates
   // (0, 1]. Default 1: every entry kept. No thresholded Z converged on the boards measured
   // (docs/VALIDATION.md, "Thresholding on thick substrates"); below 1 the sweep warns.
   double density = 1.0;
-  // Which entries are kept: magnitude, the largest |Z_mn| of the dense Z
-  // (sparsify::sparsify); mpie, the structure-preserving pattern assembled directly as CSR
-  // (mom/sparse_assembly.hpp; the dense Z is built only for check_dense).
-  std::string rule = "magnitude";      // magnitude | mpie | exact
+  Rule rule = Rule::magnitude;
   bool check_dense = false;            // dense LU reference per frequency (small N only)
-  std::string format = "auto";         // auto | csr | hyb
-  std::string method = "auto";         // auto | bicg | cocg | bicgstab
+  ZFormat format = ZFormat::automatic;
+  Method method = Method::automatic;   // one of kSweepMethodNames
   double tolerance = 1e-7;             // (0, 1)
   int max_iterations = 5000;           // >= 1
-  std::string backend = "auto";        // auto (cuda if a device is there, else cpu) | cpu | cuda
-  // lu: Z's LU at one frequency for the next ones (sweep/recycled_inverse.hpp; rule exact);
-  // block: block Jacobi on geometric tiles of the layout (sweep/block_jacobi.hpp); both COCG
-  // only, so with method auto or cocg; jacobi: the diagonal; auto: lu with rule exact where n
-  // is at most largest_lu, block otherwise.
-  std::string preconditioner = "auto";  // auto | lu | block | jacobi
-  // What loads every port's delta gap: matched, Z0 − Z_end so that each feed sees its own Z0
-  // (FeedImpedances::matched_loads; the undriven feeds absorb what reaches them, as on a
-  // bench); short, an ideal short (the layout is then a resonator of open-ended feeds, and its
-  // resonances magnify any error in Z). S does not depend on it: the de-embedding fits the
-  // waves on the feeds.
-  std::string termination = "matched";  // matched | short
+  BackendChoice backend = BackendChoice::automatic;
+  PreconditionerChoice preconditioner = PreconditionerChoice::automatic;
+  Termination termination = Termination::matched;
   // Output paths; relative ones are relative to the config file's folder; defaults: the config
   // file's stem with .h5, .sNp (N = ports), .png and .svg beside it.
   std::string hdf5, touchstone, plot, layout;

@@ -7,6 +7,7 @@
 #include <complex>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "planarmom/geometry/config_yaml.hpp"
@@ -39,7 +40,7 @@ struct SweepProgress {
 
 struct RunOptions {
   bool resume = false;      // continue from the partial HDF5 file a killed run left
-  std::string backend;      // overrides solver.backend (auto, cpu, cuda) when not empty
+  std::optional<BackendChoice> backend;  // overrides solver.backend where given
   std::filesystem::path out_dir;  // writes the outputs there, under their own names
   bool line_cache = true;   // false: `--no-line-cache`
   std::function<void(const SweepProgress&)> progress;  // after every frequency

@@ -1,0 +1,85 @@
+// Rule exact's route: every interaction, Z·x by FFT (exact_operator.hpp), preconditioned by
+// block Jacobi or by Z's LU at a nearby frequency (recycled_inverse.hpp).
+#include <optional>
+
+#include "planarmom/io/logging.hpp"
+#include "planarmom/sweep/exact_operator.hpp"
+#include "planarmom/sweep/recycled_inverse.hpp"
+#include "routes/routes.hpp"
+#include "solver_setup.hpp"
+#include "timing.hpp"
+
+namespace pmom::sweep {
+namespace {
+
+class FftRoute final : public ZRoute {
+ public:
+  FftRoute(ZParts& parts, Backend<cd>& backend)
+      : parts_(parts), backend_(backend), blocks_(make_tile_preconditioner(parts, backend)) {
+    const SweepSettings& s = parts.settings();
+    exact_ = std::make_unique<ExactOperator>(
+        parts.mesh(), parts.plan(), parts.gram(), backend, blocks_.get(),
+        static_cast<int>(parts.mesh().ports().size()), uses_lu(s),
+        [&parts](const mom::GreensTable& g, mom::InteractionTables& into) {
+          parts.host_tables(g, into);
+        });
+    PMOM_LOG(info) << "sparsify rule exact: " << exact_->summary();
+    if (uses_lu(s)) {
+      recycled_ = std::make_unique<RecycledInverse>(backend);
+      PMOM_LOG(info) << "preconditioner: Z's LU at one frequency for the next ones, made anew "
+                        "once a solve takes more iterations than the LU's cost spread over the "
+                        "solves since it, or more than "
+                     << kRefreshIterations;
+    }
+  }
+
+  void fill(const mom::GreensTable& greens, std::span<const cd> loads, bool tables_started,
+            io::FrequencyRecord& r) override {
+    const auto start = clock::now();
+    op_ = exact_->at(greens, loads, parts_.strip(greens.frequency()), tables_started);
+    const auto n = static_cast<long long>(parts_.unknowns());
+    r.nnz = n * n;  // every interaction is in the product
+    r.seconds_fill = seconds_since(start);
+  }
+
+  Solver<cd>& solver(const mom::GreensTable& greens, std::span<const cd> loads) override {
+    Solver<cd>& solver =
+        solver_.emplace(backend_, op_, solver_options(parts_.settings(), Format::function),
+                        kSymmetric);
+    if (blocks_) solver.set_preconditioner(blocks_->inverse());
+    if (recycled_) {
+      if (recycled_->stale())
+        recycled_->refresh(
+            [&] { return exact_->dense(greens, loads, parts_.strip(greens.frequency())); },
+            greens.frequency());
+      solver.set_preconditioner(recycled_->inverse());
+    }
+    return solver;
+  }
+
+  void solved(const SolveResult& result, double seconds_iterating, std::span<const cd>,
+              io::FrequencyRecord&) override {
+    if (recycled_) recycled_->record(result.iterations, seconds_iterating);
+    solver_.reset();
+    op_.reset();
+  }
+
+  mom::DeviceFill* device_fill() override { return exact_->device_fill(); }
+
+ private:
+  ZParts& parts_;
+  Backend<cd>& backend_;
+  std::unique_ptr<BlockJacobi> blocks_;
+  std::unique_ptr<ExactOperator> exact_;
+  std::unique_ptr<RecycledInverse> recycled_;
+  std::shared_ptr<Operator<cd>> op_;  // the last fill's
+  std::optional<Solver<cd>> solver_;
+};
+
+}  // namespace
+
+std::unique_ptr<ZRoute> make_fft_route(ZParts& parts, Backend<std::complex<double>>& backend) {
+  return std::make_unique<FftRoute>(parts, backend);
+}
+
+}  // namespace pmom::sweep

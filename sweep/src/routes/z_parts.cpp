@@ -1,0 +1,120 @@
+// ZParts (z_parts.hpp): the parts made once per mesh, timed and logged, and the host's tables.
+#include "z_parts.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+#include "planarmom/io/heartbeat.hpp"
+#include "planarmom/io/logging.hpp"
+#include "planarmom/mom/sparse_assembly.hpp"
+#include "timing.hpp"
+
+namespace pmom::sweep {
+namespace {
+
+mom::MpiePattern make_mpie_pattern(const geometry::Mesh& mesh, const SweepSettings& s) {
+  const auto start = clock::now();
+  const io::Heartbeat beat("sparse pattern (rule mpie)");
+  const bool by_reach = s.reach_heights > 0;
+  mom::MpiePattern pattern = mom::mpie_pattern(
+      mesh, by_reach ? mom::mpie_sparsity_in_heights(mesh, s.reach_heights)
+                     : mom::choose_mpie_sparsity(mesh, s.density).sparsity);
+  const double n = static_cast<double>(pattern.n);
+  PMOM_LOG(info) << "sparsify rule mpie: charge radius " << pattern.sparsity.charge_radius
+                 << " cells (" << pattern.sparsity.charge_radius / mom::substrate_height_cells(mesh)
+                 << " substrate heights), L box " << pattern.sparsity.along << " x "
+                 << pattern.sparsity.across << " cells: density "
+                 << static_cast<double>(pattern.nnz()) / (n * n) << " for "
+                 << (by_reach ? "a reach of " : "") << (by_reach ? s.reach_heights : s.density)
+                 << (by_reach ? " heights" : "") << " (pattern " << seconds_since(start) << " s)";
+  return pattern;
+}
+
+}  // namespace
+
+bool fixed_pattern(const SweepSettings& s) {
+  return s.rule == Rule::mpie && !s.check_dense && s.format != ZFormat::hyb;
+}
+
+ZParts::ZParts(const geometry::Mesh& mesh, const SweepSettings& settings)
+    : mesh_(mesh), settings_(settings), metal_(mom::conductor(mesh.layout().metal)) {
+  if (settings_.rule == Rule::mpie) mpie_ = make_mpie_pattern(mesh_, settings_);
+  {
+    // On a fixed pattern only the table entries its Z reads; the dense Z needs them all.
+    const auto start = clock::now();
+    const io::Heartbeat beat("offset tables' plan");
+    std::optional<mom::PlanPattern> reads;
+    if (fixed_pattern(settings_))
+      reads = mom::PlanPattern{mpie_->row_ptr, mpie_->col_idx, mom::charge_reach2(mpie_->sparsity)};
+    plan_ = mom::make_table_plan(mesh_, assembly_options(settings_), reads ? &*reads : nullptr);
+    PMOM_LOG(info) << "offset tables: " << plan_.entries.size() << " entries, "
+                   << plan_.lookups() << " Green's lookups a frequency (plan "
+                   << seconds_since(start) << " s)";
+  }
+  if (!metal_.perfect()) {
+    const auto start = clock::now();
+    const io::Heartbeat beat("strips' loss terms");
+    gram_ = mom::strip_loss_entries(mesh_, plan_.edge_profiles);
+    // A sparse Z holds the image term's near entries only.
+    if (mpie_) gram_ = mom::entries_in_pattern(gram_, mpie_->row_ptr, mpie_->col_idx);
+    PMOM_LOG(info) << "strips' loss terms: " << gram_.size() << " entries ("
+                   << seconds_since(start) << " s)";
+  }
+}
+
+mom::GreensTable ZParts::greens_table(double frequency_hz) const {
+  const geometry::Substrate& sub = mesh_.layout().substrate;
+  return {mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3, metal_}, frequency_hz,
+          mom::required_rho_max(mesh_.grid()), table_options(settings_)};
+}
+
+mom::StripImpedance ZParts::strip(double frequency_hz) const {
+  return mom::strip_impedance(metal_, frequency_hz);
+}
+
+bool ZParts::interpolates_tables() const {
+  return settings_.interpolate_tables &&
+         settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom;
+}
+
+void ZParts::make_band_tables(const mom::BandTables::Share& share) {
+  const std::vector<double>& f = settings_.frequencies_hz;
+  const auto start = clock::now();
+  const auto [lo, hi] = std::minmax_element(f.begin(), f.end());
+  const double tolerance = settings_.greens_table_accuracy * 1e-3;
+  {
+    const io::Heartbeat beat("offset tables over the band");
+    band_ = std::make_unique<mom::BandTables>(
+        plan_, [this](double hz) { return greens_table(hz); }, *lo, *hi, tolerance, share);
+  }
+  if (band_->interpolates())
+    PMOM_LOG(info) << "offset tables over " << *lo * 1e-9 << "-" << *hi * 1e-9
+                   << " GHz interpolated from " << band_->nodes() << " frequencies ("
+                   << band_->evaluations() << " evaluated" << (share ? ", shared by the ranks" : "")
+                   << ", checked between them to " << band_->error()
+                   << " of the largest entry, tolerance " << tolerance << "; "
+                   << seconds_since(start) << " s)";
+  else
+    PMOM_LOG(warning) << "offset tables over " << *lo * 1e-9 << "-" << *hi * 1e-9
+                      << " GHz: 33 frequencies interpolate them only to " << band_->error()
+                      << " of the largest entry (tolerance " << tolerance
+                      << "); every frequency evaluates them";
+}
+
+void ZParts::host_tables(const mom::GreensTable& greens, mom::InteractionTables& into) {
+  if (!interpolates_tables()) {
+    into = mom::evaluate_tables(plan_, greens);
+    return;
+  }
+  if (!band_) make_band_tables();
+  band_->at(greens, into);
+}
+
+mom::InteractionTables ZParts::host_tables(const mom::GreensTable& greens) {
+  mom::InteractionTables t;
+  host_tables(greens, t);
+  return t;
+}
+
+}  // namespace pmom::sweep

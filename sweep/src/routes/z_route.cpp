@@ -1,0 +1,67 @@
+// make_z_route (z_route.hpp): the one place a route is chosen, and what the routes share.
+#include "routes/z_route.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "planarmom/io/logging.hpp"
+#include "planarmom/mom/convolution_operator.hpp"
+#include "planarmom/sweep/recycled_inverse.hpp"
+#include "routes/routes.hpp"
+#include "solver_setup.hpp"
+#include "timing.hpp"
+
+namespace pmom::sweep {
+
+SweepSettings resolved_settings(SweepSettings s, const geometry::Mesh& mesh,
+                                const Backend<std::complex<double>>& backend) {
+  if (s.preconditioner == PreconditionerChoice::automatic) {
+    const bool lu_fits = static_cast<index_t>(mesh.basis().size()) <= largest_lu(backend);
+    s.preconditioner = s.rule == Rule::exact && lu_fits ? PreconditionerChoice::lu
+                                                        : PreconditionerChoice::block;
+  }
+  // With Z's LU the host multiplies by Z itself, without FFTs.
+  if (s.rule == Rule::exact && s.preconditioner != PreconditionerChoice::lu &&
+      !backend.on_device() && !mom::ConvolutionOperator::available())
+    throw std::runtime_error("sparsify rule exact on the cpu backend needs FFTW: install "
+                             "libfftw3-dev (tools/install-deps.sh) and rebuild, or run on a "
+                             "CUDA device");
+  return s;
+}
+
+std::unique_ptr<ZRoute> make_z_route(ZParts& parts, Backend<std::complex<double>>& backend) {
+  const SweepSettings& s = parts.settings();
+  if (s.rule == Rule::exact) return make_fft_route(parts, backend);
+  if (fixed_pattern(s)) return make_pattern_route(parts, backend);
+  if (s.rule == Rule::magnitude && !s.check_dense && backend.on_device())
+    return make_device_magnitude_route(parts, backend);
+  return make_host_assembled_route(parts, backend);
+}
+
+std::unique_ptr<BlockJacobi> make_tile_preconditioner(const ZParts& parts,
+                                                      Backend<std::complex<double>>& backend) {
+  const SweepSettings& s = parts.settings();
+  if (!uses_blocks(s)) return nullptr;
+  const index_t n = parts.unknowns();
+  const mom::MpiePattern* mpie = parts.mpie();
+  const double per_row = mpie ? static_cast<double>(mpie->nnz()) / n : s.density * n;
+  const bool dense = !mpie && s.density >= 1;  // rule exact: density 1
+  const int most = static_cast<int>(
+      std::clamp(per_row, 32.0, double(dense ? kLargestDenseBlock : kLargestSparseBlock)));
+  const int tile = tile_for(parts.mesh(), most);
+  auto blocks = std::make_unique<BlockJacobi>(backend, tile_blocks(parts.mesh(), tile), n);
+  PMOM_LOG(info) << "preconditioner: block Jacobi on tiles of " << tile << " cells, "
+                 << blocks->blocks() << " blocks of up to " << blocks->largest() << " functions";
+  return blocks;
+}
+
+std::unique_ptr<mom::DeviceFill> make_device_fill(const ZParts& parts, mom::FillPattern pattern,
+                                                  const char* what) {
+  const auto start = clock::now();
+  auto fill = std::make_unique<mom::DeviceFill>(parts.mesh(), parts.plan(), std::move(pattern),
+                                                parts.gram());
+  PMOM_LOG(info) << "fill on the GPU: " << what << " (set-up " << seconds_since(start) << " s)";
+  return fill;
+}
+
+}  // namespace pmom::sweep
