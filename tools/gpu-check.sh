@@ -22,7 +22,8 @@
 # (--solver auto --format auto, without and with --auto-trial, scored against every pair by
 # tools/auto_check.py), precision (the seeds' solvers in single precision; BiCGSTAB in double,
 # single and mixed precision to a double-only tolerance, scored by tools/precision_check.py)
-# and precision_cpu (the single-precision seeds on the host).
+# and precision_cpu (the single-precision seeds on the host); ab (another source tree's build
+# against this one on every route of the sweep, tools/ab_sweeps.sh).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -263,6 +264,22 @@ PY
     coupler_variant speed02 's/^frequencies:.*/frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 21}/' \
       's/^mesh:.*/mesh: {cell_mm: 0.2}/' 's/^output:.*//'
     timed_sweep speed02
+    ;;
+  ab)
+    # The build of another source tree (AB_BASE_SRC, default .base-src: e.g. `git archive` of the
+    # commit before a change, unpacked there) against this one on every route, both backends:
+    # tools/ab_sweeps.sh (the examples on the GPU; the route variants on the GPU and the host).
+    base_src=${AB_BASE_SRC:-$root/.base-src}
+    log "A/B: $base_src against this tree"
+    cmake -S "$base_src" -B "$root/build-base" -G Ninja "${cmake_args[@]}" >"$out/raw/ab_configure.log" 2>&1 &&
+      cmake --build "$root/build-base" --parallel "$(nproc)" --target planarmom >"$out/raw/ab_build.log" 2>&1 ||
+      { fail "A/B: the base tree did not build"; grep -E "error" "$out/raw/ab_build.log" | head; continue; }
+    for b in cuda cpu; do
+      which=all
+      [ $b = cpu ] && which=variants
+      bash "$root/tools/ab_sweeps.sh" "$root/build-base/apps/planarmom" "$build/apps/planarmom" \
+        "$out/raw/ab_$b" $b $which 2>&1 | tee -a "$out/summary.txt"
+    done
     ;;
   compare)
     # After speed, in the same run: S of its GPU sweeps against the cpu backend's (the host
