@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include "harness.hpp"
@@ -22,8 +23,10 @@ using namespace pmom;
 // cell count overflows is meshed all the same: make_mesh must refuse it at once.
 constexpr double kMaxFuzzCells = 2e4;
 
-bool one_of(const std::string& value, std::initializer_list<const char*> choices) {
-  return std::any_of(choices.begin(), choices.end(), [&](const char* c) { return value == c; });
+// Whether `value` is one of the values `names` names (an enum read from a setting).
+template <class E, std::size_t N> bool named(const sweep::Named<E> (&names)[N], E value) {
+  return std::any_of(std::begin(names), std::end(names),
+                     [value](const sweep::Named<E>& n) { return n.value == value; });
 }
 
 void check(const sweep::SweepSettings& s) {
@@ -31,18 +34,22 @@ void check(const sweep::SweepSettings& s) {
   fuzz::expect(s.density > 0 && s.density <= 1, "density outside (0, 1]");
   fuzz::expect(s.tolerance > 0 && s.tolerance < 1, "tolerance outside (0, 1)");
   fuzz::expect(s.max_iterations >= 1, "max_iterations < 1");
-  fuzz::expect(one_of(s.rule, {"magnitude", "mpie"}), "unknown rule");
-  fuzz::expect(one_of(s.format, {"auto", "csr", "hyb"}), "unknown format");
-  fuzz::expect(one_of(s.method, {"auto", "bicg", "cocg", "bicgstab"}), "unknown method");
-  fuzz::expect(one_of(s.backend, {"auto", "cpu", "cuda"}), "unknown backend");
-  fuzz::expect(one_of(s.preconditioner, {"auto", "lu", "block", "jacobi"}), "unknown preconditioner");
+  fuzz::expect(named(sweep::kRuleNames, s.rule), "unknown rule");
+  fuzz::expect(named(sweep::kZFormatNames, s.format), "unknown format");
+  fuzz::expect(named(sweep::kSweepMethodNames, s.method), "unknown method");
+  fuzz::expect(named(sweep::kBackendNames, s.backend), "unknown backend");
+  fuzz::expect(named(sweep::kPreconditionerNames, s.preconditioner), "unknown preconditioner");
+  fuzz::expect(s.rule != sweep::Rule::exact || (s.density == 1 && !s.check_dense),
+               "rule exact with a density or the dense check");
+  fuzz::expect(s.preconditioner != sweep::PreconditionerChoice::lu || s.rule == sweep::Rule::exact,
+               "preconditioner lu without rule exact");
   fuzz::expect(s.greens_table_accuracy >= 1e-10 && s.greens_table_accuracy <= 1e-3,
                "greens_table accuracy outside [1e-10, 1e-3]");
   fuzz::expect(s.quadrature >= 1 && s.quadrature <= 4, "quadrature outside 1..4");
-  fuzz::expect(s.reach_heights == 0 || (s.rule == "mpie" && s.reach_heights > 0 &&
+  fuzz::expect(s.reach_heights == 0 || (s.rule == sweep::Rule::mpie && s.reach_heights > 0 &&
                                         s.reach_heights <= 1e4),
                "reach_heights set outside (0, 1e4] or without rule mpie");
-  fuzz::expect(one_of(s.termination, {"matched", "short"}), "unknown termination");
+  fuzz::expect(named(sweep::kTerminationNames, s.termination), "unknown termination");
   for (const std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout})
     fuzz::expect(!path->empty(), "an empty output path");
 }
