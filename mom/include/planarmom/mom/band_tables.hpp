@@ -25,7 +25,7 @@ using HostTables = std::function<void(const GreensTable& greens, InteractionTabl
 class BandTables {
  public:
   // Every frequency's tables of a batch, in order, evaluating (with `one`) those it takes on:
-  // an MPI sweep shares each batch among its ranks (mpi_sweep.cpp). Empty: all evaluated here.
+  // an MPI sweep shares each batch among its ranks (mpi_sweep.hpp). Empty: all evaluated here.
   using Share = std::function<std::vector<InteractionTables>(
       const std::vector<double>& frequencies_hz, const TablePlan& plan,
       const std::function<InteractionTables(double)>& one)>;
