@@ -12,6 +12,7 @@ namespace pmom::geometry {
 
 namespace {
 
+// The keys the geometry section at `path` accepts (geometry_config_schema).
 const YamlReader::Keys& keys(std::string_view path) { return geometry_config_schema().keys(path); }
 
 // The shared checks plus the geometry's own: each item's and field's line goes to c_.lines.
