@@ -7,6 +7,7 @@
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
 #include "planarmom/sweep/config.hpp"
+#include "planarmom/sweep/config_schema.hpp"
 
 namespace pmom::app {
 namespace {
@@ -14,7 +15,7 @@ namespace {
 using geometry::YamlReader;
 
 void read_substrate(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
-  r.check_keys(node, "/substrate", {"eps_r", "height_mm", "loss_tangent"});
+  r.check_keys(node, "/substrate", line_config_schema().keys("/substrate"));
   const YAML::Node eps_r = r.require(node, "/substrate", "eps_r");
   c.eps_r = r.number(eps_r, "/substrate/eps_r");
   if (!(c.eps_r >= 1)) r.fail(eps_r, "/substrate/eps_r must be >= 1, got " + eps_r.Scalar());
@@ -28,7 +29,7 @@ void read_substrate(const YamlReader& r, const YAML::Node& node, LineConfig& c) 
 }
 
 void read_line(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
-  r.check_keys(node, "/line", {"z0_ohm", "width_mm", "cells_across", "half_length_mm"});
+  r.check_keys(node, "/line", line_config_schema().keys("/line"));
   const YAML::Node z0 = node["z0_ohm"], width = node["width_mm"];
   if (z0.IsDefined() == width.IsDefined())
     r.fail(z0.IsDefined() ? width : node, "/line needs exactly one of 'z0_ohm' or 'width_mm'");
@@ -42,11 +43,23 @@ void read_line(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
 
 }  // namespace
 
+const geometry::ConfigSchema& line_config_schema() {
+  // The substrate's keys are the geometry config's, so that its substrate can be pasted; the
+  // frequency section is the sweep's.
+  static const geometry::ConfigSchema schema({
+      {"", {"substrate", "line", "frequencies"}},
+      geometry::geometry_config_schema().section("/substrate"),
+      {"/line", {"z0_ohm", "width_mm", "cells_across", "half_length_mm"}},
+      sweep::settings_schema().section("/frequencies"),
+  });
+  return schema;
+}
+
 LineConfig read_line_config(const std::string& file) {
   const YAML::Node root = YamlReader::load(file);
   const YamlReader r(file);
   if (!root.IsMap()) r.fail(root, "the config must be a mapping of sections");
-  r.check_keys(root, "", {"substrate", "line", "frequencies"});
+  r.check_keys(root, "", line_config_schema().keys(""));
   LineConfig c;
   read_substrate(r, r.require(root, "", "substrate"), c);
   read_line(r, r.require(root, "", "line"), c);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "planarmom/geometry/config_schema.hpp"
+
 namespace pmom::app {
 
 struct LineConfig {
@@ -20,6 +22,9 @@ struct LineConfig {
   std::optional<double> half_length_mm;  // unset: sized per frequency
   std::vector<double> frequencies_hz;    // not empty, each > 0, increasing
 };
+
+// The keys read_line_config accepts (docs/CONFIG.md, "Line config").
+[[nodiscard]] const geometry::ConfigSchema& line_config_schema();
 
 // Reads and checks `file`. Throws geometry::ConfigError, whose what() reads
 // "FILE:LINE: message" and names the key path (e.g. "/line/width_mm must be > 0, got -1").

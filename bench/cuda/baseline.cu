@@ -162,8 +162,9 @@ template <class T> struct DeviceCsr {
 constexpr cusparseSpMVAlg_t spmv_alg = CUSPARSE_SPMV_CSR_ALG1;
 
 // y = α op(M) x + β y for the few (op, M, x, y) combinations one solve uses, sharing one
-// workspace sized for all of them. No cusparseSpMV_preprocess: on an H200 it changed no
-// timing (N = 4000 to 2·10⁶, A and Aᴴ), and it would need a workspace per product.
+// workspace sized for all of them. No cusparseSpMV_preprocess: it changed no timing
+// (docs/PERFORMANCE.md, "Measurements behind choices in the code"), and it would need a
+// workspace per product.
 template <class T> class Sparse {
  public:
   struct Product {

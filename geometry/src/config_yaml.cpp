@@ -12,9 +12,8 @@ namespace pmom::geometry {
 
 namespace {
 
-// Top-level sections other modules read; this reader skips them.
-const YamlReader::Keys kForeignSections = {"frequencies", "sparsify", "solver", "output",
-                                           "termination", "accuracy"};
+// The keys the geometry section at `path` accepts (geometry_config_schema).
+const YamlReader::Keys& keys(std::string_view path) { return geometry_config_schema().keys(path); }
 
 // The shared checks plus the geometry's own: each item's and field's line goes to c_.lines.
 class Reader : public YamlReader {
@@ -45,7 +44,7 @@ class Reader : public YamlReader {
   }
 
   void substrate(const YAML::Node& node) const {
-    check_keys(node, "/substrate", {"eps_r", "height_mm", "loss_tangent"});
+    check_keys(node, "/substrate", keys("/substrate"));
     c_.lines[{Item::substrate, -1, ""}] = line_of(node);
     Substrate& s = c_.layout.substrate;
     s.eps_r = field(node, "/substrate", "eps_r", Item::substrate, -1);
@@ -55,7 +54,7 @@ class Reader : public YamlReader {
   }
 
   void metal(const YAML::Node& node) const {
-    check_keys(node, "/metal", {"pec", "conductivity_s_per_m", "thickness_um"});
+    check_keys(node, "/metal", keys("/metal"));
     c_.lines[{Item::metal, -1, ""}] = line_of(node);
     Metal& m = c_.layout.metal;
     const bool has_pec = node["pec"].IsDefined();
@@ -87,7 +86,7 @@ class Reader : public YamlReader {
       const int index = static_cast<int>(r);
       const std::string path = "/layout/" + std::to_string(r);
       const YAML::Node item = node[r];
-      check_keys(item, path, {"x0", "y0", "x1", "y1"});
+      check_keys(item, path, keys("/layout/*"));
       c_.lines[{Item::rectangle, index, ""}] = line_of(item);
       Rect rect;
       rect.x0 = field(item, path, "x0", Item::rectangle, index);
@@ -102,7 +101,7 @@ class Reader : public YamlReader {
   // `layout: {gds, cell, layer}`: the rectangles of a GDSII cell's layer (gdsii.hpp), the file
   // relative to the config's folder; a problem with the file is reported at the gds key's line.
   void gds_layout(const YAML::Node& node) const {
-    check_keys(node, "/layout", {"gds", "cell", "layer"});
+    check_keys(node, "/layout", keys("/layout"));
     c_.lines[{Item::layout, -1, ""}] = line_of(node);
     const YAML::Node gds = require(node, "/layout", "gds");
     std::filesystem::path file(text(gds, "/layout/gds"));
@@ -130,8 +129,7 @@ class Reader : public YamlReader {
       const int index = static_cast<int>(p);
       const std::string path = "/ports/" + std::to_string(p);
       const YAML::Node item = node[p];
-      check_keys(item, path, {"name", "x", "y", "direction", "feed_length_mm",
-                              "reference_plane_mm", "impedance_ohm"});
+      check_keys(item, path, keys("/ports/*"));
       c_.lines[{Item::port, index, ""}] = line_of(item);
       Port port;
       const YAML::Node name = require(item, path, "name");
@@ -158,7 +156,7 @@ class Reader : public YamlReader {
   }
 
   void mesh(const YAML::Node& node) const {
-    check_keys(node, "/mesh", {"cell_mm", "cells_per_wavelength", "snap_mm", "max_unknowns"});
+    check_keys(node, "/mesh", keys("/mesh"));
     c_.lines[{Item::mesh, -1, ""}] = line_of(node);
     const bool has_cell = node["cell_mm"].IsDefined();
     c_.mesh.auto_cell = has_cell && node["cell_mm"].IsScalar() && node["cell_mm"].Scalar() == "auto";
@@ -204,6 +202,26 @@ class Reader : public YamlReader {
 
 }  // namespace
 
+const ConfigSchema& geometry_config_schema() {
+  static const ConfigSchema schema({
+      {"", {"substrate", "metal", "layout", "ports", "mesh"}},
+      {"/substrate", {"eps_r", "height_mm", "loss_tangent"}},
+      {"/metal", {"pec", "conductivity_s_per_m", "thickness_um"}},
+      {"/layout", {"gds", "cell", "layer"}},  // the GDSII form; else a list of rectangles
+      {"/layout/*", {"x0", "y0", "x1", "y1"}},
+      {"/ports/*", {"name", "x", "y", "direction", "feed_length_mm", "reference_plane_mm",
+                    "impedance_ohm"}},
+      {"/mesh", {"cell_mm", "cells_per_wavelength", "snap_mm", "max_unknowns"}},
+  });
+  return schema;
+}
+
+const YamlReader::Keys& other_config_sections() {
+  static const YamlReader::Keys sections = {"frequencies", "sparsify", "solver", "output",
+                                            "termination", "accuracy"};
+  return sections;
+}
+
 ConfigError::ConfigError(const std::string& file, int line, const std::string& message)
     : GeometryError((line > 0 ? file + ":" + std::to_string(line) : file) + ": " + message),
       file_(file), line_(line) {}
@@ -229,7 +247,7 @@ GeometryConfig parse_geometry_config(const YAML::Node& root, const std::string& 
   config.file = file;
   const Reader reader(config);
   if (!root.IsMap()) reader.fail(root, "the config must be a mapping of sections");
-  reader.check_keys(root, "", {"substrate", "metal", "layout", "ports", "mesh"}, kForeignSections);
+  reader.check_keys(root, "", keys(""), other_config_sections());
   reader.substrate(reader.require(root, "", "substrate"));
   reader.metal(reader.require(root, "", "metal"));
   reader.layout(reader.require(root, "", "layout"));

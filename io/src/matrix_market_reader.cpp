@@ -471,8 +471,8 @@ class Parser {
   // Emits every entry in column-major order; symmetric storage holds the lower triangle
   // column by column (without the diagonal when skew-symmetric).
   void expand_array(const std::vector<Complex>& stored) {
-    // Without rows there is nothing to emit, and looping over up to 2^31 - 1 empty columns took
-    // half a minute.
+    // Without rows there is nothing to emit, and looping over up to 2^31 - 1 empty columns
+    // would spend a long time finding that out.
     if (size_.rows == 0) return;
     auto& coo = result_.entries;
     const MmSymmetry symmetry = header().symmetry;

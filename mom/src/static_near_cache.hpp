@@ -1,9 +1,9 @@
 // The 1/R parts of the near table entries (assembly.hpp: static_rooftop_overlap,
 // static_cell_overlap, in unit cells with the analytic inner integral) depend on the two shapes,
 // the offset, the cell's aspect η and the outer order only: not on frequency, substrate or cell
-// size. They were most
-// of a table's cost (perf, one-frequency coupler sweep: ~45% of all samples), so each is
-// computed once per process and kept, for every frequency of a sweep and for its line checks.
+// size. They were most of a table's cost (profiled: docs/PERFORMANCE.md, "Static near
+// integrals once per process"), so each is computed once per process and kept, for every
+// frequency of a sweep and for its line checks.
 #pragma once
 
 #include <bit>

@@ -66,8 +66,9 @@ class Rules {
 // every offset.
 struct Usage {
   // Cells (i0..i1, j) of one kind. The offsets between two runs are one interval of di at one
-  // dj, so two kinds' offsets cost runs × runs × the intervals, not cells × cells (by cells,
-  // ~0.4 s of a 20 000-unknown line check's set-up, in one thread).
+  // dj, so two kinds' offsets cost runs × runs × the intervals, not cells × cells (which was a
+  // noticeable part of a long line check's set-up; docs/PERFORMANCE.md, "Measurements behind
+  // choices in the code").
   struct Run {
     int j, i0, i1;
   };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "planarmom/geometry/yaml_reader.hpp"
+#include "planarmom/sweep/config_schema.hpp"
 
 namespace pmom::sweep {
 namespace {
@@ -38,7 +39,7 @@ E read_choice(const YamlReader& r, const YAML::Node& node, const std::string& pa
 }
 
 void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
-  r.check_keys(node, "/sparsify", {"density", "rule", "check_dense", "format", "reach_heights"});
+  r.check_keys(node, "/sparsify", settings_schema().keys("/sparsify"));
   if (const YAML::Node n = node["density"]) {
     s.density = r.number(n, "/sparsify/density");
     if (!(s.density > 0 && s.density <= 1))
@@ -70,8 +71,7 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
 }
 
 void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
-  r.check_keys(node, "/solver",
-               {"method", "tolerance", "max_iterations", "backend", "preconditioner"});
+  r.check_keys(node, "/solver", settings_schema().keys("/solver"));
   if (const YAML::Node n = node["method"])
     s.method = read_choice(r, n, "/solver/method", kSweepMethodNames);
   if (const YAML::Node n = node["tolerance"]) {
@@ -99,7 +99,7 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
 }
 
 void read_accuracy(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
-  r.check_keys(node, "/accuracy", {"greens_table", "quadrature", "interpolate_tables"});
+  r.check_keys(node, "/accuracy", settings_schema().keys("/accuracy"));
   if (const YAML::Node n = node["greens_table"]) {
     s.greens_table_accuracy = r.number(n, "/accuracy/greens_table");
     if (!(s.greens_table_accuracy >= 1e-10 && s.greens_table_accuracy <= 1e-3))
@@ -127,7 +127,7 @@ void read_output(const YamlReader& r, const YAML::Node& node, int ports, SweepSe
     }
     return (folder / config.stem()).string() + extension;
   };
-  if (node) r.check_keys(node, "/output", {"hdf5", "touchstone", "plot", "layout", "currents"});
+  if (node) r.check_keys(node, "/output", settings_schema().keys("/output"));
   if (node && node["currents"]) {
     const YAML::Node list = node["currents"];
     if (!list.IsSequence() || list.size() == 0)
@@ -173,7 +173,7 @@ std::vector<double> read_frequencies(const YAML::Node& node, const std::string& 
   }
   if (!node.IsMap())
     r.fail(node, "/frequencies must be {start_hz, stop_hz, points} or a list of frequencies in Hz");
-  r.check_keys(node, "/frequencies", {"start_hz", "stop_hz", "points"});
+  r.check_keys(node, "/frequencies", settings_schema().keys("/frequencies"));
   const double start =
       r.positive(r.require(node, "/frequencies", "start_hz"), "/frequencies/start_hz");
   const YAML::Node stop_node = r.require(node, "/frequencies", "stop_hz");

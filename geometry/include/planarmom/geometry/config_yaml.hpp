@@ -1,6 +1,6 @@
 // The geometry sections of a planarmom YAML config (DESIGN §7): substrate, metal, layout,
-// ports and mesh. The full config reader (io/) will own the file and the other top-level
-// sections (frequencies, sparsify, solver, output) and hand the parsed document here.
+// ports and mesh. The sweep (sweep/config.hpp, sweep/run.hpp) loads the file, hands the parsed
+// document here and reads the other top-level sections itself. docs/CONFIG.md lists every key.
 #pragma once
 
 #include <yaml-cpp/yaml.h>
@@ -10,6 +10,7 @@
 #include <string>
 #include <tuple>
 
+#include "planarmom/geometry/config_schema.hpp"
 #include "planarmom/geometry/error.hpp"
 #include "planarmom/geometry/layout.hpp"
 #include "planarmom/geometry/mesh.hpp"
@@ -57,9 +58,17 @@ struct GeometryConfig {
   [[nodiscard]] Mesh make_mesh(CellSize cell) const;
 };
 
+// The keys parse_geometry_config accepts, section by section (its root section: the geometry's
+// top-level sections).
+[[nodiscard]] const ConfigSchema& geometry_config_schema();
+
+// The top-level sections that the sweep's reader owns in the same file (frequencies, sparsify,
+// solver, output, termination, accuracy); parse_geometry_config skips them.
+[[nodiscard]] const YamlReader::Keys& other_config_sections();
+
 // Reads the geometry sections of `root` (a parsed config file; `file` is its name for
 // messages). Layout rectangles are written {x0, y0, x1, y1} in mm. Top-level keys owned by
-// other modules (frequencies, sparsify, solver, output) are skipped; any other unknown key,
+// the sweep (other_config_sections()) are skipped; any other unknown key,
 // at the top level or inside the geometry sections, is an error naming its path and line
 // (with a suggestion when a known key is close), as are missing required keys, wrong types,
 // duplicate keys and values the layout validators reject. Throws ConfigError.

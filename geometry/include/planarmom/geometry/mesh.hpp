@@ -63,9 +63,9 @@ enum class Edge : std::uint8_t { none, low, high };
 // (mom/edge_profile.hpp), but a rooftop joining two cells whose edges across differ (at a step
 // or corner of the metal) must stay uniform across, so a current flowing through it leaves
 // the difference of the two shapes behind as a spurious charge that no rooftop can remove.
-// The bubble can. Without bubbles the branch-line coupler's |S21| moved 0.47 dB at 4 GHz from
-// 0.4 to 0.2 mm cells; with them under 0.01 dB (docs/VALIDATION.md). A bubble's minus_along
-// is its cell's edge along the axis (low or high), `across` the cell's edge across it.
+// The bubble can: with bubbles the coupler's S converges on refinement, without them it did not
+// (docs/VALIDATION.md, "Cell bubbles"). A bubble's minus_along is its cell's edge along the
+// axis (low or high), `across` the cell's edge across it.
 struct Rooftop {
   Axis axis = Axis::x;
   Cell minus, plus;  // plus = minus + one cell along axis; a bubble's cell, twice

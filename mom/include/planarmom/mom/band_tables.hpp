@@ -1,12 +1,12 @@
 // The offset tables (table_plan.hpp) over a sweep's band from a few exact evaluations: at
 // Chebyshev-Lobatto nodes of the band, interpolated between them (barycentric) with each
 // offset's free-space phase e^{-jk0R} taken out, which leaves every entry a smooth function of
-// frequency (on the coupler example 5 nodes give 2–4 GHz to 2e-11 of the largest entry). The
-// nodes double (5, 9, 17, 33: each level holds the last) until the interpolant agrees with an
-// exact evaluation between the first two nodes and between the middle ones within the tolerance
-// (relative to the largest entry); where 33 do not, every frequency is evaluated exactly. On a
-// 2-core host each evaluation of the coupler's tables costs ~0.8 s: a 101-point sweep evaluates
-// 7 instead of 101.
+// frequency, so a few nodes cover a band. The nodes double (5, 9, 17, 33: each level holds the
+// last) until the interpolant agrees with an exact evaluation between the first two nodes and
+// between the middle ones within the tolerance (relative to the largest entry); where 33 do not,
+// every frequency is evaluated exactly. Why: an evaluation is most of a host frequency's cost,
+// and a long sweep needs only a handful (accuracy and savings: docs/PERFORMANCE.md, "the host's
+// offset tables interpolated over the band").
 #pragma once
 
 #include <functional>

@@ -20,12 +20,9 @@ std::vector<std::complex<double>> port_excitations(const geometry::Mesh& mesh);
 
 struct DeembedOptions {
   // Samples closer than this many max(width, height) to the gap, the port's open edge or the
-  // circuit end of the feed are left out of the fit: their near fields are not a wave. On a
-  // 50 Ω line 1/2/3/4 sizes gave the feed's β 0.32/0.20/0.15/0.13% below the centre-fed
-  // line's (30 mm feeds, β then from each port's own excitation); with 15 mm feeds
-  // 2.7/1.5/1.1/0.9%: keep feeds long. The common γ of all excitations is 0.06% low at 3
-  // sizes. The driven gap's near field reaches furthest: on an asymmetric two-port (22/30 mm
-  // feeds) |S12 − S21| was 4.5e-4 at 3 sizes and 2.6e-4 with 6 on the gap side only.
+  // circuit end of the feed are left out of the fit: their near fields are not a wave. β's error
+  // falls as the margin grows and as the feed lengthens (keep feeds long); the driven gap's near
+  // field reaches furthest (docs/VALIDATION.md, "The de-embedding's fit window").
   double near_field_sizes = 3.0;
 };
 

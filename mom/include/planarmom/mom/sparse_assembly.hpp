@@ -37,21 +37,15 @@ struct MpieSparsity {
   double across = 0;         // T
 };
 
-// The shape of the L box relative to R_P, from the coupler experiment at 3.0 GHz (2064
-// unknowns, 0.4 mm cells, solution error of the four port solutions against dense LU at 5.0%
-// density, the dropped entries left zero): with T = 5.5, the R_P / A pairs 2.5/16.2, 3.5/14.4,
-// 4.5/13.0, 5.5/11.2, 6.0/10.0, 6.5/9.4, 7.0/7.5 gave 40, 18, 6.1, 1.4, 2.7, 3.8, 8.3%; the
-// best, R_P 5.5 with A 11.2, is A ≈ 2.04 R_P. The largest |Z_mn| at the same density: 1026%.
-// Tuned at 5% only: at 20% (R_P ≈ 21) the shape hardly matters (A/R_P 0 to 3, T 5.5 to 30:
-// 0.5-1.1% at 2 GHz, 1.5-2.2% at 4 GHz), and there the largest |Z_mn| does better (0.4%).
+// The shape of the L box relative to R_P: the ratio that gave the coupler's port solutions the
+// smallest error against the dense LU at 5% density, where it was tuned (the experiment:
+// docs/VALIDATION.md, "The mpie pattern's shape").
 inline constexpr double kMpieAlongPerChargeRadius = 2.04;
 // T is a length, in substrate heights (the scale on which the fields of a microstrip above its
 // ground fall off): 5.5 cells of 0.4 mm on h = 0.508 mm, where the shape was tuned. Kept in
 // cells instead, T halved in millimetres on 0.2 mm cells and the thinned Z was another operator
-// on each mesh: from 0.4 to 0.2 mm cells at 5% the coupler example's S11 moved up to 0.35 dB at
-// -19 dB and its nulls 2.3 and 3.6 dB (2.6-3.4 GHz); with T a length every entry moved at
-// most 0.18 dB (2-4 GHz; docs/VALIDATION.md).
-// R_P and A follow the density, which keeps them near the same lengths (2.33 and 2.41 mm).
+// on each mesh, S moving far more on refinement (docs/VALIDATION.md).
+// R_P and A follow the density, which keeps them near the same lengths.
 inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 
 // R_P² with the margin: what a pattern's values keep of the charge-piece pairs (impedance_entry's
