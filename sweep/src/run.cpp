@@ -128,8 +128,8 @@ std::string steps::choose_backend(const std::string& wanted) {
 
 namespace {
 
-// load_sweep of a parsed config, `text` its text.
-SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string text) {
+// load_sweep of a parsed config, `config_text` its text.
+SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string config_text) {
   const std::string file = config.string();
   geometry::GeometryConfig g = geometry::parse_geometry_config(root, file);
   SweepSettings settings = read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size()));
@@ -164,7 +164,7 @@ SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string
                  << " unknowns, " << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
   for (const std::string& w : knob_warnings(mesh, settings)) PMOM_LOG(warning) << w;
-  return {config, std::move(text), std::move(g), std::move(settings), std::move(mesh)};
+  return {config, std::move(config_text), std::move(g), std::move(settings), std::move(mesh)};
 }
 
 }  // namespace
