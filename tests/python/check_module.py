@@ -8,12 +8,16 @@ Usage: check_module.py CASE PLANARMOM WORK_DIR, with build/python on PYTHONPATH.
            ports' 75 ohm as z0
   dict     a config as a dict (NumPy values in it) gives its file's S; its relative paths
            start from `folder`; its default output folder goes with the result
+  interrupt Ctrl-C stops a sweep after a frequency, leaving the partial file; resume=True
+           continues it to the uninterrupted sweep's S (to the solver's tolerance)
   errors   config mistakes raise planarmom.ConfigError with the command's one-line message
 Exit 0 when it holds, 1 when not, 77 (skipped) where h5py, scikit-rf or PyYAML is missing.
 """
 import gc
 import os
 import re
+import shutil
+import signal
 import subprocess
 import sys
 
@@ -174,6 +178,29 @@ def case_dict(work):
                   f"folder {folder}: {error}")
 
 
+def case_interrupt(work):
+    out = os.path.join(work, "out")
+
+    def interrupt(progress):
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C after the first frequency
+    try:
+        planarmom.sweep(CROSS, out_dir=out, progress=interrupt)
+        check(False, "Ctrl-C did not stop the sweep")
+    except KeyboardInterrupt:
+        check(sorted(os.listdir(out)) == ["sweep.h5.partial", "sweep.svg"],
+              f"the interrupted sweep left {os.listdir(out)}")
+    steps = []
+    resumed = planarmom.sweep(CROSS, out_dir=out, resume=True, progress=steps.append)
+    check([(p.done, p.todo, p.frequency_hz) for p in steps] ==
+          [(1, 2, 3.0e9), (2, 2, 4.5e9)], f"the resumed sweep computed {steps}")
+    whole = planarmom.sweep(CROSS)
+    # Z's LU preconditioner is made where the resumed run starts: S to the solver's tolerance.
+    error = np.max(np.abs(resumed.s - whole.s))
+    print(f"check_module: resumed against uninterrupted, largest |dS| {error:.3g}")
+    check(np.array_equal(resumed.frequency_hz, whole.frequency_hz) and error <= 1e-9,
+          f"the resumed sweep's S differs by {error:.3g}")
+
+
 def cli_error(exe, config):
     """The command's one-line message for a config."""
     run = subprocess.run([exe, "sweep", config], capture_output=True, text=True)
@@ -230,10 +257,12 @@ def case_errors(exe, work):
 
 def main():
     case, exe, work = sys.argv[1:4]
-    os.makedirs(work, exist_ok=True)
+    shutil.rmtree(work, ignore_errors=True)  # each run from nothing
+    os.makedirs(work)
     os.environ["PLANARMOM_CACHE_DIR"] = os.path.join(work, "cache")  # the user's stays untouched
     {"cli": lambda: case_cli(exe, work), "network": lambda: case_network(work),
-     "dict": lambda: case_dict(work), "errors": lambda: case_errors(exe, work)}[case]()
+     "dict": lambda: case_dict(work), "interrupt": lambda: case_interrupt(work),
+     "errors": lambda: case_errors(exe, work)}[case]()
     print(f"check_module {case}: {len(failures)} failures")
     return 1 if failures else 0
 
