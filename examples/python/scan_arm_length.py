@@ -9,7 +9,9 @@ shortened by moving the right shunt arm, the right feeds and ports 2 and 3 along
 the 0.4 mm drawing grid. Square cells of 0.4 mm (half the example's unknowns, coarser than its
 converged mesh) and three frequencies keep each sweep to seconds on 2 CPU cores; the feed line
 checks are solved by the first sweep and read from the line cache by the others. The config is
-the example's, loaded as a dict (PyYAML, Debian's python3-yaml) and changed in Python.
+the example's, loaded as a dict (PyYAML, Debian's python3-yaml) and changed in Python. Each
+sweep warns on stderr, as the example's own does, that its feeds are short for the
+de-embedding's fit at these frequencies.
 """
 import copy
 import os
