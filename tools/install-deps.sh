@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin nlohmann-json3-dev zlib1g-dev
   libfftw3-dev
   python3-h5py python3-numpy python3-matplotlib python3-yaml python3-scikit-rf
+  pybind11-dev python3-dev
 )
 if [ "${1:-}" = --fuzz ]; then packages+=(clang libclang-rt-14-dev libomp-14-dev); fi
 

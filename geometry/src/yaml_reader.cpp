@@ -131,13 +131,29 @@ std::string YamlReader::text(const YAML::Node& node, const std::string& path) co
   return node.Scalar();
 }
 
+namespace {
+
+ConfigError syntax_error(const std::string& file, const YAML::Exception& e) {
+  return ConfigError(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.msg);
+}
+
+}  // namespace
+
 YAML::Node YamlReader::load(const std::string& file) {
   try {
     return YAML::LoadFile(file);
   } catch (const YAML::BadFile&) {
     throw ConfigError(file, 0, "cannot be opened");
-  } catch (const YAML::Exception& e) {  // a syntax error
-    throw ConfigError(file, e.mark.line >= 0 ? e.mark.line + 1 : 0, e.msg);
+  } catch (const YAML::Exception& e) {
+    throw syntax_error(file, e);
+  }
+}
+
+YAML::Node YamlReader::parse(const std::string& text, const std::string& file) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw syntax_error(file, e);
   }
 }
 

@@ -126,9 +126,11 @@ BackendChoice steps::choose_backend(BackendChoice wanted) {
   return status.available ? BackendChoice::cuda : BackendChoice::cpu;
 }
 
-SweepJob load_sweep(const fs::path& config) {
+namespace {
+
+// load_sweep of a parsed config, `config_text` its text.
+SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string config_text) {
   const std::string file = config.string();
-  const YAML::Node root = geometry::YamlReader::load(file);
   geometry::GeometryConfig g = geometry::parse_geometry_config(root, file);
   SweepSettings settings = read_sweep_settings(root, file, static_cast<int>(g.layout.ports.size()));
   const geometry::CellSize cell = cell_size(g, settings.frequencies_hz.back());
@@ -162,7 +164,18 @@ SweepJob load_sweep(const fs::path& config) {
                  << " unknowns, " << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
   for (const std::string& w : knob_warnings(mesh, settings)) PMOM_LOG(warning) << w;
-  return {config, std::move(g), std::move(settings), std::move(mesh)};
+  return {config, std::move(config_text), std::move(g), std::move(settings), std::move(mesh)};
+}
+
+}  // namespace
+
+SweepJob load_sweep(const fs::path& config) {
+  const YAML::Node root = geometry::YamlReader::load(config.string());
+  return load_parsed(root, config, read_text(config));
+}
+
+SweepJob load_sweep_text(const std::string& text, const fs::path& name) {
+  return load_parsed(geometry::YamlReader::parse(text, name.string()), name, text);
 }
 
 SweepSettings output_paths(const SweepJob& job, const RunOptions& options) {
@@ -220,7 +233,7 @@ io::SweepInfo steps::sweep_info(const SweepJob& job, const std::string& backend)
     info.reference_impedance_ohm.push_back(p.impedance_ohm);
     info.reference_plane_mm.push_back(p.reference_plane_mm);
   }
-  info.config_text = read_text(job.file);
+  info.config_text = job.config_text;
   info.program_version = PLANARMOM_VERSION;
   info.backend = backend;
   info.unknowns = job.mesh.basis().size();

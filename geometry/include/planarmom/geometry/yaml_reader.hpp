@@ -22,6 +22,8 @@ class YamlReader {
   // Parses `file`; a file that cannot be opened or has a YAML syntax error throws ConfigError
   // ("FILE: cannot be opened", "FILE:LINE: <yaml-cpp's message>").
   [[nodiscard]] static YAML::Node load(const std::string& file);
+  // Parses config `text` that `file` names in messages; a syntax error throws as load's does.
+  [[nodiscard]] static YAML::Node parse(const std::string& text, const std::string& file);
 
   [[nodiscard]] const std::string& file() const { return file_; }
 

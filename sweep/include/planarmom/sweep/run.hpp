@@ -18,7 +18,8 @@
 namespace pmom::sweep {
 
 struct SweepJob {
-  std::filesystem::path file;  // the config: named in messages, stored in the HDF5 file
+  std::filesystem::path file;  // the config: named in messages
+  std::string config_text;     // its text, as the HDF5 file stores it
   geometry::GeometryConfig geometry;
   SweepSettings settings;
   geometry::Mesh mesh;
@@ -27,6 +28,9 @@ struct SweepJob {
 // Reads, checks and meshes a config. Throws geometry::ConfigError ("FILE:LINE: what") for a
 // mistake in it. Output paths default to the config's stem beside it (SweepSettings).
 SweepJob load_sweep(const std::filesystem::path& config);
+// The same for a config given as YAML text (the Python module's dicts): `name` stands for its
+// file, in messages and as the folder that relative paths (GDSII, outputs) start from.
+SweepJob load_sweep_text(const std::string& text, const std::filesystem::path& name);
 
 // One computed frequency, for progress reports: its index among those computed this run, how
 // many this run computes, its record (S, iterations, residual, times per stage) and which of
