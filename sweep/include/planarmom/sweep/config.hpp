@@ -1,6 +1,6 @@
 // The non-geometry sections of a sweep config (DESIGN §7): frequencies, sparsify, solver and
-// output. The geometry sections (substrate, metal, layout, ports, mesh) are read by
-// geometry::parse_geometry_config from the same document.
+// output, every key in docs/CONFIG.md. The geometry sections (substrate, metal, layout, ports,
+// mesh) are read by geometry::parse_geometry_config from the same document.
 //
 //   frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 101}   # or a list in Hz
 //   sparsify: {density: 1.0, rule: magnitude, check_dense: false, format: auto}
@@ -8,7 +8,7 @@
 //     # reach_heights: R instead of density keeps the interactions within R substrate heights;
 //     # rule exact (no density) keeps every interaction, Z x by FFT (mom/convolution_operator.hpp)
 //   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto,
-//            preconditioner: block}
+//            preconditioner: auto}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
 //   termination: matched   # or short: what loads every port's gap (mom/port_loads.hpp)
 //   accuracy: {greens_table: 1.0e-6, quadrature: 1, interpolate_tables: true}

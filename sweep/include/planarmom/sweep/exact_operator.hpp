@@ -1,4 +1,4 @@
-// Rule exact's operator for one mesh (issue 17): Z·x by FFT with every interaction (the
+// Rule exact's operator for one mesh: Z·x by FFT with every interaction (the
 // host's mom::ConvolutionOperator, the device's mom::DeviceConvolution) plus a sparse
 // correction (the port loads, the strips' loss entries), as a FunctionOperator on the backend,
 // with Z's exact entries where its diagonal (Jacobi) and a block preconditioner need them. The

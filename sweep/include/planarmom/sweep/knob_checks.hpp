@@ -20,10 +20,9 @@ namespace pmom::sweep {
                                                      const SweepSettings& settings);
 
 // |S_ij − S_ji| above which a sweep's S is reported as not reciprocal: Z is symmetric, so the
-// difference is the error of the waves fitted on the feeds. Measured (docs/VALIDATION.md):
-// 4.5e-4 on the RO4003 asymmetric stub of tests/mom/test_deembed.cpp, 9.0e-4 on the RO4003
-// two-coupler example, 2-5e-3 on the FR-4 pinwheel. Twice the RO4003 layouts' largest: it
-// flags the thick-board regime, where the error is 0.3 dB and more on a −25 dB entry.
+// difference is the error of the waves fitted on the feeds. Twice the largest measured on thin
+// (RO4003) boards, so that it flags the thick-board regime (docs/VALIDATION.md, "Measurements
+// behind constants in the code").
 inline constexpr double kReciprocityWarning = 2e-3;
 // One line when some record's S departs from reciprocity by more than kReciprocityWarning,
 // naming the largest, its ports and frequency; none otherwise.
