@@ -28,7 +28,7 @@
 #include "planarmom/sparsify/device_threshold.hpp"
 #include "planarmom/sparsify/format_choice.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
-#include "planarmom/sweep/block_jacobi.hpp"
+#include "planarmom/sweep/tile_blocks.hpp"
 #include "planarmom/sweep/line_checks.hpp"
 
 namespace pmom::sweep {
@@ -191,7 +191,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
   if (uses_blocks(settings_)) {
     // Blocks at most as large as a row of the operator is long, so that their product costs
     // no more than Z's (a sparse Z keeps them small), and within the limits of
-    // block_jacobi.hpp.
+    // tile_blocks.hpp.
     const auto n = static_cast<index_t>(mesh_.basis().size());
     const double per_row = mpie_ ? static_cast<double>(mpie_->nnz()) / n : settings_.density * n;
     const bool dense = !mpie_ && settings_.density >= 1;  // rule exact: density 1

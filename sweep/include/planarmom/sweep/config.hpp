@@ -42,7 +42,7 @@ struct SweepSettings {
   int max_iterations = 5000;           // >= 1
   std::string backend = "auto";        // auto (cuda if a device is there, else cpu) | cpu | cuda
   // lu: Z's LU at one frequency for the next ones (sweep/recycled_inverse.hpp; rule exact);
-  // block: block Jacobi on geometric tiles of the layout (sweep/block_jacobi.hpp); both COCG
+  // block: block Jacobi on geometric tiles of the layout (sweep/tile_blocks.hpp); both COCG
   // only, so with method auto or cocg; jacobi: the diagonal; auto: lu with rule exact where n
   // is at most largest_lu, block otherwise.
   std::string preconditioner = "auto";  // auto | lu | block | jacobi

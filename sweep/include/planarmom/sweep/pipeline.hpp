@@ -16,6 +16,7 @@
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/preconditioners/block_jacobi.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/sweep_record.hpp"
 #include "planarmom/mom/band_tables.hpp"
@@ -25,7 +26,6 @@
 #include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
-#include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/config.hpp"
 #include "planarmom/sweep/exact_operator.hpp"
 #include "planarmom/sweep/line_checks.hpp"
