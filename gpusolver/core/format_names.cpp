@@ -1,7 +1,7 @@
 // Names of the storage formats, as the command line and the benchmark reports spell them.
 #include <stdexcept>
 
-#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/operator.hpp"
 
 namespace pmom {
 

@@ -210,24 +210,24 @@ template <class T> class CudaBackend final : public Backend<T> {
   }
 
   long long invert_blocks(Block<T>& blocks, std::span<const index_t> sizes) override {
-    Backend<T>::check_blocks_input(blocks, sizes);
+    DenseKernels<T>::check_blocks_input(blocks, sizes);
     return launch_invert_blocks(*this, block_inverse_, blocks.data(), sizes, stream_);
   }
 
-  using Backend<T>::make_dense_inverse;
+  using DenseKernels<T>::make_dense_inverse;
   std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a, FactorPrecision) override {
-    Backend<T>::check_dense_input(a);
+    DenseKernels<T>::check_dense_input(a);
     return launch_dense_inverse(*this, std::move(a), stream_);
   }
 
   void solve_dense(Block<T> a, Block<T>& b) override {
-    Backend<T>::check_dense_input(a, &b);
+    DenseKernels<T>::check_dense_input(a, &b);
     launch_dense_solve(*this, std::move(a), b, stream_);
   }
 
   void fold_dense(const Block<T>& a, const Block<index_t>& kept, const Block<index_t>& partner,
                   const Block<real_t<T>>& weight, Block<T>& out) override {
-    Backend<T>::check_fold_input(a, kept, partner, weight, out);
+    DenseKernels<T>::check_fold_input(a, kept, partner, weight, out);
     launch_fold_dense(a.data(), a.rows(), kept.data(), partner.data(), weight.data(), out.rows(),
                       out.data(), stream_);
   }
@@ -294,7 +294,7 @@ template <class T> class CudaBackend final : public Backend<T> {
 
   std::unique_ptr<Sweeper<T>> make_sweeper(const Csr<T>& a, std::span<const T> inv_diag,
                                            std::span<const index_t> colour_ptr) override {
-    Backend<T>::check_sweep_input(a, inv_diag, colour_ptr);
+    RelaxationKernels<T>::check_sweep_input(a, inv_diag, colour_ptr);
     if (colour_ptr.empty())
       throw std::invalid_argument("CUDA backend: natural-order sweeps go row after row; give a "
                                   "multicolour ordering");

@@ -92,7 +92,7 @@ template <class T> class CpuBackend final : public Backend<T> {
   }
 
   long long invert_blocks(Block<T>& blocks, std::span<const index_t> sizes) override {
-    Backend<T>::check_blocks_input(blocks, sizes);
+    DenseKernels<T>::check_blocks_input(blocks, sizes);
     std::vector<std::size_t> first(sizes.size() + 1, 0);
     for (std::size_t b = 0; b < sizes.size(); ++b)
       first[b + 1] = first[b] + static_cast<std::size_t>(sizes[b]) * sizes[b];
@@ -112,17 +112,17 @@ template <class T> class CpuBackend final : public Backend<T> {
     return singular;
   }
 
-  using Backend<T>::make_dense_inverse;
+  using DenseKernels<T>::make_dense_inverse;
   std::shared_ptr<const Operator<T>> make_dense_inverse(Block<T> a,
                                                         FactorPrecision precision) override {
-    Backend<T>::check_dense_input(a);
+    DenseKernels<T>::check_dense_input(a);
     if (precision == FactorPrecision::single && !std::is_same_v<single_t<T>, T>)
       return single_precision_inverse(a);
     using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
     const index_t n = a.rows();
     // Factored in place (Eigen's PartialPivLU of a Ref): the block holds the factors. An
-    // explicit inverse, as the CUDA backend makes, costs five LUs here (Eigen's inverse, 2126
-    // unknowns: 16 s against 3.3 s on 2 cores), so the host substitutes instead.
+    // explicit inverse, as the CUDA backend makes, costs several LUs' time here
+    // (docs/PERFORMANCE.md), so the host substitutes instead.
     struct Factor {
       Block<T> storage;
       Eigen::Map<Dense> matrix;
@@ -146,7 +146,7 @@ template <class T> class CpuBackend final : public Backend<T> {
   }
 
   void solve_dense(Block<T> a, Block<T>& b) override {
-    Backend<T>::check_dense_input(a, &b);
+    DenseKernels<T>::check_dense_input(a, &b);
     using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
     Eigen::Map<Dense> matrix(a.data(), a.rows(), a.cols());
     const Eigen::PartialPivLU<Eigen::Ref<Dense>> lu(matrix);
@@ -158,7 +158,7 @@ template <class T> class CpuBackend final : public Backend<T> {
 
   void fold_dense(const Block<T>& a, const Block<index_t>& kept, const Block<index_t>& partner,
                   const Block<real>& weight, Block<T>& out) override {
-    Backend<T>::check_fold_input(a, kept, partner, weight, out);
+    DenseKernels<T>::check_fold_input(a, kept, partner, weight, out);
     const auto n = static_cast<std::size_t>(a.rows());
     const index_t k = out.rows();
 #pragma omp parallel for schedule(static)
@@ -214,7 +214,7 @@ template <class T> class CpuBackend final : public Backend<T> {
 
   std::unique_ptr<Sweeper<T>> make_sweeper(const Csr<T>& a, std::span<const T> inv_diag,
                                            std::span<const index_t> colour_ptr) override {
-    Backend<T>::check_sweep_input(a, inv_diag, colour_ptr);
+    RelaxationKernels<T>::check_sweep_input(a, inv_diag, colour_ptr);
     return std::make_unique<cpu::CpuSweeper<T>>(a, inv_diag, colour_ptr);
   }
   void sor_sweep(const Sweeper<T>& s, SweepDirection direction, bool from_zero, real omega,

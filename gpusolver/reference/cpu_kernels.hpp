@@ -2,7 +2,9 @@
 // steps, each one pass over the rows of every running column.
 #pragma once
 
-#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/kernels/bicg.hpp"
+#include "planarmom/gpusolver/kernels/bicgstab.hpp"
+#include "planarmom/gpusolver/kernels/reduction.hpp"
 
 namespace pmom::cpu {
 

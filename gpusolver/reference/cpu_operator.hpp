@@ -8,10 +8,11 @@
 #include <variant>
 #include <vector>
 
-#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/csr.hpp"
 #include "planarmom/gpusolver/dia.hpp"
 #include "planarmom/gpusolver/ellr.hpp"
 #include "planarmom/gpusolver/hyb.hpp"
+#include "planarmom/gpusolver/operator.hpp"
 #include "planarmom/gpusolver/sellp.hpp"
 
 namespace pmom::cpu {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/kernels/relaxation.hpp"
 
 namespace pmom::cpu {
 

@@ -7,16 +7,17 @@
 #include <optional>
 #include <vector>
 
+#include "planarmom/gpusolver/preconditioners/block_jacobi.hpp"
+#include "planarmom/gpusolver/preconditioners/recycled_lu.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/line_mirror.hpp"
 #include "planarmom/mom/surface_loss.hpp"
-#include "planarmom/sweep/block_jacobi.hpp"
 #include "planarmom/sweep/exact_operator.hpp"
 #include "planarmom/sweep/line_checks.hpp"
-#include "planarmom/sweep/recycled_inverse.hpp"
+#include "planarmom/sweep/tile_blocks.hpp"
 
 namespace pmom::sweep {
 

@@ -1,67 +1,18 @@
-// RecycledInverse (recycled_inverse.hpp): the LU on the backend, logged.
+// RecycledInverse (recycled_inverse.hpp): the LU logged.
 #include "planarmom/sweep/recycled_inverse.hpp"
-
-#include <chrono>
-#include <cmath>
 
 #include "planarmom/io/heartbeat.hpp"
 #include "planarmom/io/logging.hpp"
 
 namespace pmom::sweep {
 
-index_t largest_lu_in(std::size_t device_free_bytes) {
-  if (device_free_bytes == 0) return 8192;
-  // The LU and the inverse, 2 n² complex values, in at most half of what is free: the rest
-  // holds the operator, the solver's vectors and other ranks sharing the device.
-  const double bytes_per_n2 = 2.0 * sizeof(std::complex<double>);
-  return static_cast<index_t>(
-      std::floor(std::sqrt(0.5 * static_cast<double>(device_free_bytes) / bytes_per_n2)));
-}
-
-index_t largest_lu(const Backend<std::complex<double>>& backend) {
-  return largest_lu_in(backend.device_memory_free());
-}
-
-bool lu_renewal_due(double lu_iterations, int solves, long long iterations,
-                    int last_iterations) {
-  if (solves <= 0 || iterations <= 0) return false;
-  return last_iterations > (lu_iterations + static_cast<double>(iterations)) / solves;
-}
-
-bool RecycledInverse::stale() const {
-  if (!op_ || last_iterations_ > kRefreshIterations) return true;
-  if (iterations_ <= 0 || seconds_ <= 0) return false;
-  const double lu_iterations = lu_seconds_ / (seconds_ / static_cast<double>(iterations_));
-  return lu_renewal_due(lu_iterations, solves_, iterations_, last_iterations_);
-}
-
-void RecycledInverse::record(int iterations, double seconds) {
-  ++solves_;
-  iterations_ += iterations;
-  seconds_ += seconds;
-  last_iterations_ = iterations;
-}
-
 void RecycledInverse::refresh(const std::function<Block<cd>()>& make_z, double frequency_hz) {
-  const auto start = std::chrono::steady_clock::now();
-  index_t n = 0;
   {
     const io::Heartbeat beat("LU of Z for the preconditioner");
-    op_.reset();  // its memory goes before the new one's
-    Block<cd> z = make_z();
-    n = z.rows();
-    // A preconditioner from a neighbouring frequency needs no double-precision factors: the
-    // host's LU and substitutions in single cost half (docs/PERFORMANCE.md v0.23).
-    op_ = backend_.make_dense_inverse(std::move(z), FactorPrecision::single);
+    RecycledLu::refresh(make_z);
   }
-  ++refreshes_;
-  lu_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  solves_ = 0;
-  iterations_ = 0;
-  seconds_ = 0;
-  last_iterations_ = 0;
-  PMOM_LOG(info) << "preconditioner: Z's LU at " << frequency_hz * 1e-9 << " GHz (n = " << n
-                 << ", " << lu_seconds_ << " s)";
+  PMOM_LOG(info) << "preconditioner: Z's LU at " << frequency_hz * 1e-9 << " GHz (n = "
+                 << inverse()->rows() << ", " << lu_seconds() << " s)";
 }
 
 }  // namespace pmom::sweep

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "planarmom/gpusolver/backend.hpp"
-#include "planarmom/sweep/block_jacobi.hpp"
+#include "planarmom/gpusolver/preconditioners/block_jacobi.hpp"
 #include "routes/z_parts.hpp"
 #include "routes/z_route.hpp"
 
@@ -17,7 +17,7 @@ namespace pmom::sweep {
 [[nodiscard]] std::unique_ptr<ZRoute> make_device_magnitude_route(ZParts& parts, Backend<std::complex<double>>& backend);
 [[nodiscard]] std::unique_ptr<ZRoute> make_host_assembled_route(ZParts& parts, Backend<std::complex<double>>& backend);
 
-// Block Jacobi on tiles (block_jacobi.hpp) where the settings ask for it (solver_setup.hpp's
+// Block Jacobi on tiles (tile_blocks.hpp) where the settings ask for it (solver_setup.hpp's
 // uses_blocks), else null: blocks at most as large as a row of the route's Z is long, so that
 // their product costs no more than Z's (a sparse Z keeps them small), within that header's
 // limits. Logged.

@@ -6,7 +6,8 @@
 
 #include "planarmom/io/logging.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
-#include "planarmom/sweep/recycled_inverse.hpp"
+#include "planarmom/gpusolver/preconditioners/recycled_lu.hpp"
+#include "planarmom/sweep/tile_blocks.hpp"
 #include "routes/routes.hpp"
 #include "solver_setup.hpp"
 #include "timing.hpp"

@@ -3,7 +3,8 @@
 
 #include <complex>
 
-#include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/csr.hpp"
+#include "planarmom/gpusolver/operator.hpp"
 
 namespace pmom::sparsify {
 

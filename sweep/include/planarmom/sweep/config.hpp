@@ -40,8 +40,9 @@ enum class Rule { magnitude, mpie, exact };
 enum class ZFormat { automatic, csr, hyb };
 // solver.backend: automatic is cuda where a device is visible, else cpu.
 enum class BackendChoice { automatic, cpu, cuda };
-// solver.preconditioner. lu: Z's LU at one frequency for the next ones (rule exact); block:
-// block Jacobi on geometric tiles of the layout; both COCG only. jacobi: the diagonal.
+// solver.preconditioner. lu: Z's LU at one frequency for the next ones (rule exact;
+// recycled_inverse.hpp); block: block Jacobi on geometric tiles of the layout (tile_blocks.hpp);
+// both COCG only. jacobi: the diagonal.
 // automatic: lu with rule exact where the backend factors a matrix of Z's size, else block.
 enum class PreconditionerChoice { automatic, lu, block, jacobi };
 // termination: what loads every port's delta gap. matched: Z0 − Z_end, so that each feed sees

@@ -13,6 +13,7 @@
 
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/backend.hpp"
+#include "planarmom/gpusolver/preconditioners/block_jacobi.hpp"
 #include "planarmom/mom/band_tables.hpp"
 #include "planarmom/mom/convolution_layout.hpp"
 #include "planarmom/mom/device_convolution.hpp"
@@ -21,7 +22,6 @@
 #include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
-#include "planarmom/sweep/block_jacobi.hpp"
 
 namespace pmom::sweep {
 

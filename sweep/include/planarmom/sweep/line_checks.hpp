@@ -21,9 +21,9 @@ namespace pmom::sweep {
 // LU-factored there (Backend::solve_dense; a mirror-symmetric line, as both checks' are, folded
 // first into its two parity parts of half the unknowns, mom/line_mirror.hpp, and each factored
 // on its own: a quarter of the work) up to direct_up_to unknowns (by default largest_lu,
-// recycled_inverse.hpp: what the device's memory holds); above it,
+// gpusolver's preconditioners/recycled_lu.hpp: what the device's memory holds); above it,
 // the exact operator (Z·x by FFT, exact_operator.hpp) and COCG with block Jacobi on tiles
-// (block_jacobi.hpp) to `tolerance` (Z is complex symmetric), falling back to the host LU, with
+// (tile_blocks.hpp) to `tolerance` (Z is complex symmetric), falling back to the host LU, with
 // a warning, when that solve does not converge.
 mom::LineSolution solve_line_on_backend(const mom::LineSystem& system,
                                         Backend<std::complex<double>>& backend,

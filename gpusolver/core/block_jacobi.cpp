@@ -1,13 +1,12 @@
-// BlockJacobi (block_jacobi.hpp).
-#include "planarmom/sweep/block_jacobi.hpp"
+// BlockJacobi (preconditioners/block_jacobi.hpp).
+#include "planarmom/gpusolver/preconditioners/block_jacobi.hpp"
 
 #include <algorithm>
-#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
-namespace pmom::sweep {
+namespace pmom {
 namespace {
 
 // f(i, j) for every entry of every block, block after block and row-major in each: the order
@@ -23,30 +22,6 @@ auto in_block_order(const std::vector<std::vector<index_t>>& blocks, std::size_t
 }
 
 }  // namespace
-
-std::vector<std::vector<index_t>> tile_blocks(const geometry::Mesh& mesh, int tile) {
-  if (tile < 1) throw std::invalid_argument("tile_blocks: the tile must be at least 1 cell");
-  std::map<std::pair<int, int>, std::vector<index_t>> tiles;
-  const auto& basis = mesh.basis();
-  for (std::size_t k = 0; k < basis.size(); ++k)
-    tiles[{basis[k].minus.j / tile, basis[k].minus.i / tile}].push_back(static_cast<index_t>(k));
-  std::vector<std::vector<index_t>> out;
-  out.reserve(tiles.size());
-  for (auto& [where, members] : tiles) out.push_back(std::move(members));  // sorted: k grows
-  return out;
-}
-
-int tile_for(const geometry::Mesh& mesh, int max_block) {
-  const int most = std::max(mesh.grid().nx, mesh.grid().ny);
-  int best = 1;
-  for (int tile = 2; tile <= most; ++tile) {
-    std::size_t biggest = 0;
-    for (const auto& b : tile_blocks(mesh, tile)) biggest = std::max(biggest, b.size());
-    if (biggest > static_cast<std::size_t>(max_block)) break;
-    best = tile;
-  }
-  return best;
-}
 
 BlockJacobi::BlockJacobi(Backend<cd>& backend, std::vector<std::vector<index_t>> blocks,
                          index_t n)
@@ -121,10 +96,10 @@ void BlockJacobi::invert() {
   const long long singular = backend_.invert_blocks(gathered_, sizes_);
   if (singular >= 0)
     throw std::runtime_error("block preconditioner: diagonal block " + std::to_string(singular) +
-                             " of Z is singular");
+                             " of the matrix is singular");
   backend_.gather(gathered_.data(), csr_order_, inverted_);
   backend_.copy_bytes(backend_.csr_values(*op_), inverted_.data(), inverted_.bytes(),
                       CopyKind::within_backend);
 }
 
-}  // namespace pmom::sweep
+}  // namespace pmom
