@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
 namespace pmom::app {
 
@@ -19,7 +19,7 @@ Command add_solve_command(CLI::App& parent);
 Command add_device_info_command(CLI::App& parent);
 Command add_line_command(CLI::App& parent);
 // The sweep re-initialises logging on MPI ranks other than 0 (their lines named, info quiet).
-Command add_sweep_command(CLI::App& parent, const io::LogOptions& log);
+Command add_sweep_command(CLI::App& parent, const logging::LogOptions& log);
 Command add_heat_command(CLI::App& parent);
 
 }  // namespace pmom::app

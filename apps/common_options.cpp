@@ -3,12 +3,12 @@
 
 namespace pmom::app {
 
-void add_log_options(CLI::App& app, io::LogOptions& options) {
+void add_log_options(CLI::App& app, logging::LogOptions& options) {
   auto* verbose = app.add_flag_callback(
-      "-v,--verbose", [&options] { options.verbosity = io::Verbosity::verbose; },
+      "-v,--verbose", [&options] { options.verbosity = logging::Verbosity::verbose; },
       "Log debug messages too");
   app.add_flag_callback(
-         "-q,--quiet", [&options] { options.verbosity = io::Verbosity::quiet; },
+         "-q,--quiet", [&options] { options.verbosity = logging::Verbosity::quiet; },
          "Log only warnings and errors")
       ->excludes(verbose);
   app.add_option_function<std::string>(

@@ -8,11 +8,11 @@
 #include "planarmom/gpusolver/precision.hpp"
 #include "planarmom/gpusolver/auto_choice.hpp"
 #include "planarmom/gpusolver/solver.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
 namespace pmom::app {
 
-void add_log_options(CLI::App& app, io::LogOptions& options);
+void add_log_options(CLI::App& app, logging::LogOptions& options);
 
 // Solver choice and settings; `method` is kept as text so each command can parse a list.
 struct SolverFlags {

@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "line_config.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
 #include "planarmom/mom/surface_impedance.hpp"

@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
                "planarmom"};
   app.set_version_flag("--version", PLANARMOM_VERSION);
   app.require_subcommand(1);
-  pmom::io::LogOptions log;
+  pmom::logging::LogOptions log;
   pmom::app::add_log_options(app, log);
 
   const std::vector<pmom::app::Command> commands{pmom::app::add_bench_command(app),
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   try {
-    pmom::io::init_logging(log);
+    pmom::logging::init_logging(log);
     for (const auto& c : commands)
       if (c.app->parsed()) return c.run();
   } catch (const pmom::sweep::FailureReported&) {

@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
 namespace pmom::app {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "commands.hpp"
 #include "plot_script.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/sweep/current_picture.hpp"
 #include "planarmom/sweep/mpi_sweep.hpp"
 #include "planarmom/sweep/run.hpp"
@@ -52,7 +52,7 @@ void draw(const sweep::SweepJob& job, const sweep::SweepSettings& out) {
                  << out.layout;
 }
 
-int run(const SweepFlags& f, const io::LogOptions& log) {
+int run(const SweepFlags& f, const logging::LogOptions& log) {
   sweep::RunOptions options;
   options.resume = f.resume;
   if (!f.backend.empty()) options.backend = sweep::parse_backend_choice(f.backend);
@@ -81,10 +81,10 @@ int run(const SweepFlags& f, const io::LogOptions& log) {
   if (mpi) sweep::share_host_cores(*mpi);
   if (mpi && mpi->size() > 1) {
     if (mpi->rank() != 0) {  // rank 0 reports the run; the others only what goes wrong
-      io::LogOptions mine = log;
+      logging::LogOptions mine = log;
       mine.prefix = "rank " + std::to_string(mpi->rank()) + " (" + mpi->host() + "): ";
-      if (mine.verbosity == io::Verbosity::normal) mine.verbosity = io::Verbosity::quiet;
-      io::init_logging(mine);
+      if (mine.verbosity == logging::Verbosity::normal) mine.verbosity = logging::Verbosity::quiet;
+      logging::init_logging(mine);
     }
     const std::optional<sweep::SweepJob> job = sweep::run_sweep_on_ranks(f.config, options, *mpi);
     if (terminal && job) std::cerr << '\n';
@@ -100,7 +100,7 @@ int run(const SweepFlags& f, const io::LogOptions& log) {
 
 }  // namespace
 
-Command add_sweep_command(CLI::App& parent, const io::LogOptions& log) {
+Command add_sweep_command(CLI::App& parent, const logging::LogOptions& log) {
   auto flags = std::make_shared<SweepFlags>();
   CLI::App* app = parent.add_subcommand(
       "sweep", "Sweep a layout's S-parameters over frequency (YAML config; HDF5, Touchstone, "

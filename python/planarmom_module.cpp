@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/sweep/current_picture.hpp"
 #include "planarmom/sweep/run.hpp"
 #include "python_config.hpp"
@@ -109,16 +109,16 @@ py::dict run(const sweep::SweepJob& job, const std::string& backend, const std::
 }
 
 void init_logging(const std::string& verbosity, const std::optional<std::string>& file) {
-  io::LogOptions options;
+  logging::LogOptions options;
   if (verbosity == "quiet") {
-    options.verbosity = io::Verbosity::quiet;
+    options.verbosity = logging::Verbosity::quiet;
   } else if (verbosity == "verbose") {
-    options.verbosity = io::Verbosity::verbose;
+    options.verbosity = logging::Verbosity::verbose;
   } else if (verbosity != "normal") {
     throw py::value_error("log must be quiet, normal or verbose, got '" + verbosity + "'");
   }
   if (file) options.file = *file;
-  io::init_logging(options);
+  logging::init_logging(options);
 }
 
 // planarmom.ConfigError (a ValueError): the message the command prints, and its file and line.

@@ -29,7 +29,7 @@
 #include "planarmom/bench/traffic.hpp"
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/io/load_matrix.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
 namespace pmom::bench {
 namespace {
@@ -289,7 +289,7 @@ int main(int argc, char** argv) {
                "Print each route's kernels with the vectors they move, and nothing else");
   CLI11_PARSE(app, argc, argv);
   try {
-    pmom::io::init_logging({});
+    pmom::logging::init_logging({});
     pmom::bench::run(o);
     return 0;
   } catch (const std::exception& e) {

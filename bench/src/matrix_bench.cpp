@@ -17,7 +17,7 @@
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/io/load_matrix.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
 namespace pmom::bench {
 namespace fs = std::filesystem;

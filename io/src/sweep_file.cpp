@@ -22,7 +22,7 @@
 
 #include "hdf5_values.hpp"
 #include "message_text.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/io/sweep_file.hpp"
 #include "sweep_file_space.hpp"
 #include "sweep_layout.hpp"

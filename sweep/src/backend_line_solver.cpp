@@ -10,7 +10,7 @@
 #include "planarmom/gpusolver/preconditioners/block_jacobi.hpp"
 #include "planarmom/gpusolver/preconditioners/recycled_lu.hpp"
 #include "planarmom/gpusolver/solver.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/device_fill.hpp"
 #include "planarmom/mom/line_mirror.hpp"

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <utility>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
 #include "planarmom/gpusolver/convert.hpp"

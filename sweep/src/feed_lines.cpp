@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/sweep/line_cache.hpp"
 #include "planarmom/sweep/pipeline.hpp"
 #include "timing.hpp"

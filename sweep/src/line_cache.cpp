@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
 namespace pmom::sweep {
 namespace {

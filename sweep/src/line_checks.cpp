@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "planarmom/io/heartbeat.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/heartbeat.hpp"
+#include "planarmom/logging/logging.hpp"
 
 namespace pmom::sweep {
 namespace {
@@ -127,7 +127,7 @@ mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequenc
     }
   }
   const mom::LineCheck c = [&] {
-    const io::Heartbeat beat("line check " + std::to_string(done_ + 1) + "/" +
+    const logging::Heartbeat beat("line check " + std::to_string(done_ + 1) + "/" +
                              std::to_string(total_));
     return mom::line_check(spec, frequency_hz, with_load, solver());
   }();

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "feed_lines.hpp"
-#include "planarmom/io/heartbeat.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/heartbeat.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/port_loads.hpp"
 #include "routes/z_parts.hpp"
@@ -66,7 +66,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
                                        std::optional<double> next) {
   io::FrequencyRecord r;
   r.frequency_hz = frequency_hz;
-  const io::Heartbeat beat(std::to_string(frequency_hz * 1e-9) + " GHz");
+  const logging::Heartbeat beat(std::to_string(frequency_hz * 1e-9) + " GHz");
   const auto n = static_cast<index_t>(mesh_.basis().size());
 
   auto start = clock::now();

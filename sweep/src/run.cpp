@@ -15,7 +15,7 @@
 #include "planarmom/geometry/svg.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
 #include "planarmom/gpusolver/backends.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/io/touchstone.hpp"
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/deembed.hpp"

@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
 namespace pmom::sweep {
 namespace {

@@ -24,7 +24,7 @@
 
 #include "io/sweep_example.hpp"
 #include "io/temp_dir.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/io/sweep_file.hpp"
 
 namespace {
@@ -128,9 +128,9 @@ int killed_run(const fs::path& target, const Shape& shape, long kill_at, bool te
 // uninterrupted run's, or (where `refusals_allowed`) the resume refused as a damaged file: never
 // a different sweep. Returns the refusals, each printed.
 long kill_at_every_write(const Shape& shape, bool refusals_allowed) {
-  LogOptions quiet;  // a resume line per kill would bury the failures
-  quiet.verbosity = Verbosity::quiet;
-  init_logging(quiet);
+  logging::LogOptions quiet;  // a resume line per kill would bury the failures
+  quiet.verbosity = logging::Verbosity::quiet;
+  logging::init_logging(quiet);
   const TempDir dir("sweep_kills");
   const fs::path reference_file = dir.path() / "reference.h5";
   g_writes = 0;

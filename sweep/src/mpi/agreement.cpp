@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "transport.hpp"
 
 namespace pmom::sweep::mpi {

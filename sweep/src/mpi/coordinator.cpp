@@ -9,7 +9,7 @@
 
 #include "agreement.hpp"
 #include "local_channel.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/sweep/sweep_coordinator.hpp"
 #include "transport.hpp"
 #include "worker.hpp"

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "mpi_c.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/sweep/mpi_sweep.hpp"
 
 namespace pmom::sweep {

@@ -11,7 +11,7 @@
 
 #include "../sweep_steps.hpp"
 #include "agreement.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/band_tables.hpp"
 #include "transport.hpp"
 

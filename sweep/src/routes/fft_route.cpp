@@ -2,7 +2,7 @@
 // block Jacobi or by Z's LU at a nearby frequency (recycled_inverse.hpp).
 #include <optional>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/sweep/exact_operator.hpp"
 #include "planarmom/sweep/recycled_inverse.hpp"
 #include "routes/routes.hpp"

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <optional>
 
-#include "planarmom/io/heartbeat.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/heartbeat.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "timing.hpp"
 
@@ -15,7 +15,7 @@ namespace {
 
 mom::MpiePattern make_mpie_pattern(const geometry::Mesh& mesh, const SweepSettings& s) {
   const auto start = clock::now();
-  const io::Heartbeat beat("sparse pattern (rule mpie)");
+  const logging::Heartbeat beat("sparse pattern (rule mpie)");
   const bool by_reach = s.reach_heights > 0;
   mom::MpiePattern pattern = mom::mpie_pattern(
       mesh, by_reach ? mom::mpie_sparsity_in_heights(mesh, s.reach_heights)
@@ -43,7 +43,7 @@ ZParts::ZParts(const geometry::Mesh& mesh, const SweepSettings& settings)
   {
     // On a fixed pattern only the table entries its Z reads; the dense Z needs them all.
     const auto start = clock::now();
-    const io::Heartbeat beat("offset tables' plan");
+    const logging::Heartbeat beat("offset tables' plan");
     std::optional<mom::PlanPattern> reads;
     if (fixed_pattern(settings_))
       reads = mom::PlanPattern{mpie_->row_ptr, mpie_->col_idx, mom::charge_reach2(mpie_->sparsity)};
@@ -54,7 +54,7 @@ ZParts::ZParts(const geometry::Mesh& mesh, const SweepSettings& settings)
   }
   if (!metal_.perfect()) {
     const auto start = clock::now();
-    const io::Heartbeat beat("strips' loss terms");
+    const logging::Heartbeat beat("strips' loss terms");
     gram_ = mom::strip_loss_entries(mesh_, plan_.edge_profiles);
     // A sparse Z holds the image term's near entries only.
     if (mpie_) gram_ = mom::entries_in_pattern(gram_, mpie_->row_ptr, mpie_->col_idx);
@@ -84,7 +84,7 @@ void ZParts::make_band_tables(const mom::BandTables::Share& share) {
   const auto [lo, hi] = std::minmax_element(f.begin(), f.end());
   const double tolerance = settings_.greens_table_accuracy * 1e-3;
   {
-    const io::Heartbeat beat("offset tables over the band");
+    const logging::Heartbeat beat("offset tables over the band");
     band_ = std::make_unique<mom::BandTables>(
         plan_, [this](double hz) { return greens_table(hz); }, *lo, *hi, tolerance, share);
   }

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
 #include "planarmom/gpusolver/preconditioners/recycled_lu.hpp"
 #include "planarmom/sweep/tile_blocks.hpp"

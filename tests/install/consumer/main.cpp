@@ -6,7 +6,7 @@
 
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/solver.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 #include "planarmom/sparsify/sparsify.hpp"
 
 int main() {

@@ -1,6 +1,6 @@
 // Boost.Log set-up: a stderr sink filtered by verbosity and an optional file sink that
 // records everything from debug up, with timestamps.
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
 #include <boost/log/core.hpp>
 #include <boost/log/expressions.hpp>
@@ -17,15 +17,15 @@
 #include <string>
 #include <system_error>
 
-namespace pmom::io {
+namespace pmom::logging {
 
 namespace {
 
-namespace logging = boost::log;
+namespace blog = boost::log;
 namespace expr = boost::log::expressions;
 namespace keywords = boost::log::keywords;
 namespace sinks = boost::log::sinks;
-using logging::trivial::severity_level;
+using blog::trivial::severity_level;
 using FileSink = sinks::synchronous_sink<sinks::text_ostream_backend>;
 
 severity_level console_threshold(Verbosity verbosity) {
@@ -38,11 +38,11 @@ severity_level console_threshold(Verbosity verbosity) {
 }
 
 void add_console_sink(Verbosity verbosity, const std::string& prefix) {
-  auto sink = logging::add_console_log(
-      std::clog, keywords::format = expr::stream << "[" << logging::trivial::severity << "] "
+  auto sink = blog::add_console_log(
+      std::clog, keywords::format = expr::stream << "[" << blog::trivial::severity << "] "
                                                  << prefix << expr::smessage,
       keywords::auto_flush = true);
-  sink->set_filter(logging::trivial::severity >= console_threshold(verbosity));
+  sink->set_filter(blog::trivial::severity >= console_threshold(verbosity));
 }
 
 // An ostream sink on a stream opened here rather than add_file_log: that one treats the
@@ -67,9 +67,9 @@ boost::shared_ptr<FileSink> make_file_sink(const std::filesystem::path& file,
   sink->set_formatter(expr::stream << "["
                                    << expr::format_date_time<boost::posix_time::ptime>(
                                           "TimeStamp", "%Y-%m-%d %H:%M:%S.%f")
-                                   << "] [" << logging::trivial::severity << "] " << prefix
+                                   << "] [" << blog::trivial::severity << "] " << prefix
                                    << expr::smessage);
-  sink->set_filter(logging::trivial::severity >= severity_level::debug);
+  sink->set_filter(blog::trivial::severity >= severity_level::debug);
   return sink;
 }
 
@@ -78,11 +78,11 @@ boost::shared_ptr<FileSink> make_file_sink(const std::filesystem::path& file,
 void init_logging(const LogOptions& options) {
   // Opened before touching the core, so a bad path leaves the previous set-up working.
   const auto file_sink = options.file ? make_file_sink(*options.file, options.prefix) : nullptr;
-  const auto core = logging::core::get();
+  const auto core = blog::core::get();
   core->remove_all_sinks();
-  logging::add_common_attributes();
+  blog::add_common_attributes();
   add_console_sink(options.verbosity, options.prefix);
   if (file_sink) core->add_sink(file_sink);
 }
 
-}  // namespace pmom::io
+}  // namespace pmom::logging

@@ -9,7 +9,7 @@
 
 #define PMOM_LOG(severity) BOOST_LOG_TRIVIAL(severity)
 
-namespace pmom::io {
+namespace pmom::logging {
 
 enum class Verbosity { quiet, normal, verbose };
 
@@ -22,4 +22,4 @@ struct LogOptions {
 // Replaces any earlier set-up; safe to call more than once (tests do).
 void init_logging(const LogOptions& options);
 
-}  // namespace pmom::io
+}  // namespace pmom::logging

@@ -1,9 +1,9 @@
 // Heartbeat (heartbeat.hpp): a thread waiting on a condition variable with a timeout.
-#include "planarmom/io/heartbeat.hpp"
+#include "planarmom/logging/heartbeat.hpp"
 
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/logging.hpp"
 
-namespace pmom::io {
+namespace pmom::logging {
 
 Heartbeat::Heartbeat(std::string what, std::chrono::milliseconds period)
     : what_(std::move(what)), period_(period), start_(std::chrono::steady_clock::now()),
@@ -27,4 +27,4 @@ void Heartbeat::beat() {
   }
 }
 
-}  // namespace pmom::io
+}  // namespace pmom::logging

@@ -9,10 +9,10 @@
 #include <thread>
 
 #include "io/temp_dir.hpp"
-#include "planarmom/io/heartbeat.hpp"
-#include "planarmom/io/logging.hpp"
+#include "planarmom/logging/heartbeat.hpp"
+#include "planarmom/logging/logging.hpp"
 
-namespace pmom::io {
+namespace pmom::logging {
 namespace {
 
 namespace fs = std::filesystem;
@@ -182,4 +182,4 @@ TEST_F(Logging, HeartbeatReportsALongStepAndNotAShortOne) {
 }
 
 }  // namespace
-}  // namespace pmom::io
+}  // namespace pmom::logging

@@ -9,7 +9,7 @@
 #include <string>
 #include <thread>
 
-namespace pmom::io {
+namespace pmom::logging {
 
 class Heartbeat {
  public:
@@ -31,4 +31,4 @@ class Heartbeat {
   std::thread thread_;
 };
 
-}  // namespace pmom::io
+}  // namespace pmom::logging
