@@ -106,7 +106,7 @@ TEST(SweepConfig, ExampleCouplerParses) {
   const SweepSettings expected{{},     1.0,           "exact",        false,
                                "auto", "auto",        1e-9,           5000,
                                "auto", "auto",        "matched",      stem + ".h5",
-                               stem + ".s4p",         stem + ".png",  stem + ".svg"};
+                               stem + ".s4p",         stem + ".png",  stem + ".svg",  {}};
   EXPECT_EQ(fields(s), fields(expected));
 }
 
@@ -117,7 +117,7 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   const SweepSettings given{{},        0.1,            "magnitude",    true,
                             "hyb",     "cocg",         1e-6,           200,
                             "cpu",     "auto",         "matched",      "dir/out/run.h5",
-                            "/tmp/run.s2p", "dir/sweep.png", "dir/sweep.svg"};
+                            "/tmp/run.s2p", "dir/sweep.png", "dir/sweep.svg", {}};
   EXPECT_EQ(fields(s), fields(given));
   EXPECT_EQ(read(kWithRule).rule, "mpie");
   EXPECT_EQ(read(edited("backend: cpu", "backend: cpu\n  preconditioner: jacobi")).preconditioner,
