@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and sweeps the branch-line coupler example
+# The main job: installs what is missing, builds the planarmom app, the Python module and the
+# libraries they link (target main-job; tools/test.sh builds the rest, tests included), and sweeps the branch-line coupler example
 # (examples/branch_line_coupler.yaml, 2-4 GHz, 101 points) into out/: HDF5, Touchstone, |S|
 # plot and layout picture. `tools/run.sh bench [ARGS]` runs the solver benchmark instead, on
 # the shared SuiteSparse matrices and built-in MoM-like ones (table, out/bench.json).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PLANARMOM_BUILD_DIR:-$root/build}
-bash "$root/tools/build.sh"
+bash "$root/tools/build.sh" --target main-job
 mkdir -p "$root/out"
 if [ "${1:-}" = bench ]; then
   shift

@@ -160,6 +160,9 @@ sellp_conj_trans_kernel(index_t rows, index_t slices, index_t b, index_t t,
     const index_t cj = load_ro(col + at);
     if (cj < 0) break;  // a row fills its slots from the first, padding only follows
     const D a = alpha * conj(load_ro(val + at));
+    // One column at a time: unrolled, the complex-float instance needed more than the 32
+    // registers a thread has when two 1024-thread blocks share an SM, and ptxas spilled.
+#pragma unroll 1
     for (index_t c = 0; c < k; ++c)
       atomic_add(y + static_cast<std::size_t>(c) * y_stride + cj,
                  a * load_ro(x + static_cast<std::size_t>(c) * x_stride + row));

@@ -136,9 +136,9 @@ TYPED_TEST(CudaKernels, InvertBlocksEqualsCpu) {
     be.template upload<T>(singular, blocks);
     EXPECT_EQ(be.invert_blocks(blocks, sizes), 3) << (g ? "gpu" : "cpu");
   }
-  const Eigen::Map<const Dense<T>> cpu(result[0].data(), static_cast<index_t>(packed.size()), 1);
-  const Eigen::Map<const Dense<T>> gpu(result[1].data(), static_cast<index_t>(packed.size()), 1);
-  EXPECT_LE(max_rel(Dense<T>(gpu), Dense<T>(cpu)), kernel_tolerance<T>);
+  const Eigen::Map<const Dense<T>> on_cpu(result[0].data(), static_cast<index_t>(packed.size()), 1);
+  const Eigen::Map<const Dense<T>> on_gpu(result[1].data(), static_cast<index_t>(packed.size()), 1);
+  EXPECT_LE(max_rel(Dense<T>(on_gpu), Dense<T>(on_cpu)), kernel_tolerance<T>);
 }
 
 // cuSOLVER's LU and the explicit inverse multiplied by cuBLAS's gemm against the host's Eigen
@@ -221,7 +221,7 @@ TYPED_TEST(CudaKernels, SpmvEqualsCpuForEveryFormatAndAdjoint) {
           // banded test below covers DIA at size.
           if (f == Format::dia && sh.rows * sh.cols > 600 * 600) continue;
           const Csr<T> a = to_csr(test::random_coo<T>(sh.rows, sh.cols, seed++, sh.pattern));
-          OperatorOptions o{f, mode, true};
+          OperatorOptions o{f, mode, true, {}, {}};
           o.dia.max_fill = 1e9;
           // SELL-P's small slices with two threads per row and sorting, besides the defaults.
           if (f == Format::sellp && k == 3) o.sellp = {4, 2, 8};

@@ -109,8 +109,7 @@ constexpr OperatorCase operator_cases[] = {{Format::csr, AdjointMode::stored},
 
 // The random test patterns have many diagonals; DIA is asked to store them anyway.
 OperatorOptions options_for(const OperatorCase& c) {
-  OperatorOptions o{c.format, c.adjoint, true};
-  o.sellp = c.sellp;
+  OperatorOptions o{c.format, c.adjoint, true, c.sellp, {}};
   o.dia.max_fill = 1e9;
   return o;
 }
@@ -131,7 +130,7 @@ template <class T> void expect_spmv_matches_dense(Backend<T>& be, const Csr<T>& 
     else return T(-1.5);
   }();
   const T shift = [] {
-    if constexpr (is_complex_v<T>) return T(-0.75, 0.3);
+    if constexpr (is_complex_v<T>) return T(-0.75, real_t<T>(0.3));
     else return T(0.25);
   }();
   const std::pair<T, T> coefficients[] = {
@@ -363,7 +362,7 @@ TYPED_TEST(CpuBackendTest, SpmvChecksItsArguments) {
   using T = TypeParam;
   Backend<T>& be = *this->backend;
   const Csr<T> a = to_csr(test::random_coo<T>(5, 7, 3, {0.5}));
-  const auto op = be.make_operator(a, {Format::csr, AdjointMode::stored, false});
+  const auto op = be.make_operator(a, {Format::csr, AdjointMode::stored, false, {}, {}});
   Block<T> x7 = be.template allocate<T>(7, 2);
   Block<T> x5 = be.template allocate<T>(5, 2);
   Block<T> y5 = be.template allocate<T>(5, 2);
@@ -383,7 +382,8 @@ TYPED_TEST(CpuBackendTest, SpmvChecksItsArguments) {
     EXPECT_NE(std::string(e.what()).find("without an adjoint"), std::string::npos) << e.what();
   }
   // The transposed kernel needs nothing stored.
-  const auto kernel_op = be.make_operator(a, {Format::hyb, AdjointMode::transposed_kernel, false});
+  const auto kernel_op =
+      be.make_operator(a, {Format::hyb, AdjointMode::transposed_kernel, false, {}, {}});
   EXPECT_NO_THROW(be.spmv(*kernel_op, Transpose::conj_trans, y5, y7));
   EXPECT_THROW(be.spmv(*kernel_op, Transpose::conj_trans, x7, y7), std::invalid_argument);
 
@@ -447,7 +447,7 @@ template <class T> struct Mirror {
     for (const char* name : vectors) host[name] = random_dense<T>(n, k, seed++);
     for (const char* name : scalars) host[name] = random_dense<T>(1, k, seed++);
     host["d"] = random_dense<T>(n, 1, seed++);
-    for (index_t c = 0; c < k; ++c) rnorm2(0, c) = -1.0 - c;  // sentinels
+    for (index_t c = 0; c < k; ++c) rnorm2(0, c) = static_cast<real>(-1.0 - c);  // sentinels
     status(0, 1) = rhs_stopped;
   }
   Block<T>* operator[](const std::string& name) {

@@ -194,8 +194,11 @@ TEST(StripLoss, ImageTermIsTheGramUnderAWidePlateAndVanishesOnANarrowStrip) {
   for (const GramEntry& e : entries) EXPECT_EQ(e.image, (image[{e.col, e.row}]));
   const std::vector<GramEntry> gram = basis_gram(wide, true);
   std::size_t k = 0;
-  for (const GramEntry& e : entries)
-    if (k < gram.size() && gram[k].row == e.row && gram[k].col == e.col) EXPECT_EQ(e.value, gram[k++].value);
+  for (const GramEntry& e : entries) {
+    if (k < gram.size() && gram[k].row == e.row && gram[k].col == e.col) {
+      EXPECT_EQ(e.value, gram[k++].value);
+    }
+  }
   EXPECT_EQ(k, gram.size());
 }
 

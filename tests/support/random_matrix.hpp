@@ -16,10 +16,12 @@ namespace pmom::test {
 template <class T> using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 template <class T> using DenseVector = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 
+// Drawn in double and rounded to T's precision.
 template <class T> T random_value(std::mt19937_64& rng) {
+  using R = real_t<T>;
   std::normal_distribution<double> normal(0.0, 1.0);
-  if constexpr (is_complex_v<T>) return T(normal(rng), normal(rng));
-  else return normal(rng);
+  if constexpr (is_complex_v<T>) return T(static_cast<R>(normal(rng)), static_cast<R>(normal(rng)));
+  else return static_cast<R>(normal(rng));
 }
 
 template <class T> Dense<T> random_dense(index_t rows, index_t cols, std::uint64_t seed) {
@@ -32,7 +34,7 @@ template <class T> Dense<T> random_dense(index_t rows, index_t cols, std::uint64
 
 // Random entries and a diagonal of n: well conditioned in any precision.
 template <class T> Dense<T> well_conditioned_dense(index_t n, std::uint64_t seed) {
-  return random_dense<T>(n, n, seed) + Dense<T>::Identity(n, n) * T(n);
+  return random_dense<T>(n, n, seed) + Dense<T>::Identity(n, n) * T(static_cast<real_t<T>>(n));
 }
 
 template <class T> DenseVector<T> random_vector(index_t n, std::uint64_t seed) {

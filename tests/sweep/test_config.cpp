@@ -117,7 +117,8 @@ TEST(SweepConfig, ExampleCouplerParses) {
                                stem + ".h5",
                                stem + ".s4p",
                                stem + ".png",
-                               stem + ".svg"};
+                               stem + ".svg",
+                               {}};
   EXPECT_EQ(fields(s), fields(expected));
 }
 
@@ -139,7 +140,8 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
                             "dir/out/run.h5",
                             "/tmp/run.s2p",
                             "dir/sweep.png",
-                            "dir/sweep.svg"};
+                            "dir/sweep.svg",
+                            {}};
   EXPECT_EQ(fields(s), fields(given));
   EXPECT_EQ(read(kWithRule).rule, Rule::mpie);
   EXPECT_EQ(read(edited("backend: cpu", "backend: cpu\n  preconditioner: jacobi")).preconditioner,

@@ -16,7 +16,7 @@ enum class Verbosity { quiet, normal, verbose };
 struct LogOptions {
   Verbosity verbosity = Verbosity::normal;  // quiet: warnings and errors; verbose: debug
   std::optional<std::filesystem::path> file;  // receives everything down to debug
-  std::string prefix;  // put before every message (an MPI rank's "rank 1 (host): ")
+  std::string prefix{};  // put before every message (an MPI rank's "rank 1 (host): ")
 };
 
 // Replaces any earlier set-up; safe to call more than once (tests do).

@@ -43,7 +43,7 @@ struct Slab {
   double eps_r = 1.0;         // real part εr' ≥ 1
   double loss_tangent = 0.0;  // tanδ ≥ 0
   double height_m = 1e-3;     // h > 0
-  Conductor ground;           // perfect by default
+  Conductor ground{};         // perfect by default
 };
 
 // Throws std::invalid_argument naming the offending field.

@@ -28,7 +28,7 @@ struct LineSpec {
   bool edge_profiles = true;   // edge-shaped rooftops (AssemblyOptions::edge_profiles)
   // Losses, for the attenuation α = Re γ (the sweep's feed checks take the board's).
   double loss_tangent = 0;     // the substrate's tanδ
-  Conductor metal;             // the strip's and the ground's; perfect by default
+  Conductor metal{};           // the strip's and the ground's; perfect by default
   double along_mm = 0;         // the cell's side along the line; 0: square cells
 
   [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
