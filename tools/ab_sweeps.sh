@@ -3,9 +3,10 @@
 # variants of the coupler example that take each route that makes Z·x (sweep/src/routes/), each
 # swept by both binaries on one backend; prints per config max |S_new - S_old| (0: bit for bit)
 # and both wall times. The LU preconditioner renews its LU where measured times say (rule exact's
-# default), so runs with it agree to the solver's tolerance, not bit for bit: each such config is
-# also swept twice by the old binary, the spread of two identical runs. Each config is swept once
-# first, untimed, to fill the line cache both timed runs then read.
+# default), so runs with it agree to the solver's tolerance, not bit for bit (so do runs through
+# the device's HYB product, whose COO part adds with atomics): every config is swept twice by the
+# old binary, the first untimed (it fills the line cache the timed runs read), and the two give
+# the spread of identical runs.
 # Usage: tools/ab_sweeps.sh OLD_BIN NEW_BIN OUT_DIR BACKEND(cpu|cuda) [examples|variants|all]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,8 +59,7 @@ for entry in "${configs[@]}"; do
   sweep "$old" "$out/$name.yaml" old2 >/dev/null
   t_old=$(sweep "$old" "$out/$name.yaml" old)
   t_new=$(sweep "$new" "$out/$name.yaml" new)
-  spread=-
-  [ "$kind" = lu ] && spread=$($py "$root/tools/compare_sweeps.py" "$out/old/$name.h5" "$out/old2/$name.h5")
+  spread=$($py "$root/tools/compare_sweeps.py" "$out/old/$name.h5" "$out/old2/$name.h5")
   diff=$($py "$root/tools/compare_sweeps.py" "$out/old/$name.h5" "$out/new/$name.h5")
   printf '%-26s %-5s %12s %12s %8.1f %8.1f\n' "$name" "$kind" "$diff" "$spread" "$t_old" "$t_new"
 done

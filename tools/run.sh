@@ -8,6 +8,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PLANARMOM_BUILD_DIR:-$root/build}
 bash "$root/tools/build.sh" --target main-job
+# `import planarmom` from Debian's python3 without PYTHONPATH: a .pth file in the user's
+# site-packages names the build's module folder (as an editable install does).
+if [ -d "$build/python/planarmom" ] && [ -x /usr/bin/python3 ]; then
+  site=$(/usr/bin/python3 -m site --user-site)
+  mkdir -p "$site" && echo "$build/python" >"$site/planarmom.pth"
+  echo "run.sh: python3 imports planarmom from $build/python ($site/planarmom.pth)"
+fi
 mkdir -p "$root/out"
 if [ "${1:-}" = bench ]; then
   shift
