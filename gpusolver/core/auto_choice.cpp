@@ -1,5 +1,5 @@
 // The automatic choice. The rules are few and each rests on a measurement of the seed
-// matrices on the H100 (docs/BENCHMARKS.md, "Automatic choice"): the methods that exploit
+// matrices on a GPU (docs/BENCHMARKS.md, "Automatic choice"): the methods that exploit
 // symmetry do one SpMV per iteration, BiCG failed less often and ran faster than BiCGSTAB on
 // most general matrices, Jacobi beat the Krylov methods on strongly dominant matrices, DIA was
 // the best format on few-diagonal matrices of millions of rows, and HYB won exactly where a
@@ -21,8 +21,8 @@ namespace {
 
 // DIA pays while it stores few padding zeros, and only where SpMV is bound by memory
 // bandwidth: it saves the column indices, a third of CSR's bytes per real entry. Below about a
-// million rows the matrix sits in the H100's 50 MB L2 and launch latency rules; there DIA's
-// per-diagonal loop lost to CSR (0.31 against 0.28 ms per Jacobi solve at n = 1000). HYB pays
+// million rows the matrix sits in a GPU's L2 and launch latency rules; there DIA's
+// per-diagonal loop lost to CSR (docs/BENCHMARKS.md, "Automatic choice"). HYB pays
 // where a few rows would make CSR's lane groups (sized for the mean row) or ELL's width (the
 // longest row) badly unbalanced.
 constexpr index_t dia_min_rows = 1'000'000;

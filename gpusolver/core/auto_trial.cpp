@@ -3,9 +3,9 @@
 // Budget: 30 iterations or 5 ms of iterating (but at least 8 iterations) per candidate,
 // whichever comes first. Thirty iterations get past the first irregular steps of the Krylov
 // methods (their residuals jump before they settle into a rate) and stay a small part of the
-// seed matrices' solves, which take 100 to 5000 iterations; on the H100 a small matrix's
-// iteration is bound by launch latency (20-40 µs), so thirty cost about a millisecond, and
-// 5 ms caps the trial where iterations are long (millions of rows, or the CPU).
+// seed matrices' solves, which take 100 to 5000 iterations; on a GPU a small matrix's iteration
+// is bound by launch latency, so thirty cost about a millisecond, and 5 ms caps the trial where
+// iterations are long (millions of rows, or the CPU; docs/BENCHMARKS.md, "Automatic choice").
 //
 // The trial is skipped, or cut short, where it cannot pay for itself:
 //  - one candidate pair (the method named, and the format named or the CPU's CSR): nothing

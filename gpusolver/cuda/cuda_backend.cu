@@ -140,8 +140,8 @@ template <class T> class CudaBackend final : public Backend<T> {
 
   void synchronize() override { PMOM_CUDA(cudaStreamSynchronize(stream_)); }
 
-  // Every check costs a device-to-host copy and a synchronisation (~20 µs, more than a whole
-  // iteration of a small system): check every 8 iterations, replayed as one graph.
+  // Every check costs a device-to-host copy and a synchronisation, more than a whole iteration
+  // of a small system: check every 8 iterations, replayed as one graph.
   [[nodiscard]] int default_check_interval() const override { return 8; }
 
   std::unique_ptr<StepLoop> make_step_loop(std::function<void()> step) override {

@@ -10,7 +10,7 @@ namespace pmom::cpu {
 // pivoting as Eigen's PartialPivLU stores it: lu n x n column-major (L below the unit diagonal,
 // U on and above), row_of the permutation's indices (P A = L U, (P b)[row_of[i]] = b[i]).
 // Eigen's own solve packs for many right-hand sides and ran several times slower for a few
-// (the coupler's 2126 unknowns, four columns: ~90 ms against ~20 ms).
+// (docs/PERFORMANCE.md, "Measurements behind choices in the code").
 template <class T>
 void lu_substitute(const T* lu, const int* row_of, index_t n, const T* b, T* x, index_t k);
 

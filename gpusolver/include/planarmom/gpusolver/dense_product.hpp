@@ -2,7 +2,7 @@
 // multiplies by Z itself where its LU is made, sweep/exact_operator.hpp): rows split over the
 // cores, each row read once for all the right-hand sides. At a few columns a product of this
 // size is memory-bound; Eigen's general product packs the matrix at every call and ran several
-// times slower (the coupler's Z, 2126 unknowns, four columns: ~50 ms against ~10 ms on 2 cores).
+// times slower (docs/PERFORMANCE.md, "Measurements behind choices in the code").
 #pragma once
 
 #include "planarmom/gpusolver/scalar.hpp"
