@@ -1,10 +1,13 @@
-// Connected pieces of metal: a circuit whose metal falls apart is almost always a typo.
+// The pieces of metal (any number are solved: coupled lines, gaps, floating metal), and the
+// warnings for pieces that touch only at a corner, which is almost always a drawing error.
 #include <algorithm>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "format.hpp"
 #include "mesh_detail.hpp"
-#include "planarmom/geometry/error.hpp"
 
 namespace pmom::geometry::detail {
 
@@ -40,33 +43,50 @@ Components label_components(const Grid& grid, const std::vector<std::uint8_t>& m
   return result;
 }
 
-void check_connected(const Layout& layout, const Grid& grid,
-                     const std::vector<std::uint8_t>& metal) {
-  const Components pieces = label_components(grid, metal, 1);
-  if (pieces.count <= 1) return;
-  // A rectangle is at least one cell wide, so all its cells share one label: its first cell's.
-  std::vector<std::set<int>> rects_of(static_cast<std::size_t>(pieces.count));
+namespace {
+
+// The first rectangle that covers the cell.
+int rect_of(const Layout& layout, const Grid& grid, Cell c) {
   for (std::size_t r = 0; r < layout.rects.size(); ++r) {
     const CellRange cells = cells_of(grid, layout.rects[r]);
-    const auto first = static_cast<std::size_t>(cells.j0) * static_cast<std::size_t>(grid.nx) +
-                       static_cast<std::size_t>(cells.i0);
-    rects_of[static_cast<std::size_t>(pieces.label[first])].insert(static_cast<int>(r));
+    if (c.i >= cells.i0 && c.i < cells.i1 && c.j >= cells.j0 && c.j < cells.j1)
+      return static_cast<int>(r);
   }
-  // Pieces in the order of their lowest rectangle, the order a user reads the layout in.
-  std::sort(rects_of.begin(), rects_of.end(),
-            [](const auto& a, const auto& b) { return *a.begin() < *b.begin(); });
-  std::string message = "the metal has " + std::to_string(pieces.count) +
-                        " disconnected pieces: rectangles ";
-  for (std::size_t p = 0; p < rects_of.size(); ++p) {
-    if (p > 0) message += p + 1 == rects_of.size() ? " and " : ", ";
-    message += '{';
-    for (const int r : rects_of[p]) {
-      if (r != *rects_of[p].begin()) message += ',';
-      message += std::to_string(r);
+  return -1;
+}
+
+}  // namespace
+
+std::vector<std::string> connectivity_warnings(const Layout& layout, const Grid& grid,
+                                               const std::vector<std::uint8_t>& metal) {
+  const Components pieces = label_components(grid, metal, 1);
+  const auto label = [&](Cell c) {
+    return grid.contains(c) ? pieces.label[static_cast<std::size_t>(c.j) *
+                                               static_cast<std::size_t>(grid.nx) +
+                                           static_cast<std::size_t>(c.i)]
+                            : -1;
+  };
+  std::set<std::pair<int, int>> reported;  // pairs of pieces
+  std::vector<std::string> warnings;
+  for (int j = 0; j < grid.ny; ++j) {
+    for (int i = 0; i < grid.nx; ++i) {
+      const int a = label({i, j});
+      if (a < 0) continue;
+      // Diagonal neighbours up and down to the right; two cells of different pieces there share
+      // a corner and nothing else (a metal cell beside both would join them).
+      for (const int dj : {1, -1}) {
+        const int b = label({i + 1, j + dj});
+        if (b < 0 || b == a || !reported.insert({std::min(a, b), std::max(a, b)}).second) continue;
+        warnings.push_back(
+            "rectangles " + std::to_string(rect_of(layout, grid, {i, j})) + " and " +
+            std::to_string(rect_of(layout, grid, {i + 1, j + dj})) + " touch only at a corner (x " +
+            num(grid.x_line(i + 1)) + ", y " + num(grid.y_line(dj > 0 ? j + 1 : j)) +
+            " mm): no current crosses a corner, so they are solved as two pieces of metal; "
+            "overlap them by a cell to join them, or part them");
+      }
     }
-    message += '}';
   }
-  throw GeometryError(message + " (pieces touching only at a corner are not connected)");
+  return warnings;
 }
 
 }  // namespace pmom::geometry::detail

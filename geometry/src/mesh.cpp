@@ -1,5 +1,5 @@
 // Meshing: grid from the bounding box, alignment and width checks, metal cells from the union
-// of rectangles, then connectivity, basis numbering and ports.
+// of rectangles, then the pieces' warnings, basis numbering and ports.
 #include <algorithm>
 #include <cmath>
 
@@ -108,10 +108,11 @@ Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
       std::fill_n(metal.begin() + static_cast<std::ptrdiff_t>(j) * grid.nx + c.i0, c.i1 - c.i0, 1);
     }
   }
-  detail::check_connected(layout, grid, metal);
+  std::vector<std::string> warnings = detail::connectivity_warnings(layout, grid, metal);
 
   Mesh mesh(layout, grid, std::move(metal), cell_bubbles);
   mesh.ports_ = detail::locate_ports(mesh);
+  mesh.warnings_ = std::move(warnings);
   return mesh;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
@@ -18,9 +19,11 @@ struct Components {
                                           const std::vector<std::uint8_t>& mask,
                                           std::uint8_t value);
 
-// Throws GeometryError listing the rectangles of each piece when the metal is not one piece.
-void check_connected(const Layout& layout, const Grid& grid,
-                     const std::vector<std::uint8_t>& metal);
+// The pieces of metal that look like drawing errors, one line each (Mesh::warnings): two
+// pieces touching only at a corner, named by a rectangle of each; a piece of one cell.
+[[nodiscard]] std::vector<std::string> connectivity_warnings(const Layout& layout,
+                                                             const Grid& grid,
+                                                             const std::vector<std::uint8_t>& metal);
 
 // Locates every port of mesh.layout() on the mesh (see MeshPort), or throws GeometryError.
 [[nodiscard]] std::vector<MeshPort> locate_ports(const Mesh& mesh);

@@ -163,6 +163,7 @@ SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string
                  << geometry::cell_text(mesh.grid().cell()) << " mm, " << mesh.basis().size()
                  << " unknowns, " << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
+  for (const std::string& w : mesh.warnings()) PMOM_LOG(warning) << file << ": " << w;
   for (const std::string& w : knob_warnings(mesh, settings)) PMOM_LOG(warning) << w;
   return {config, std::move(config_text), std::move(g), std::move(settings), std::move(mesh)};
 }

@@ -1,5 +1,6 @@
 // Meshing: metal cells from the union of rectangles, rooftop counts and numbering, lookups,
-// and the mesh-time errors (narrow or off-grid rectangles, disconnected metal).
+// the mesh-time errors (narrow or off-grid rectangles), and pieces of metal apart or touching at
+// a corner.
 #include <gtest/gtest.h>
 
 #include "geometry/layouts.hpp"
@@ -151,18 +152,38 @@ TEST(Mesh, RectangleOffTheGridSuggestsACell) {
   }
 }
 
-TEST(Mesh, DisconnectedMetalListsThePieces) {
-  expect_error<GeometryError>(
-      [] { (void)make_mesh(layout_of({{0, 0, 1, 1}, {1, 0, 2, 1}, {3, 0, 4, 1}}), 1.0); },
-      "the metal has 2 disconnected pieces: rectangles {0,1} and {2}");
-  // Pieces are listed by their lowest rectangle, wherever they lie.
-  expect_error<GeometryError>(
-      [] { (void)make_mesh(layout_of({{0, 5, 1, 6}, {0, 0, 1, 1}, {0, 2, 1, 3}}), 1.0); },
-      "3 disconnected pieces: rectangles {0}, {1} and {2}");
-  // Touching at a corner carries no current.
-  expect_error<GeometryError>(
-      [] { (void)make_mesh(layout_of({{0, 0, 1, 1}, {1, 1, 2, 2}}), 1.0); },
-      "the metal has 2 disconnected pieces");
+// Pieces of metal apart (coupled lines, gaps, floating metal) are meshed each with its own
+// rooftops, and no rooftop crosses the space between them.
+TEST(Mesh, DisconnectedMetalMeshesEachPiece) {
+  // Two strips of 4 x 2 cells, a cell apart: each has 3 x 2 rooftops along x and 4 along y.
+  const Mesh mesh = make_mesh(layout_of({{0, 0, 4, 2}, {5, 0, 9, 2}}), 1.0);
+  EXPECT_EQ(mesh.metal_cell_count(), 16);
+  EXPECT_EQ(mesh.basis().size(), 2u * (3 * 2 + 4 * 1));
+  for (int j = 0; j < 2; ++j) {
+    EXPECT_EQ(mesh.x_edge_basis(4, j), -1);  // the edges of the gap's cells
+    EXPECT_EQ(mesh.x_edge_basis(5, j), -1);
+  }
+  EXPECT_TRUE(mesh.warnings().empty());
+  // Three pieces, one of them floating between the others.
+  EXPECT_NO_THROW((void)make_mesh(layout_of({{0, 5, 1, 6}, {0, 0, 1, 1}, {0, 2, 1, 3}}), 1.0));
+}
+
+// Touching at a corner carries no current: a warning names a rectangle of each piece and the
+// corner, once per pair of pieces.
+TEST(Mesh, PiecesTouchingOnlyAtACornerAreAWarning) {
+  const Mesh up = make_mesh(layout_of({{0, 0, 2, 1}, {2, 1, 4, 2}}), 1.0);
+  ASSERT_EQ(up.warnings().size(), 1u);
+  EXPECT_EQ(up.warnings()[0],
+            "rectangles 0 and 1 touch only at a corner (x 2, y 1 mm): no current crosses a "
+            "corner, so they are solved as two pieces of metal; overlap them by a cell to join "
+            "them, or part them");
+  const Mesh down = make_mesh(layout_of({{0, 1, 1, 2}, {1, 0, 2, 1}, {0, 4, 1, 5}}), 1.0);
+  ASSERT_EQ(down.warnings().size(), 1u);
+  EXPECT_NE(down.warnings()[0].find("rectangles 0 and 1 touch only at a corner (x 1, y 1 mm)"),
+            std::string::npos)
+      << down.warnings()[0];
+  // Joined along an edge as well, the same corner is no warning.
+  EXPECT_TRUE(make_mesh(layout_of({{0, 0, 2, 1}, {1, 1, 3, 2}}), 1.0).warnings().empty());
 }
 
 TEST(Mesh, CellSizeErrors) {

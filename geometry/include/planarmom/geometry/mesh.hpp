@@ -138,6 +138,11 @@ class Mesh {
 
   [[nodiscard]] const std::vector<MeshPort>& ports() const { return ports_; }
 
+  // What the mesh suspects in the drawing, one line each for the log: pieces of metal that touch
+  // only at a corner (no current crosses a corner), pieces of one cell (no rooftop: they carry
+  // no current at this cell size).
+  [[nodiscard]] const std::vector<std::string>& warnings() const { return warnings_; }
+
  private:
   friend Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles);
   Mesh(Layout layout, Grid grid, std::vector<std::uint8_t> metal, bool cell_bubbles);
@@ -158,14 +163,17 @@ class Mesh {
   std::vector<int> x_edge_;  // (nx+1)*ny, row-major by (j, i)
   std::vector<int> y_edge_;  // nx*(ny+1), row-major by (j, i)
   std::vector<MeshPort> ports_;
+  std::vector<std::string> warnings_;
 };
 
 // Validates the layout, meshes it with cells of `cell`, numbers the rooftops and
 // locates the ports. Throws GeometryError naming the item when: a rectangle is narrower than
 // a cell or has an edge off the grid (the message suggests a cell that divides the layout),
-// the metal falls apart into pieces (4-neighbour connectivity of cells), the mesh would have
-// more than 1e8 cells, or a port is not on the metal's outer edge, shares its edge with
+// the mesh would have more than 1e8 cells, or a port is not on the metal's outer edge, shares its edge with
 // another port, or its feed is not a straight uniform strip at least two cells long.
+// The metal may be any number of pieces (4-neighbour connectivity of cells): coupled lines, gaps
+// and floating metal; the rooftops of each piece keep its charge neutral, as a floating
+// conductor's is. Mesh::warnings() names what looks like a drawing error.
 // cell_bubbles false leaves the cell bubbles out (for plain rooftops, which need none, and to
 // show what they change).
 [[nodiscard]] Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles = true);
