@@ -1,4 +1,5 @@
-// The largest cell size that puts every rectangle edge on a grid line.
+// The largest cell size that puts every rectangle edge on a grid line (polygons are staircased
+// on any grid).
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -11,15 +12,10 @@ namespace pmom::geometry {
 
 namespace {
 
-// The layout's lower-left corner: the grid's origin.
-std::pair<double, double> origin(const std::vector<Rect>& rects) {
-  if (rects.empty()) throw GeometryError("the layout has no rectangles");
-  double ox = rects.front().x0, oy = rects.front().y0;
-  for (const Rect& r : rects) {
-    ox = std::min({ox, r.x0, r.x1});
-    oy = std::min({oy, r.y0, r.y1});
-  }
-  return {ox, oy};
+// The corner the grid is laid from (grid_anchor).
+std::pair<double, double> origin(const Layout& layout) {
+  const Point anchor = grid_anchor(layout);
+  return {anchor.x, anchor.y};
 }
 
 // Whether the port's feed runs along x: its edge line is then at its x, else at its y.
@@ -31,18 +27,19 @@ double on_grid(double v, double o, double cell) { return o + cell * std::round((
 
 }  // namespace
 
-double largest_dividing_cell(const std::vector<Rect>& rects, double max_cell_mm) {
+double largest_dividing_cell(const Layout& layout, double max_cell_mm) {
   if (!(max_cell_mm > 0.0) || !std::isfinite(max_cell_mm)) {
     throw GeometryError("the maximum cell size must be > 0 mm, got " + detail::num(max_cell_mm),
                         Item::mesh);
   }
-  const auto [ox, oy] = origin(rects);
+  const auto [ox, oy] = origin(layout);
   std::vector<double> offsets;
-  for (const auto& r : rects) {
+  for (const auto& r : layout.rects) {
     for (const double d : {r.x0 - ox, r.x1 - ox, r.y0 - oy, r.y1 - oy}) {
       if (d > kGridToleranceMm) offsets.push_back(d);
     }
   }
+  if (offsets.empty()) return max_cell_mm;  // polygons alone: staircased on any grid
   // Any dividing cell divides the smallest offset, so it is smallest / n for an integer n;
   // the first n whose cell fits under the maximum and divides the rest gives the largest.
   const double smallest = *std::min_element(offsets.begin(), offsets.end());
@@ -68,7 +65,7 @@ namespace {
 // at least min_cells_across cells wide; 0 when none does.
 double largest_snapping_side(const Layout& layout, Axis axis, double max_cell_mm, double snap_mm,
                              int min_cells_across) {
-  const auto [ox, oy] = origin(layout.rects);
+  const auto [ox, oy] = origin(layout);
   const bool x = axis == Axis::x;
   const double o = x ? ox : oy;
   for (auto um = static_cast<long long>(std::floor(max_cell_mm * 1e3 + 1e-9)); um >= 1; --um) {
@@ -118,7 +115,7 @@ CellSize largest_snapping_cell(const Layout& layout, double max_cell_mm, double 
 
 Layout snapped_layout(const Layout& layout, CellSize cell, double snap_mm,
                       std::vector<SnapMove>* moves) {
-  const auto [ox, oy] = origin(layout.rects);
+  const auto [ox, oy] = origin(layout);
   Layout out = layout;
   const auto snap = [&](double& v, double o, const std::string& what, Item item, int index,
                         const char* field) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "layout_yaml.hpp"
 #include "planarmom/geometry/gdsii.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
 
@@ -78,24 +79,13 @@ class Reader : public YamlReader {
   void layout(const YAML::Node& node) const {
     if (node.IsMap()) return gds_layout(node);
     if (!node.IsSequence() || node.size() == 0) {
-      fail(node, "/layout must be a non-empty list of rectangles {x0, y0, x1, y1} or "
+      fail(node, "/layout must be a non-empty list of shapes ({x0, y0, x1, y1}, {polygon}, "
+                 "{path, width_mm}, {circle, radius_mm}, {arc, radius_mm, width_mm}) or "
                  "{gds: FILE, cell: NAME, layer: N}");
     }
     c_.lines[{Item::layout, -1, ""}] = line_of(node);
-    for (std::size_t r = 0; r < node.size(); ++r) {
-      const int index = static_cast<int>(r);
-      const std::string path = "/layout/" + std::to_string(r);
-      const YAML::Node item = node[r];
-      check_keys(item, path, keys("/layout/*"));
-      c_.lines[{Item::rectangle, index, ""}] = line_of(item);
-      Rect rect;
-      rect.x0 = field(item, path, "x0", Item::rectangle, index);
-      rect.y0 = field(item, path, "y0", Item::rectangle, index);
-      rect.x1 = field(item, path, "x1", Item::rectangle, index);
-      rect.y1 = field(item, path, "y1", Item::rectangle, index);
-      validated([&] { validate_rect(rect, index); });
-      c_.layout.rects.push_back(rect);
-    }
+    for (std::size_t r = 0; r < node.size(); ++r)
+      detail::read_layout_item(*this, node[r], "/layout/" + std::to_string(r), c_);
   }
 
   // `layout: {gds, cell, layer}`: the rectangles of a GDSII cell's layer (gdsii.hpp), the file
@@ -109,17 +99,23 @@ class Reader : public YamlReader {
     const std::string cell = text(require(node, "/layout", "cell"), "/layout/cell");
     const int layer =
         integer(require(node, "/layout", "layer"), "/layout/layer", 0, 65535);
-    std::vector<Rect> rects;
+    GdsShapes shapes;
     try {
-      rects = read_gdsii_layer(file, cell, layer);
+      shapes = read_gdsii_layer(file, cell, layer);
     } catch (const GeometryError& e) {
       fail(gds, std::string("/layout/gds: ") + e.what());
     }
-    for (std::size_t r = 0; r < rects.size(); ++r) {
+    for (std::size_t r = 0; r < shapes.rects.size(); ++r) {
       const int index = static_cast<int>(r);
       c_.lines[{Item::rectangle, index, ""}] = line_of(gds);
-      validated([&] { validate_rect(rects[r], index); });
-      c_.layout.rects.push_back(rects[r]);
+      validated([&] { validate_rect(shapes.rects[r], index); });
+      c_.layout.rects.push_back(shapes.rects[r]);
+    }
+    for (std::size_t p = 0; p < shapes.polygons.size(); ++p) {
+      const int index = static_cast<int>(p);
+      c_.lines[{Item::polygon, index, ""}] = line_of(gds);
+      validated([&] { validate_polygon(shapes.polygons[p], index); });
+      c_.layout.polygons.push_back(shapes.polygons[p]);
     }
   }
 
@@ -208,7 +204,7 @@ const ConfigSchema& geometry_config_schema() {
       {"/substrate", {"eps_r", "height_mm", "loss_tangent"}},
       {"/metal", {"pec", "conductivity_s_per_m", "thickness_um"}},
       {"/layout", {"gds", "cell", "layer"}},  // the GDSII form; else a list of rectangles
-      {"/layout/*", {"x0", "y0", "x1", "y1"}},
+      {"/layout/*", detail::layout_item_keys()},
       {"/ports/*", {"name", "x", "y", "direction", "feed_length_mm", "reference_plane_mm",
                     "impedance_ohm"}},
       {"/mesh", {"cell_mm", "cells_per_wavelength", "snap_mm", "max_unknowns"}},

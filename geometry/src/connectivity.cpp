@@ -45,14 +45,17 @@ Components label_components(const Grid& grid, const std::vector<std::uint8_t>& m
 
 namespace {
 
-// The first rectangle that covers the cell.
-int rect_of(const Layout& layout, const Grid& grid, Cell c) {
+// The first rectangle that covers the cell, else the first polygon ("rectangle 2", "polygon 0").
+std::string shape_of(const Layout& layout, const Grid& grid, Cell c) {
   for (std::size_t r = 0; r < layout.rects.size(); ++r) {
     const CellRange cells = cells_of(grid, layout.rects[r]);
     if (c.i >= cells.i0 && c.i < cells.i1 && c.j >= cells.j0 && c.j < cells.j1)
-      return static_cast<int>(r);
+      return "rectangle " + std::to_string(r);
   }
-  return -1;
+  const Point centre{grid.x_line(c.i) + 0.5 * grid.dx_mm, grid.y_line(c.j) + 0.5 * grid.dy_mm};
+  for (std::size_t p = 0; p < layout.polygons.size(); ++p)
+    if (contains(layout.polygons[p], centre)) return "polygon " + std::to_string(p);
+  return "a shape";
 }
 
 }  // namespace
@@ -67,6 +70,7 @@ std::vector<std::string> connectivity_warnings(const Layout& layout, const Grid&
                             : -1;
   };
   std::set<std::pair<int, int>> reported;  // pairs of pieces
+  std::set<std::string> staircased;        // shapes split by their own staircase
   std::vector<std::string> warnings;
   for (int j = 0; j < grid.ny; ++j) {
     for (int i = 0; i < grid.nx; ++i) {
@@ -77,12 +81,19 @@ std::vector<std::string> connectivity_warnings(const Layout& layout, const Grid&
       for (const int dj : {1, -1}) {
         const int b = label({i + 1, j + dj});
         if (b < 0 || b == a || !reported.insert({std::min(a, b), std::max(a, b)}).second) continue;
+        const std::string first = shape_of(layout, grid, {i, j});
+        const std::string second = shape_of(layout, grid, {i + 1, j + dj});
+        const std::string corner = " (x " + num(grid.x_line(i + 1)) + ", y " +
+                                   num(grid.y_line(dj > 0 ? j + 1 : j)) + " mm)";
+        if (first == second && !staircased.insert(first).second) continue;  // once per shape
         warnings.push_back(
-            "rectangles " + std::to_string(rect_of(layout, grid, {i, j})) + " and " +
-            std::to_string(rect_of(layout, grid, {i + 1, j + dj})) + " touch only at a corner (x " +
-            num(grid.x_line(i + 1)) + ", y " + num(grid.y_line(dj > 0 ? j + 1 : j)) +
-            " mm): no current crosses a corner, so they are solved as two pieces of metal; "
-            "overlap them by a cell to join them, or part them");
+            first == second
+                ? first + " is staircased into pieces that touch only at a corner" + corner +
+                      ": it is too narrow for the " + cell_text(grid.cell()) +
+                      " mm cell there, and no current crosses a corner; use a smaller cell"
+                : first + " and " + second + " touch only at a corner" + corner +
+                      ": no current crosses a corner, so they are solved as two pieces of "
+                      "metal; overlap them by a cell to join them, or part them");
       }
     }
   }

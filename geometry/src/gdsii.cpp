@@ -104,17 +104,25 @@ std::string text(const std::string& d) { return d.substr(0, d.find('\0')); }
 // A coordinate in database units, in mm (database coordinates are 32-bit: exact in a double).
 double in_mm(long long v, double mm) { return static_cast<double>(v) * mm; }
 
-std::string edge_text(Point2 a, Point2 b, double mm) {
-  std::ostringstream out;
-  out << "(" << in_mm(a.x, mm) << ", " << in_mm(a.y, mm) << ") to (" << in_mm(b.x, mm) << ", "
-      << in_mm(b.y, mm) << ") mm";
-  return out.str();
+// Whether every edge (or segment) runs along x or y.
+bool manhattan(const std::vector<Point2>& xy, bool closed) {
+  for (std::size_t k = 0; k + (closed ? 0 : 1) < xy.size(); ++k) {
+    const Point2 a = xy[k], b = xy[(k + 1) % xy.size()];
+    if (a.x != b.x && a.y != b.y) return false;
+  }
+  return true;
+}
+
+// The vertices in mm.
+std::vector<Point> in_mm(const std::vector<Point2>& xy, double mm) {
+  std::vector<Point> points;
+  for (const Point2& p : xy) points.push_back({in_mm(p.x, mm), in_mm(p.y, mm)});
+  return points;
 }
 
 // A Manhattan polygon's rectangles, by bands between its vertices' y (even-odd
 // rule).
-void polygon_rects(const Element& e, std::size_t index, double mm, const Stream& s,
-                   std::vector<Rect>& rects) {
+void polygon_rects(const Element& e, double mm, std::vector<Rect>& rects) {
   struct Vertical {
     long long x, y0, y1;
   };
@@ -123,9 +131,6 @@ void polygon_rects(const Element& e, std::size_t index, double mm, const Stream&
   const std::size_t n = e.xy.size();
   for (std::size_t k = 0; k < n; ++k) {
     const Point2 a = e.xy[k], b = e.xy[(k + 1) % n];
-    if (a.x != b.x && a.y != b.y)
-      s.fail("polygon " + std::to_string(index) + " is not Manhattan: its edge from " +
-             edge_text(a, b, mm) + " runs along neither x nor y");
     if (a.x == b.x && a.y != b.y)
       verticals.push_back({a.x, std::min(a.y, b.y), std::max(a.y, b.y)});
     ys.insert(a.y);
@@ -142,17 +147,10 @@ void polygon_rects(const Element& e, std::size_t index, double mm, const Stream&
 }
 
 // A Manhattan path's rectangles, one a segment, square at the joints.
-void path_rects(const Element& e, std::size_t index, double mm, const Stream& s,
-                std::vector<Rect>& rects) {
-  if (e.path_type != 0 && e.path_type != 2)
-    s.fail("path " + std::to_string(index) + " has ends of type " + std::to_string(e.path_type) +
-           " (round or custom); use flush (0) or square (2) ends");
+void path_rects(const Element& e, double mm, std::vector<Rect>& rects) {
   const double half = 0.5 * std::abs(static_cast<double>(e.width));
   for (std::size_t k = 0; k + 1 < e.xy.size(); ++k) {
     const Point2 a = e.xy[k], b = e.xy[k + 1];
-    if (a.x != b.x && a.y != b.y)
-      s.fail("path " + std::to_string(index) + " is not Manhattan: its segment from " +
-             edge_text(a, b, mm) + " runs along neither x nor y");
     // Half a width past a joint (the corner's square) or a square end; flush
     // ends stop.
     const double start = k > 0 || e.path_type == 2 ? half : 0.0;
@@ -169,8 +167,7 @@ void path_rects(const Element& e, std::size_t index, double mm, const Stream& s,
 
 }  // namespace
 
-std::vector<Rect> read_gdsii_layer(const std::filesystem::path& file, const std::string& cell,
-                                   int layer) {
+GdsShapes read_gdsii_layer(const std::filesystem::path& file, const std::string& cell, int layer) {
   Stream s(file);
   double mm = 0;  // a database unit in mm
   std::vector<std::string> cells;
@@ -240,29 +237,47 @@ std::vector<Rect> read_gdsii_layer(const std::filesystem::path& file, const std:
     for (const std::string& c : cells) list += (list.empty() ? "" : ", ") + c;
     s.fail("has no cell '" + cell + "' (its cells: " + (list.empty() ? "none" : list) + ")");
   }
-  std::vector<Rect> rects;
+  GdsShapes shapes;
   std::size_t index = 0;
   for (const Element& el : elements) {
     if (el.layer != layer) continue;
+    const std::string name = (el.kind == kBoundary ? "polygon " : "path ") + std::to_string(index++);
     if (el.kind == kBoundary) {
-      if (el.xy.size() < 4)
-        s.fail("polygon " + std::to_string(index) + " has fewer than 4 vertices");
+      if (el.xy.size() < 4) s.fail(name + " has fewer than 4 vertices");
       Element open = el;
       if (open.xy.front().x == open.xy.back().x && open.xy.front().y == open.xy.back().y)
         open.xy.pop_back();
-      polygon_rects(open, index, mm, s, rects);
-    } else {
-      path_rects(el, index, mm, s, rects);
+      if (manhattan(open.xy, true)) {
+        polygon_rects(open, mm, shapes.rects);
+      } else {
+        shapes.polygons.push_back({{in_mm(open.xy, mm)}, ShapeKind::polygon});
+      }
+      continue;
     }
-    ++index;
+    if (el.path_type != 0 && el.path_type != 1 && el.path_type != 2)
+      s.fail(name + " has custom ends (type " + std::to_string(el.path_type) +
+             "); use flush (0), round (1) or square (2) ends");
+    if (el.path_type != 1 && manhattan(el.xy, false)) {
+      path_rects(el, mm, shapes.rects);
+      continue;
+    }
+    const PathEnds ends = el.path_type == 0 ? PathEnds::flush
+                          : el.path_type == 1 ? PathEnds::round : PathEnds::extended;
+    try {
+      for (Polygon& p : path_outline(in_mm(el.xy, mm), std::abs(static_cast<double>(el.width)) * mm,
+                                     ends, static_cast<int>(shapes.polygons.size())))
+        shapes.polygons.push_back(std::move(p));
+    } catch (const GeometryError& error) {
+      s.fail(name + ": " + error.what());
+    }
   }
-  if (rects.empty()) {
+  if (shapes.rects.empty() && shapes.polygons.empty()) {
     std::string list;
     for (const int l : layers) list += (list.empty() ? "" : ", ") + std::to_string(l);
     s.fail("cell '" + cell + "' has nothing on layer " + std::to_string(layer) +
            " (its layers: " + (list.empty() ? "none" : list) + ")");
   }
-  return rects;
+  return shapes;
 }
 
 }  // namespace pmom::geometry

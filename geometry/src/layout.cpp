@@ -1,5 +1,7 @@
 // Mesh-independent checks of substrates, metals, rectangles and ports.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "format.hpp"
@@ -60,6 +62,17 @@ std::string describe_rect(const Rect& rect, int index) {
          " mm, y " + num(rect.y0) + ".." + num(rect.y1) + " mm)";
 }
 
+Point grid_anchor(const Layout& layout) {
+  Point corner{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  for (const Rect& r : layout.rects) corner = {std::min({corner.x, r.x0, r.x1}), std::min({corner.y, r.y0, r.y1})};
+  if (!layout.rects.empty()) return corner;
+  for (const Polygon& p : layout.polygons)
+    for (const auto& ring : p.rings)
+      for (const Point& v : ring) corner = {std::min(corner.x, v.x), std::min(corner.y, v.y)};
+  if (!std::isfinite(corner.x)) throw GeometryError("the layout has no rectangles or polygons");
+  return corner;
+}
+
 void validate_rect(const Rect& rect, int index) {
   for (const double v : {rect.x0, rect.y0, rect.x1, rect.y1}) {
     if (!std::isfinite(v)) {
@@ -97,9 +110,13 @@ void validate_port(const Port& port, int index) {
 void validate(const Layout& layout) {
   validate(layout.substrate);
   validate(layout.metal);
-  if (layout.rects.empty()) throw GeometryError("the layout has no rectangles");
+  if (layout.rects.empty() && layout.polygons.empty())
+    throw GeometryError("the layout has no rectangles or polygons");
   for (std::size_t r = 0; r < layout.rects.size(); ++r) {
     validate_rect(layout.rects[r], static_cast<int>(r));
+  }
+  for (std::size_t p = 0; p < layout.polygons.size(); ++p) {
+    validate_polygon(layout.polygons[p], static_cast<int>(p));
   }
   std::set<std::string> names;
   for (std::size_t p = 0; p < layout.ports.size(); ++p) {

@@ -1,5 +1,5 @@
 // Meshing: grid from the bounding box, alignment and width checks, metal cells from the union
-// of rectangles, then the pieces' warnings, basis numbering and ports.
+// of rectangles and staircased polygons, then the pieces' warnings, basis numbering and ports.
 #include <algorithm>
 #include <cmath>
 
@@ -37,7 +37,7 @@ void check_rect_on_grid(const Layout& layout, int index, const Grid& grid) {
     if (!std::isnan(grid_steps(c.value, c.origin, c.cell))) continue;
     std::string hint;
     try {
-      hint = "; a cell of " + num(largest_dividing_cell(layout.rects, c.cell)) +
+      hint = "; a cell of " + num(largest_dividing_cell(layout, c.cell)) +
              " mm puts every edge on the grid";
     } catch (const GeometryError&) {
       hint = "; no cell size near it divides the layout";
@@ -47,6 +47,40 @@ void check_rect_on_grid(const Layout& layout, int index, const Grid& grid) {
                         num((c.value - c.origin) / c.cell) + " cells from the origin)" + hint,
                         Item::rectangle, index, c.name);
   }
+}
+
+// The grid from the anchor (grid_anchor) over the bounding box of every rectangle and polygon,
+// whole cells each way.
+Grid layout_grid(const Layout& layout, CellSize cell) {
+  const Point anchor = grid_anchor(layout);
+  double x0 = anchor.x, y0 = anchor.y, x1 = anchor.x, y1 = anchor.y;
+  const auto cover = [&](double x, double y) {
+    x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+  };
+  for (const Rect& r : layout.rects) cover(r.x0, r.y0), cover(r.x1, r.y1);
+  for (const Polygon& p : layout.polygons)
+    for (const auto& ring : p.rings)
+      for (const Point& v : ring) cover(v.x, v.y);
+  // Whole cells from the anchor, down to x0 and up to x1, within the grid's tolerance.
+  const auto cells = [](double span, double side) {
+    return std::ceil(span / side - kGridToleranceMm / side);
+  };
+  const double below_x = cells(anchor.x - x0, cell.dx_mm), below_y = cells(anchor.y - y0, cell.dy_mm);
+  Grid grid;
+  grid.dx_mm = cell.dx_mm;
+  grid.dy_mm = cell.dy_mm;
+  grid.x0 = anchor.x - below_x * cell.dx_mm;
+  grid.y0 = anchor.y - below_y * cell.dy_mm;
+  const double nx = below_x + cells(x1 - anchor.x, cell.dx_mm);
+  const double ny = below_y + cells(y1 - anchor.y, cell.dy_mm);
+  // Each count on its own too: a span that overflows to inf times a count of 0 passes the product.
+  if (!(nx <= kMaxCells && ny <= kMaxCells && nx * ny <= kMaxCells)) {
+    throw GeometryError("a " + cell_text(cell) + " mm cell gives " + num(nx) + " x " + num(ny) +
+                        " cells, more than " + num(kMaxCells), Item::mesh);
+  }
+  grid.nx = static_cast<int>(nx);
+  grid.ny = static_cast<int>(ny);
+  return grid;
 }
 
 }  // namespace
@@ -73,39 +107,27 @@ Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
       throw GeometryError("the cell size must be > 0 mm, got " + num(side), Item::mesh, -1,
                           "cell_mm");
     }
-  Grid grid;
-  grid.dx_mm = cell.dx_mm;
-  grid.dy_mm = cell.dy_mm;
-  grid.x0 = layout.rects.front().x0;
-  grid.y0 = layout.rects.front().y0;
-  double x1 = layout.rects.front().x1, y1 = layout.rects.front().y1;
-  for (const auto& r : layout.rects) {
-    grid.x0 = std::min(grid.x0, r.x0);
-    grid.y0 = std::min(grid.y0, r.y0);
-    x1 = std::max(x1, r.x1);
-    y1 = std::max(y1, r.y1);
-  }
-  const double nx = std::round((x1 - grid.x0) / cell.dx_mm);
-  const double ny = std::round((y1 - grid.y0) / cell.dy_mm);
-  // Each count on its own too: a span that overflows to inf times a count of 0 passes the product.
-  if (!(nx <= kMaxCells && ny <= kMaxCells && nx * ny <= kMaxCells)) {
-    throw GeometryError("a " + cell_text(cell) + " mm cell gives " + num(nx) + " x " + num(ny) +
-                        " cells, more than " + num(kMaxCells), Item::mesh);
-  }
-  grid.nx = static_cast<int>(nx);
-  grid.ny = static_cast<int>(ny);
+  const Grid grid = layout_grid(layout, cell);
   for (std::size_t r = 0; r < layout.rects.size(); ++r) {
     check_rect_on_grid(layout, static_cast<int>(r), grid);
   }
 
-  // With every edge on a grid line, "the cell centre lies in the union" is exactly "the cell
-  // lies in some rectangle's cell range".
+  // A cell is metal when its centre lies in the union; with a rectangle's edges on grid lines
+  // that is "the cell lies in its cell range".
   std::vector<std::uint8_t> metal(static_cast<std::size_t>(grid.nx) *
                                   static_cast<std::size_t>(grid.ny), 0);
   for (const auto& r : layout.rects) {
     const detail::CellRange c = detail::cells_of(grid, r);
     for (int j = c.j0; j < c.j1; ++j) {
       std::fill_n(metal.begin() + static_cast<std::ptrdiff_t>(j) * grid.nx + c.i0, c.i1 - c.i0, 1);
+    }
+  }
+  for (std::size_t p = 0; p < layout.polygons.size(); ++p) {
+    const Polygon& polygon = layout.polygons[p];
+    if (detail::fill_polygon(grid, polygon, metal) == 0) {
+      throw GeometryError(describe_polygon(polygon, static_cast<int>(p)) +
+                          " covers no cell centre of the " + cell_text(cell) +
+                          " mm grid: it is narrower than a cell", Item::polygon, static_cast<int>(p));
     }
   }
   std::vector<std::string> warnings = detail::connectivity_warnings(layout, grid, metal);

@@ -34,4 +34,8 @@ struct CellRange {
 };
 [[nodiscard]] CellRange cells_of(const Grid& grid, const Rect& r);
 
+// Marks the cells of `metal` (nx*ny, row-major) whose centre lies inside the polygon; returns how
+// many cells that is.
+int fill_polygon(const Grid& grid, const Polygon& polygon, std::vector<std::uint8_t>& metal);
+
 }  // namespace pmom::geometry::detail

@@ -66,6 +66,16 @@ class Writer {
          << (x1 - x0) * v_.scale << "\" height=\"" << (y1 - y0) * v_.scale << "\" " << style
          << "/>\n";
   }
+  // Every ring as one path (even-odd fill): a polygon's outline as drawn.
+  void polygon(const Polygon& p, const std::string& style) {
+    out_ << "<path fill-rule=\"evenodd\" d=\"";
+    for (const auto& ring : p.rings) {
+      for (std::size_t k = 0; k < ring.size(); ++k)
+        out_ << (k == 0 ? 'M' : 'L') << v_.x(ring[k].x) << ' ' << v_.y(ring[k].y);
+      out_ << 'Z';
+    }
+    out_ << "\" " << style << "/>\n";
+  }
   void text(Point at, const std::string& content, const std::string& style) {
     out_ << "<text x=\"" << v_.x(at.x) << "\" y=\"" << v_.y(at.y) << "\" " << style << ">"
          << escape(content) << "</text>\n";
@@ -134,6 +144,8 @@ std::string svg_text(const Mesh& mesh) {
   for (const Rect& r : mesh.layout().rects) {
     w.rect(r.x0, r.y0, r.x1, r.y1, "fill=\"none\" stroke=\"#333\" stroke-width=\"1\"");
   }
+  for (const Polygon& p : mesh.layout().polygons)
+    w.polygon(p, "fill=\"none\" stroke=\"#333\" stroke-width=\"1\"");
   w.raw() << "</g>\n";
   for (const MeshPort& mp : mesh.ports()) draw_port(w, mesh, mp, margin * 0.5);
 

@@ -52,7 +52,7 @@ geometry::CellSize cell_size(const geometry::GeometryConfig& g, double max_frequ
       mom::c0 / (max_frequency_hz * std::sqrt(g.layout.substrate.eps_r)) * 1e3;
   if (!g.mesh.auto_cell) {
     const double cell =
-        geometry::largest_dividing_cell(g.layout.rects, lambda_mm / *g.mesh.cells_per_wavelength);
+        geometry::largest_dividing_cell(g.layout, lambda_mm / *g.mesh.cells_per_wavelength);
     return {cell, cell};
   }
   return geometry::largest_snapping_cell(

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <string>
 
 #include "harness.hpp"
@@ -54,15 +55,17 @@ void check(const sweep::SweepSettings& s) {
     fuzz::expect(!path->empty(), "an empty output path");
 }
 
-// Cells in the grid over the layout's bounding box.
-double grid_cells(const std::vector<geometry::Rect>& rects, geometry::CellSize cell) {
-  geometry::Rect box = rects.front();
-  for (const geometry::Rect& r : rects) {
-    box.x0 = std::min(box.x0, r.x0);
-    box.y0 = std::min(box.y0, r.y0);
-    box.x1 = std::max(box.x1, r.x1);
-    box.y1 = std::max(box.y1, r.y1);
-  }
+// Cells in the grid over the layout's bounding box (rectangles and polygons).
+double grid_cells(const geometry::Layout& layout, geometry::CellSize cell) {
+  const double inf = std::numeric_limits<double>::infinity();
+  geometry::Rect box{inf, inf, -inf, -inf};
+  const auto cover = [&](double x, double y) {
+    box = {std::min(box.x0, x), std::min(box.y0, y), std::max(box.x1, x), std::max(box.y1, y)};
+  };
+  for (const geometry::Rect& r : layout.rects) cover(r.x0, r.y0), cover(r.x1, r.y1);
+  for (const geometry::Polygon& p : layout.polygons)
+    for (const auto& ring : p.rings)
+      for (const geometry::Point& v : ring) cover(v.x, v.y);
   return ((box.x1 - box.x0) / cell.dx_mm + 1) * ((box.y1 - box.y0) / cell.dy_mm + 1);
 }
 
@@ -72,7 +75,7 @@ void mesh_if_small(const geometry::GeometryConfig& g, const sweep::SweepSettings
   fuzz::expect(g.mesh.cell_mm.has_value() != g.mesh.cells_per_wavelength.has_value(),
                "not exactly one of cell_mm and cells_per_wavelength");
   if (!g.mesh.cell_mm) return;
-  const double cells = grid_cells(g.layout.rects, *g.mesh.cell_mm);
+  const double cells = grid_cells(g.layout, *g.mesh.cell_mm);
   if (std::isfinite(cells) && cells > kMaxFuzzCells) return;
   const geometry::Mesh mesh = g.make_mesh(*g.mesh.cell_mm);
   fuzz::expect(mesh.ports().size() == g.layout.ports.size(), "a port lost in meshing");

@@ -128,7 +128,7 @@ TEST(ConfigYaml, MissingFieldsAndWrongTypes) {
         (void)parse(edited("  - {x0: 0, y0: 0, x1: 23, y1: 1.15}\n"
                            "  - {x0: 11.5, y0: 1.15, x1: 12.65, y1: 5.75}\n", "  []\n"));
       },
-      "config.yaml:8: /layout must be a non-empty list of rectangles {x0, y0, x1, y1}");
+      "config.yaml:8: /layout must be a non-empty list of shapes");
 }
 
 TEST(ConfigYaml, InvalidValuesAtTheirLines) {

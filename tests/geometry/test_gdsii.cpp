@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -48,7 +49,9 @@ bool same(const Rect& a, const Rect& b) {
 TEST(Gdsii, PolygonsAndPathsBecomeRectangles) {
   GdsFolder f;
   library().write(f.dir / "lib.gds");
-  const std::vector<Rect> r = read_gdsii_layer(f.dir / "lib.gds", "TOP", 1);
+  const GdsShapes shapes = read_gdsii_layer(f.dir / "lib.gds", "TOP", 1);
+  EXPECT_TRUE(shapes.polygons.empty());
+  const std::vector<Rect>& r = shapes.rects;
   // The L cut at y = 1 into two bands; the path's two segments, each past the corner by half
   // its width, flush at its ends.
   const std::vector<Rect> want{{0, 0, 2, 1}, {0, 1, 1, 3}, {4, 0, 6.2, 0.4}, {5.8, 0, 6.2, 2}};
@@ -56,7 +59,7 @@ TEST(Gdsii, PolygonsAndPathsBecomeRectangles) {
   for (std::size_t k = 0; k < r.size(); ++k)
     EXPECT_TRUE(same(r[k], want[k])) << "rectangle " << k << ": " << r[k].x0 << " " << r[k].y0
                                      << " " << r[k].x1 << " " << r[k].y1;
-  const std::vector<Rect> two = read_gdsii_layer(f.dir / "lib.gds", "TOP", 2);
+  const std::vector<Rect> two = read_gdsii_layer(f.dir / "lib.gds", "TOP", 2).rects;
   ASSERT_EQ(two.size(), 1u);
   EXPECT_TRUE(same(two[0], {10, 10, 11, 12}));
 }
@@ -78,16 +81,49 @@ TEST(Gdsii, BadFilesSayWhatIsWrongInOneLine) {
   library().write(gds, 4);  // every record whole, ENDLIB missing
   expect_error<GeometryError>([&] { (void)read_gdsii_layer(gds, "TOP", 1); },
                               "truncated (no ENDLIB record)");
+  pmom::test::GdsWriter custom;
+  custom.begin_cell("TOP");
+  custom.rectangle(1, 0, 0, 1, 1);
+  custom.path(1, 0.2, 4, {{0, 0}, {1, 0}});
+  custom.end_cell();
+  custom.write(gds);
+  expect_error<GeometryError>([&] { (void)read_gdsii_layer(gds, "TOP", 1); },
+                              "path 1 has custom ends (type 4); use flush (0), round (1) or "
+                              "square (2) ends");
+}
+
+// Polygons and paths at any angle, and round path ends, become polygons; the Manhattan ones
+// stay rectangles.
+TEST(Gdsii, AnyAngleBecomesPolygons) {
+  GdsFolder f;
+  const fs::path gds = f.dir / "lib.gds";
   pmom::test::GdsWriter slanted;
   slanted.begin_cell("TOP");
   slanted.rectangle(1, 0, 0, 1, 1);
   slanted.polygon(1, {{0, 0}, {2, 0}, {1, 1}});
+  slanted.path(1, 0.2, 0, {{0, 0}, {1, 1}});
   slanted.path(1, 0.2, 1, {{0, 0}, {1, 0}});
   slanted.end_cell();
   slanted.write(gds);
-  expect_error<GeometryError>(
-      [&] { (void)read_gdsii_layer(gds, "TOP", 1); },
-      "polygon 1 is not Manhattan: its edge from (2, 0) to (1, 1) mm runs along neither x nor y");
+  const GdsShapes shapes = read_gdsii_layer(gds, "TOP", 1);
+  ASSERT_EQ(shapes.rects.size(), 1u);
+  ASSERT_EQ(shapes.polygons.size(), 3u);
+  // The triangle as drawn; the slanted path 0.2 mm wide and sqrt(2) mm long, flush ends; the
+  // round-ended one 1 mm long with a half disc at each end.
+  EXPECT_EQ(shapes.polygons[0].rings.front().size(), 3u);
+  const auto area = [](const Polygon& p) {
+    double twice = 0;
+    for (const auto& ring : p.rings)
+      for (std::size_t k = 0; k < ring.size(); ++k) {
+        const Point a = ring[k], b = ring[(k + 1) % ring.size()];
+        twice += a.x * b.y - b.x * a.y;
+      }
+    return std::abs(0.5 * twice);
+  };
+  EXPECT_NEAR(area(shapes.polygons[0]), 1.0, 1e-12);
+  EXPECT_NEAR(area(shapes.polygons[1]), 0.2 * std::sqrt(2.0), 1e-9);
+  EXPECT_EQ(shapes.polygons[1].kind, ShapeKind::path);
+  EXPECT_NEAR(area(shapes.polygons[2]), 0.2 + std::acos(-1.0) * 0.01, 1e-5);
 }
 
 // In a config: the file relative to the config's folder; its problems at the gds key's line.

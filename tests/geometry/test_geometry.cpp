@@ -59,23 +59,37 @@ TEST(Layout, DirectionsRoundTrip) {
                               "port direction must be one of +x, -x, +y, -y, got 'x'");
 }
 
+// A layout of these rectangles alone.
+Layout of_rects(std::vector<Rect> rects) {
+  Layout layout;
+  layout.rects = std::move(rects);
+  return layout;
+}
+
 TEST(CellSize, LargestCellThatDividesEveryCoordinate) {
   // 1.15 mm x 23 mm: 1.15/6 divides both (6 and 120 cells) and is the largest under 0.2 mm.
-  const std::vector<Rect> line = {{0, 0, 23, 1.15}};
+  const Layout line = of_rects({{0, 0, 23, 1.15}});
   EXPECT_NEAR(largest_dividing_cell(line, 0.2), 1.15 / 6, 1e-12);
   EXPECT_NEAR(largest_dividing_cell(line, 0.15), 1.15 / 8, 1e-12);
   EXPECT_NEAR(largest_dividing_cell(line, 0.115), 0.115, 1e-12);
   // Coordinates count from the layout's lower-left corner, not from zero.
-  EXPECT_NEAR(largest_dividing_cell({{10.3, 5.1, 11.3, 7.1}}, 10.0), 1.0, 1e-12);
-  EXPECT_NEAR(largest_dividing_cell({{0, 0, 2, 3}}, 10.0), 1.0, 1e-12);
-  EXPECT_NEAR(largest_dividing_cell({{0, 0, 3, 1}, {0.5, 0, 1.25, 2}}, 1.0), 0.25, 1e-12);
+  EXPECT_NEAR(largest_dividing_cell(of_rects({{10.3, 5.1, 11.3, 7.1}}), 10.0), 1.0, 1e-12);
+  EXPECT_NEAR(largest_dividing_cell(of_rects({{0, 0, 2, 3}}), 10.0), 1.0, 1e-12);
+  EXPECT_NEAR(largest_dividing_cell(of_rects({{0, 0, 3, 1}, {0.5, 0, 1.25, 2}}), 1.0), 0.25, 1e-12);
+  // Polygons are staircased on any grid: they leave the largest cell to the rectangles.
+  Layout mixed = of_rects({{0, 0, 3, 1}});
+  mixed.polygons.push_back({{{{0, 0}, {0.3, 0}, {0.17, 0.71}}}});
+  EXPECT_NEAR(largest_dividing_cell(mixed, 2.0), 1.0, 1e-12);
+  Layout only_polygons;
+  only_polygons.polygons = mixed.polygons;
+  EXPECT_NEAR(largest_dividing_cell(only_polygons, 0.37), 0.37, 1e-12);
 }
 
 TEST(CellSize, Errors) {
-  expect_error<GeometryError>([] { (void)largest_dividing_cell({{0, 0, 1, 1}}, 0.0); },
+  expect_error<GeometryError>([] { (void)largest_dividing_cell(of_rects({{0, 0, 1, 1}}), 0.0); },
                               "the maximum cell size must be > 0 mm, got 0");
   expect_error<GeometryError>(
-      [] { (void)largest_dividing_cell({{0, 0, 1, std::sqrt(2.0)}}, 0.5); },
+      [] { (void)largest_dividing_cell(of_rects({{0, 0, 1, std::sqrt(2.0)}}), 0.5); },
       "no cell size between 0.0005 and 0.5 mm puts every rectangle edge on the grid");
 }
 

@@ -174,12 +174,12 @@ TEST(Mesh, PiecesTouchingOnlyAtACornerAreAWarning) {
   const Mesh up = make_mesh(layout_of({{0, 0, 2, 1}, {2, 1, 4, 2}}), 1.0);
   ASSERT_EQ(up.warnings().size(), 1u);
   EXPECT_EQ(up.warnings()[0],
-            "rectangles 0 and 1 touch only at a corner (x 2, y 1 mm): no current crosses a "
+            "rectangle 0 and rectangle 1 touch only at a corner (x 2, y 1 mm): no current crosses a "
             "corner, so they are solved as two pieces of metal; overlap them by a cell to join "
             "them, or part them");
   const Mesh down = make_mesh(layout_of({{0, 1, 1, 2}, {1, 0, 2, 1}, {0, 4, 1, 5}}), 1.0);
   ASSERT_EQ(down.warnings().size(), 1u);
-  EXPECT_NE(down.warnings()[0].find("rectangles 0 and 1 touch only at a corner (x 1, y 1 mm)"),
+  EXPECT_NE(down.warnings()[0].find("rectangle 0 and rectangle 1 touch only at a corner (x 1, y 1 mm)"),
             std::string::npos)
       << down.warnings()[0];
   // Joined along an edge as well, the same corner is no warning.

@@ -8,8 +8,9 @@
 
 namespace pmom::geometry {
 
-// The kind of input item an error is about; `index` numbers rectangles and ports.
-enum class Item { layout, substrate, metal, rectangle, port, mesh };
+// The kind of input item an error is about; `index` numbers rectangles, polygons and ports
+// (each in its own list).
+enum class Item { layout, substrate, metal, rectangle, polygon, port, mesh };
 
 class GeometryError : public std::invalid_argument {
  public:

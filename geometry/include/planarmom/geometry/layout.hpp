@@ -1,10 +1,12 @@
 // What a planar circuit is made of, independent of any mesh or frequency: the substrate, the
-// metal, Manhattan rectangles (their union is the metal) and the ports on the metal's edge.
+// metal, rectangles and polygons (their union is the metal) and the ports on the metal's edge.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "planarmom/geometry/polygon.hpp"
 
 namespace pmom::geometry {
 
@@ -44,7 +46,8 @@ struct Port {
 struct Layout {
   Substrate substrate;
   Metal metal;
-  std::vector<Rect> rects;
+  std::vector<Rect> rects;        // on the grid: each edge on a grid line
+  std::vector<Polygon> polygons;  // any outline, staircased on the grid
   std::vector<Port> ports;
 };
 
@@ -59,10 +62,15 @@ void validate(const Substrate& substrate);
 void validate(const Metal& metal);
 void validate_rect(const Rect& rect, int index);
 void validate_port(const Port& port, int index);
-// All of the above, at least one rectangle, and distinct non-empty port names.
+// All of the above and validate_polygon, at least one rectangle or polygon, and distinct
+// non-empty port names.
 void validate(const Layout& layout);
 
 // "rectangle 3 (x 0..0.1 mm, y 0..5 mm)", the way errors name a rectangle.
 [[nodiscard]] std::string describe_rect(const Rect& rect, int index);
+
+// The corner the grid is laid from: the rectangles' lower-left corner, or the polygons' where
+// there are no rectangles (a rectangle drawn as a polygon then meshes as the rectangle).
+[[nodiscard]] Point grid_anchor(const Layout& layout);
 
 }  // namespace pmom::geometry

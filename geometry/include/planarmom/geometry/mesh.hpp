@@ -11,10 +11,6 @@
 
 namespace pmom::geometry {
 
-struct Point {
-  double x = 0, y = 0;  // mm
-};
-
 // Grid indices of a cell: cell (i, j) covers [x0 + i*dx, x0 + (i+1)*dx] in x, the same with
 // dy in y.
 struct Cell {
