@@ -1,14 +1,17 @@
 // `planarmom line`: characterise a straight microstrip line by the full MoM and compare it with
-// Hammerstad-Jensen (Z0) and Kirschning-Jansen (εeff), frequency by frequency. Settings come
+// Hammerstad-Jensen (Z0) and Kirschning-Jansen (εeff), frequency by frequency; with --gap-mm a
+// symmetric coupled pair, mode by mode, against Kirschning-Jansen's coupled lines. Settings come
 // from flags or from a YAML file (--config, line_config.hpp), the flags given overriding it.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <stdexcept>
 
 #include "commands.hpp"
 #include "line_config.hpp"
 #include "planarmom/logging/logging.hpp"
+#include "planarmom/mom/coupled_microstrip_formulas.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
 #include "planarmom/mom/surface_impedance.hpp"
@@ -29,6 +32,8 @@ struct LineFlags {
   double loss_tangent = 0;
   double conductivity = 0;  // S/m; 0: perfect strip and ground
   double thickness_um = 35;
+  double gap_mm = 0;    // > 0: a coupled pair with this gap
+  double along_mm = 0;  // the cell's side along the line; 0: square cells
 };
 
 // The options whose values a config file supplies unless they are given.
@@ -57,10 +62,52 @@ LineFlags with_config(const LineFlags& given, const LineOptions& o) {
   return f;
 }
 
+// The coupled pair: per frequency and mode, εeff and Z0 (per strip) against Kirschning-Jansen's.
+int run_pair(const LineFlags& f, double width) {
+  const double u = width / f.height_mm, g = f.gap_mm / f.height_mm;
+  const double across = width / f.cells_across;
+  std::printf("eps_r %.3f, h %.4f mm, coupled pair W %.4f mm, gap %.4f mm (W/h %.3f, S/h %.3f), "
+              "%d cells across each strip, %.0f across the gap, cells %.4f mm along, %s "
+              "rooftops; Z0 per strip\n",
+              f.eps_r, f.height_mm, width, f.gap_mm, u, g, f.cells_across, f.gap_mm / across,
+              f.along_mm > 0 ? f.along_mm : across, f.plain_rooftops ? "plain" : "edge-shaped");
+  std::printf("%8s %5s %8s %9s %10s %10s %8s %9s %9s %8s %10s %8s\n", "f GHz", "mode", "half mm",
+              "unknowns", "eps_eff", "KJ", "diff %", "Z0 ohm", "KJ", "diff %", "assembly s",
+              "LU s");
+  for (double ghz : f.freq_ghz) {
+    mom::LineSpec spec{f.eps_r, f.height_mm, width, f.cells_across, f.half_length_mm,
+                       !f.plain_rooftops};
+    spec.gap_mm = f.gap_mm;
+    spec.along_mm = f.along_mm;
+    if (spec.half_length_mm <= 0)
+      spec.half_length_mm = mom::suggested_half_length_mm(spec, ghz * 1e9);
+    PMOM_LOG(info) << "coupled pair at " << ghz << " GHz, half length " << spec.half_length_mm
+                   << " mm";
+    const mom::CoupledLineResult r = mom::characterise_coupled_pair(spec, ghz * 1e9);
+    const mom::CoupledModes kj = mom::coupled_microstrip_kj(u, g, f.eps_r, ghz, f.height_mm);
+    const auto row = [&](const char* mode, const mom::LineResult& m, double eps, double z0) {
+      std::printf("%8.3f %5s %8.2f %9d %10.4f %10.4f %+8.2f %9.2f %9.2f %+8.2f %10.2f %8.2f\n",
+                  ghz, mode, spec.half_length_mm, m.unknowns, m.eps_eff, eps,
+                  100 * (m.eps_eff / eps - 1), m.z0.real(), z0, 100 * (m.z0.real() / z0 - 1),
+                  m.seconds_assembly, m.seconds_solve);
+    };
+    row("even", r.even, kj.eps_eff_even, kj.z0_even);
+    row("odd", r.odd, kj.eps_eff_odd, kj.z0_odd);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 int run(const LineFlags& f) {
   const double width = f.width_mm > 0
                            ? f.width_mm
                            : mom::width_for_impedance_hj(f.z0, f.eps_r) * f.height_mm;
+  if (f.gap_mm > 0) {
+    if (f.loss_tangent > 0 || f.conductivity > 0)
+      throw std::invalid_argument("line: a coupled pair (--gap-mm) is characterised lossless; "
+                                  "leave out --loss-tangent and --conductivity");
+    return run_pair(f, width);
+  }
   const double u = width / f.height_mm;
   const double z_hj = mom::impedance_hj(u, f.eps_r);
   std::printf("eps_r %.3f, h %.4f mm, W %.4f mm (Hammerstad-Jensen Z0 %.2f ohm), %d cells "
@@ -85,7 +132,7 @@ int run(const LineFlags& f) {
   for (double g : f.freq_ghz) {
     const double kj = mom::effective_permittivity_kj(u, f.eps_r, g, f.height_mm);
     mom::LineSpec spec{f.eps_r,        f.height_mm, width, f.cells_across, f.half_length_mm,
-                       !f.plain_rooftops, f.loss_tangent, metal};
+                       !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
     if (spec.half_length_mm <= 0) spec.half_length_mm = mom::suggested_half_length_mm(spec, g * 1e9);
     const double half = spec.half_length_mm;
     PMOM_LOG(info) << "line at " << g << " GHz, half length " << half << " mm";
@@ -129,7 +176,8 @@ Command add_line_command(CLI::App& parent) {
   LineOptions o{};
   CLI::App* app = parent.add_subcommand(
       "line", "Characterise a straight microstrip line by the MoM (centre-fed, dense LU) and "
-              "compare eps_eff with Kirschning-Jansen and Z0 with Hammerstad-Jensen");
+              "compare eps_eff with Kirschning-Jansen and Z0 with Hammerstad-Jensen; with "
+              "--gap-mm a coupled pair's even and odd modes with Kirschning-Jansen's");
   o.eps_r = app->add_option("--eps-r", flags->eps_r, "Substrate permittivity")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 100.0));
@@ -164,6 +212,14 @@ Command add_line_command(CLI::App& parent) {
       ->check(CLI::PositiveNumber);
   app->add_option("--thickness-um", flags->thickness_um, "Strip and ground thickness, um")
       ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app->add_option("--gap-mm", flags->gap_mm,
+                  "A symmetric coupled pair: a second strip this far from the first, a whole "
+                  "number of the cells across (W / --cells-across); even and odd modes against "
+                  "Kirschning-Jansen's coupled lines")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--along-mm", flags->along_mm,
+                  "The cell's side along the line (default: square cells, W / --cells-across)")
       ->check(CLI::PositiveNumber);
   app->add_flag("--plain-rooftops", flags->plain_rooftops,
                 "Plain rooftops also beside the metal edges (to compare with the default "

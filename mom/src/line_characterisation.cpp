@@ -109,10 +109,11 @@ LineSolution solve_line_by_lu(const LineSystem& s) {
       for (int p = 0; p < k; ++p) {
         const int r = part.kept[static_cast<std::size_t>(q)];
         const int c = part.basis(mirror, static_cast<std::size_t>(p));
-        const auto at = static_cast<std::size_t>(c);
-        const int image = mirror.image[at];
-        z(q, p) = image == c ? rows(r, c)
-                             : rows(r, c) + double(part.sigma * mirror.sign[at]) * rows(r, image);
+        cd v = rows(r, c);
+        mirror.for_each_image(c, [&](int d, std::size_t e) {
+          v += part.weight(mirror, c, e) * rows(r, d);
+        });
+        z(q, p) = v;
       }
     const auto t1 = clock::now();
     const Eigen::MatrixXcd x =
@@ -156,9 +157,11 @@ double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
 namespace {
 
 // The line both checks use: 2·half cells long, ports at its ends (for the load: their feeds
-// are the halves), the centre gap on grid line `half`; its Green's table and tables' plan.
+// are the halves), the centre gap on grid line `half`; on a coupled pair the second strip
+// beside it, rows gap_rows above; its Green's table and tables' plan.
 struct LineProblem {
   int half = 0;
+  int gap_rows = 0;              // cells across a pair's gap
   double along = 0, across = 0;  // the cell's sides, m
   StripImpedance strip;  // the strip's impedances
   geometry::Mesh mesh;
@@ -173,6 +176,8 @@ geometry::Mesh line_mesh(const LineSpec& spec, int half) {
   layout.substrate = {spec.eps_r, spec.height_mm, 0.0};
   const double length = 2 * half * along, centre = spec.width_mm / 2;
   layout.rects = {{0, 0, length, spec.width_mm}};
+  if (spec.gap_mm > 0)
+    layout.rects.push_back({0, spec.width_mm + spec.gap_mm, length, 2 * spec.width_mm + spec.gap_mm});
   const double feed = half * along;
   layout.ports = {{"driven", 0, centre, geometry::Direction::pos_x, feed, 0, 50},
                   {"loaded", length, centre, geometry::Direction::neg_x, feed, 0, 50}};
@@ -187,6 +192,14 @@ LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* 
                                 "cells per half line, got " +
                                 std::to_string(spec.cells_across) + " and " +
                                 std::to_string(half));
+  const double gap_cells = spec.gap_mm / spec.across_cell_mm();
+  const int gap_rows = static_cast<int>(std::lround(gap_cells));
+  if (spec.gap_mm > 0 && (gap_rows < 1 || std::abs(gap_cells - gap_rows) > 1e-6 * gap_cells))
+    throw std::invalid_argument(std::string(what) + ": the gap of " +
+                                std::to_string(spec.gap_mm) + " mm is not a whole number of "
+                                "the cells across (" + std::to_string(spec.across_cell_mm()) +
+                                " mm: the width over " + std::to_string(spec.cells_across) +
+                                "); pick cells across so that the cell divides the gap");
   geometry::Mesh mesh = line_mesh(spec, half);
   GreensTable greens(Slab{spec.eps_r, spec.loss_tangent, spec.height_mm * 1e-3, spec.metal},
                      frequency_hz,
@@ -194,17 +207,19 @@ LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* 
   AssemblyOptions options;
   options.edge_profiles = spec.edge_profiles;
   TablePlan plan = make_table_plan(mesh, options);
-  return {half, spec.along_cell_mm() * 1e-3, spec.across_cell_mm() * 1e-3,
+  return {half, gap_rows, spec.along_cell_mm() * 1e-3, spec.across_cell_mm() * 1e-3,
           strip_impedance(spec.metal, frequency_hz), std::move(mesh),
           std::move(greens), std::move(plan), seconds_between(t0, clock::now())};
 }
 
-// The centre gap's 1 V drive: every x-rooftop on the middle grid line, so the source is
-// uniform across.
-std::vector<cd> centre_drive(const LineProblem& p, int cells_across) {
+// The centre gap's drive, `voltage` across the strip whose rows start at `first_row`: every
+// x-rooftop of the strip on the middle grid line, so the source is uniform across.
+std::vector<cd> centre_drive(const LineProblem& p, int cells_across, int first_row = 0,
+                             double voltage = 1.0) {
   std::vector<int> gap;
-  for (int j = 0; j < cells_across; ++j) gap.push_back(p.mesh.x_edge_basis(p.half, j));
-  return delta_gap_excitation(static_cast<int>(p.mesh.basis().size()), gap, 1.0, p.across);
+  for (int j = 0; j < cells_across; ++j)
+    gap.push_back(p.mesh.x_edge_basis(p.half, first_row + j));
+  return delta_gap_excitation(static_cast<int>(p.mesh.basis().size()), gap, voltage, p.across);
 }
 
 // Port 1's 1 V gap, and g, the indicator of port 2's gap rooftops, whose solution u = Z⁻¹ g
@@ -296,6 +311,9 @@ cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u
 
 LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
                      const LineSolver& solve) {
+  if (spec.gap_mm > 0)
+    throw std::invalid_argument("line check: a coupled pair (gap_mm > 0) is characterised by "
+                                "characterise_coupled_pair, mode by mode");
   const LineProblem p = line_problem(spec, frequency_hz, "line check");
   const auto n = p.mesh.basis().size();
   std::vector<cd> rhs = centre_drive(p, spec.cells_across);
@@ -320,8 +338,38 @@ LineResult characterise_line(const LineSpec& spec, double frequency_hz,
   return line_check(spec, frequency_hz, false, solve).line;
 }
 
+CoupledLineResult characterise_coupled_pair(const LineSpec& spec, double frequency_hz,
+                                            const LineSolver& solve) {
+  if (!(spec.gap_mm > 0))
+    throw std::invalid_argument("coupled pair: need a gap > 0 between the strips, got " +
+                                std::to_string(spec.gap_mm) + " mm");
+  const LineProblem p = line_problem(spec, frequency_hz, "coupled pair");
+  const auto n = p.mesh.basis().size();
+  // Column 0 the even mode (+1 V, +1 V), column 1 the odd (+1 V, −1 V).
+  const int second = spec.cells_across + p.gap_rows;
+  const std::vector<cd> first = centre_drive(p, spec.cells_across);
+  std::vector<cd> rhs(2 * n);
+  for (const int sign : {1, -1}) {
+    const std::vector<cd> other = centre_drive(p, spec.cells_across, second, sign);
+    const std::size_t column = sign > 0 ? 0 : n;
+    for (std::size_t m = 0; m < n; ++m) rhs[column + m] = first[m] + other[m];
+  }
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, rhs, 2, p.strip});
+  const std::span<const cd> columns(x.x);
+  CoupledLineResult r{line_from(p, columns.subspan(0, n), spec.cells_across, frequency_hz),
+                      line_from(p, columns.subspan(n, n), spec.cells_across, frequency_hz)};
+  for (LineResult* mode : {&r.even, &r.odd}) {
+    mode->seconds_assembly = p.seconds_set_up + x.seconds_assembly;
+    mode->seconds_solve = x.seconds_solve;
+  }
+  return r;
+}
+
 std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
                                       std::complex<double> gamma, const LineSolver& solve) {
+  if (spec.gap_mm > 0)
+    throw std::invalid_argument("matched gap load: needs a single line, got a coupled pair "
+                                "(gap_mm > 0)");
   const LineProblem p = line_problem(spec, frequency_hz, "matched gap load");
   const auto n = p.mesh.basis().size();
   const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2, p.strip});

@@ -1,6 +1,7 @@
 // Hammerstad-Jensen and Kirschning-Jansen microstrip formulas.
 #include "planarmom/mom/microstrip_formulas.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -70,18 +71,56 @@ double attenuation_conductor_wheeler(double w_mm, double h_mm, double t_mm, doub
   return rs_ohm / eta0_ohm * dz_dn / (2 * z0_ohm);
 }
 
+KjDispersionTerms kj_dispersion_terms(double u, double eps_r, double fn) {
+  return {0.27488 + (0.6315 + 0.525 / std::pow(1 + 0.0157 * fn, 20)) * u -
+              0.065683 * std::exp(-8.7513 * u),
+          0.33622 * (1 - std::exp(-0.03442 * eps_r)),
+          0.0363 * std::exp(-4.6 * u) * (1 - std::exp(-std::pow(fn / 38.7, 4.97))),
+          1 + 2.751 * (1 - std::exp(-std::pow(eps_r / 15.916, 8)))};
+}
+
 double effective_permittivity_kj(double u, double eps_r, double f_ghz, double h_mm) {
   if (f_ghz < 0 || !(h_mm > 0))
     throw std::invalid_argument("microstrip dispersion: need f >= 0 and h > 0");
   const double fn = f_ghz * h_mm;  // normalised frequency, GHz·mm
-  const double p1 = 0.27488 + (0.6315 + 0.525 / std::pow(1 + 0.0157 * fn, 20)) * u -
-                    0.065683 * std::exp(-8.7513 * u);
-  const double p2 = 0.33622 * (1 - std::exp(-0.03442 * eps_r));
-  const double p3 = 0.0363 * std::exp(-4.6 * u) * (1 - std::exp(-std::pow(fn / 38.7, 4.97)));
-  const double p4 = 1 + 2.751 * (1 - std::exp(-std::pow(eps_r / 15.916, 8)));
-  const double p = p1 * p2 * std::pow((0.1844 + p3 * p4) * fn, 1.5763);
+  const KjDispersionTerms t = kj_dispersion_terms(u, eps_r, fn);
+  const double p = t.p1 * t.p2 * std::pow((0.1844 + t.p3 * t.p4) * fn, 1.5763);
   const double e0 = effective_permittivity_hj(u, eps_r);
   return eps_r - (eps_r - e0) / (1 + p);
+}
+
+double impedance_dispersion_exponent_kj(double u, double eps_r, double fn) {
+  // R1, R2 and R6 capped at 20, as Jansen and Kirschning advise against overflow.
+  const double r1 = std::min(0.03891 * std::pow(eps_r, 1.4), 20.0);
+  const double r2 = std::min(0.267 * std::pow(u, 7.0), 20.0);
+  const double r7 = 1.206 - 0.3144 * std::exp(-r1) * (1 - std::exp(-r2));
+  const double r10 = 0.00044 * std::pow(eps_r, 2.136) + 0.0184;
+  const double x = std::pow(fn / 19.47, 6);
+  const double r11 = x / (1 + 0.0962 * x);
+  const double r12 = 1 / (1 + 0.00245 * u * u);
+  const double r15 = 0.707 * r10 * std::pow(fn / 12.3, 1.097);
+  const double r16 = 1 + 0.0503 * eps_r * eps_r * r11 * (1 - std::exp(-std::pow(u / 15, 6)));
+  return r7 * (1 - 1.1241 * r12 / r16 * std::exp(-0.026 * std::pow(fn, 1.15656) - r15));
+}
+
+double impedance_kj(double u, double eps_r, double f_ghz, double h_mm) {
+  const double fn = f_ghz * h_mm;
+  const double e0 = effective_permittivity_hj(u, eps_r);
+  const double ef = effective_permittivity_kj(u, eps_r, f_ghz, h_mm);
+  const double r3 = 4.766 * std::exp(-3.228 * std::pow(u, 0.641));
+  const double r4 = 0.016 + std::pow(0.0514 * eps_r, 4.524);
+  const double r5 = std::pow(fn / 28.843, 12);
+  const double r6 = std::min(22.2 * std::pow(u, 1.92), 20.0);
+  const double r8 =
+      1 + 1.275 * (1 - std::exp(-0.004625 * r3 * std::pow(eps_r, 1.674) *
+                                std::pow(fn / 18.365, 2.745)));
+  const double r9 = 5.086 * r4 * r5 / (0.3838 + 0.386 * r4) * std::exp(-r6) /
+                    (1 + 1.2992 * r5) * std::pow(eps_r - 1, 6) /
+                    (1 + 10 * std::pow(eps_r - 1, 6));
+  const double r13 = 0.9408 * std::pow(ef, r8) - 0.9603;
+  const double r14 = (0.9408 - r9) * std::pow(e0, r8) - 0.9603;
+  return impedance_hj(u, eps_r) *
+         std::pow(r13 / r14, impedance_dispersion_exponent_kj(u, eps_r, fn));
 }
 
 double impedance_dispersive_hj(double u, double eps_r, double eps_eff_f) {

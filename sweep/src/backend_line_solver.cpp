@@ -33,13 +33,14 @@ template <class U> Block<U> upload_new(Backend<cd>& backend, std::span<const U> 
   return b;
 }
 
-// Z x = b for Z assembled on the backend: on a mirror-symmetric line (both line checks') its
-// two parity parts (mom/line_mirror.hpp), each folded from Z where it lives and LU-factored
-// there on half the unknowns, a quarter of one full LU's work; else one LU of Z.
+// Z x = b for Z assembled on the backend: on a line mirror-symmetric about its middle (both
+// line checks') its two parity parts (mom/line_mirror.hpp), each folded from Z where it lives
+// and LU-factored there on half the unknowns, a quarter of one full LU's work; else (and on a
+// coupled pair, whose four parts the fold's one partner per column cannot form) one LU of Z.
 std::vector<cd> solve_assembled(Backend<cd>& backend, Block<cd> z, const mom::LineSystem& s) {
   const auto n = static_cast<index_t>(s.mesh.basis().size());
   const mom::LineMirror mirror = mom::line_mirror(s.mesh);
-  if (mirror.empty()) {
+  if (mirror.elements.size() != 1) {
     Block<cd> x = upload_new(backend, s.rhs, n, s.columns);
     backend.solve_dense(std::move(z), x);
     return backend.download(x);
@@ -50,11 +51,12 @@ std::vector<cd> solve_assembled(Backend<cd>& backend, Block<cd> z, const mom::Li
     std::vector<index_t> kept, partner;
     std::vector<double> weight;
     for (std::size_t p = 0; p < part.kept.size(); ++p) {
-      const auto c = static_cast<std::size_t>(part.basis(mirror, p));
-      const bool self = mirror.image[c] == static_cast<int>(c);
+      const int c = part.basis(mirror, p);
+      const int image = mirror.elements[0].image[static_cast<std::size_t>(c)];
+      const bool self = image == c;
       kept.push_back(static_cast<index_t>(c));
-      partner.push_back(self ? -1 : mirror.image[c]);
-      weight.push_back(self ? 0.0 : double(part.sigma * mirror.sign[c]));
+      partner.push_back(self ? -1 : image);
+      weight.push_back(self ? 0.0 : part.weight(mirror, c, 0));
     }
     Block<cd> folded = backend.allocate<cd>(k, k);
     // Z is symmetric, so its column-major reading is the row-major one that the split reads.

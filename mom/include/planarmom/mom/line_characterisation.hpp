@@ -2,8 +2,8 @@
 // across its middle, open ends), its dense Galerkin system solved (by LU on the host, split by
 // the line's mirror symmetry, unless the caller solves it another way), and the current
 // standing wave on one half fitted (matrix pencil) for the propagation constant, hence εeff,
-// and the characteristic impedance. The reference path for validating the physics against
-// Hammerstad-Jensen and Kirschning-Jansen.
+// and the characteristic impedance. The same for a symmetric coupled pair, mode by mode. The
+// reference path for validating the physics against Hammerstad-Jensen and Kirschning-Jansen.
 #pragma once
 
 #include <complex>
@@ -30,6 +30,9 @@ struct LineSpec {
   double loss_tangent = 0;     // the substrate's tanδ
   Conductor metal{};           // the strip's and the ground's; perfect by default
   double along_mm = 0;         // the cell's side along the line; 0: square cells
+  // A coupled pair: a second strip of the same width beside the first, this gap between them
+  // (a whole number of cells across; characterise_coupled_pair). 0: the single line.
+  double gap_mm = 0;
 
   [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
   [[nodiscard]] double along_cell_mm() const { return along_mm > 0 ? along_mm : across_cell_mm(); }
@@ -101,9 +104,22 @@ LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
                      const LineSolver& solve = solve_line_by_lu);
 
 // Throws std::invalid_argument for unusable specs (fewer than 2 cells across, a line shorter
-// than 20 cells per half).
+// than 20 cells per half, a coupled pair's gap_mm).
 LineResult characterise_line(const LineSpec& spec, double frequency_hz,
                              const LineSolver& solve = solve_line_by_lu);
+
+// A symmetric coupled pair (spec.gap_mm > 0): both strips centre-fed on the same grid line,
+// the even mode by +1 V in both gaps, the odd by +1 V and −1 V; the mirror between the strips
+// decouples them exactly (line_mirror.hpp: one solve, each mode a quarter of the unknowns).
+// Each mode's standing wave on one strip is fitted as characterise_line's, so its Z0 is per
+// strip (one strip's voltage to ground over its current), as Kirschning-Jansen's. Throws as
+// characterise_line, and std::invalid_argument when the gap is not a whole number (≥ 1) of the
+// cells across (width / cells_across).
+struct CoupledLineResult {
+  LineResult even, odd;
+};
+CoupledLineResult characterise_coupled_pair(const LineSpec& spec, double frequency_hz,
+                                            const LineSolver& solve = solve_line_by_lu);
 
 // The load that terminates a port's feed: the impedance Z_L in a port's delta gap (one cell
 // from the open end, as geometry::MeshPort places it; port_loads.hpp) for which a wave

@@ -30,6 +30,19 @@ double width_for_impedance_hj(double z0_ohm, double eps_r);
 // value, per Kirschning-Jansen: accurate to 0.6% for 0.1 ≤ u ≤ 100, 1 ≤ εr ≤ 20 and
 // f·h ≤ 25 GHz·mm.
 double effective_permittivity_kj(double u, double eps_r, double f_ghz, double h_mm);
+// Its terms P1..P4 at the normalised frequency fn = f·h (GHz·mm), which the coupled lines'
+// dispersion shares (coupled_microstrip_formulas.hpp): P(f) = P1 P2 ((0.1844 + P3 P4) fn)^1.5763.
+struct KjDispersionTerms {
+  double p1, p2, p3, p4;
+};
+KjDispersionTerms kj_dispersion_terms(double u, double eps_r, double fn);
+
+// Characteristic impedance at frequency f_ghz, per Jansen and Kirschning (AEÜ 37, 1983, the
+// power-current impedance): Z0(0)·(R13/R14)^R17 from the static Hammerstad-Jensen values and
+// KJ's εeff(f); for 0.1 ≤ u ≤ 10, 1 ≤ εr ≤ 18 and h/λ0 ≤ 0.1.
+double impedance_kj(double u, double eps_r, double f_ghz, double h_mm);
+// Its exponent R17 at fn = f·h (GHz·mm), which the coupled lines' even mode shares (their Q0).
+double impedance_dispersion_exponent_kj(double u, double eps_r, double fn);
 
 // Characteristic impedance at a frequency where the line's effective permittivity is
 // eps_eff_f, per Hammerstad and Jensen (1980): Z0(0)·√(εeff(0)/εeff(f))·(εeff(f) − 1)/(εeff(0) − 1),
