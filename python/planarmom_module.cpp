@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "planarmom/logging/logging.hpp"
+#include "planarmom/mom/coupled_microstrip_formulas.hpp"
+#include "planarmom/mom/microstrip_formulas.hpp"
 #include "planarmom/sweep/current_picture.hpp"
 #include "planarmom/sweep/run.hpp"
 #include "python_config.hpp"
@@ -137,6 +139,28 @@ void register_config_error(py::module_& m) {
   });
 }
 
+// The closed forms the MoM is checked against, for design scripts (tools/design_*.py): the
+// same functions as the checks use.
+void define_formulas(py::module_& m) {
+  m.def("microstrip_width_hj", &mom::width_for_impedance_hj, "z0_ohm"_a, "eps_r"_a,
+        "W/h of a microstrip of impedance z0 (Hammerstad-Jensen, zero thickness)");
+  m.def("microstrip_kj",
+        [](double u, double eps_r, double f_ghz, double h_mm) {
+          return py::make_tuple(mom::effective_permittivity_kj(u, eps_r, f_ghz, h_mm),
+                                mom::impedance_kj(u, eps_r, f_ghz, h_mm));
+        },
+        "u"_a, "eps_r"_a, "f_ghz"_a, "h_mm"_a,
+        "(εeff, Z0) of a microstrip of W/h = u at f (Kirschning-Jansen)");
+  m.def("coupled_microstrip_kj",
+        [](double u, double g, double eps_r, double f_ghz, double h_mm) {
+          const mom::CoupledModes c = mom::coupled_microstrip_kj(u, g, eps_r, f_ghz, h_mm);
+          return py::make_tuple(c.eps_eff_even, c.eps_eff_odd, c.z0_even, c.z0_odd);
+        },
+        "u"_a, "g"_a, "eps_r"_a, "f_ghz"_a, "h_mm"_a,
+        "(εeff even, εeff odd, Z0 even, Z0 odd) of a symmetric coupled pair, W/h = u, S/h = g "
+        "(Kirschning-Jansen)");
+}
+
 void define_module(py::module_& m) {
   m.doc() = "planarmom's sweep library; use it through the package planarmom (docs/PYTHON.md)";
   register_config_error(m);
@@ -161,6 +185,7 @@ void define_module(py::module_& m) {
   m.def("config_yaml", &config_yaml, "config"_a, "The YAML text of a config dict");
   m.def("init_logging", &init_logging, "verbosity"_a, "file"_a,
         "The library's log on stderr: quiet, normal or verbose; everything also to `file`");
+  define_formulas(m);
 }
 
 }  // namespace

@@ -23,7 +23,8 @@
 # tools/auto_check.py), precision (the seeds' solvers in single precision; BiCGSTAB in double,
 # single and mixed precision to a double-only tolerance, scored by tools/precision_check.py)
 # and precision_cpu (the single-precision seeds on the host); ab (another source tree's build
-# against this one on every route of the sweep, tools/ab_sweeps.sh).
+# against this one on every route of the sweep, tools/ab_sweeps.sh); examples (the issue-35
+# examples timed and refined).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -221,6 +222,28 @@ PY
       done
     done
     unset PLANARMOM_CACHE_DIR
+    ;;
+  examples)
+    # The examples EXAMPLES (default the polygon and coupled-line ones, issue 35) as shipped, 101
+    # points, timed with the line cache cold then warm; then at REFINE_POINTS (default 21) points
+    # on the shipped cell and on each cell of REFINE_CELLS_<name> (default the cell halved),
+    # raw/NAME_cellC.sNp for comparison.
+    for cfg in ${EXAMPLES:-examples/mitred_bend.yaml examples/rat_race.yaml examples/edge_coupled_filter.yaml}; do
+      name=$(basename "$cfg" .yaml)
+      export PLANARMOM_CACHE_DIR=$out/raw/cache_$name
+      cp "$root/$cfg" "$out/raw/$name.yaml"
+      timed_sweep "$name"
+      rm -f "$out/raw/$name.h5"
+      timed_sweep "$name"
+      cell=$(sed -n 's/^mesh: {cell_mm: \([0-9.]*\)}.*/\1/p' "$root/$cfg")
+      var=REFINE_CELLS_$name
+      for c in "$cell" ${!var:-$(awk "BEGIN { print $cell / 2 }")}; do
+        sed -e "s/^mesh: .*/mesh: {cell_mm: $c}/" -e "s/points: 101/points: ${REFINE_POINTS:-21}/" \
+          "$root/$cfg" >"$out/raw/${name}_cell$c.yaml"
+        timed_sweep "${name}_cell$c"
+      done
+      unset PLANARMOM_CACHE_DIR
+    done
     ;;
   converge)
     # converge.py on CONVERGE_CONFIGS (repo-relative; default both coupler examples) at 9 points
