@@ -26,7 +26,8 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fullwave import compare, layout, mesh, sparams  # noqa: E402
+from fullwave import compare, layout, sparams  # noqa: E402
+from fullwave.ports import Port  # noqa: E402
 
 
 def frequencies(config):
@@ -38,10 +39,10 @@ def frequencies(config):
 
 def run_one(config, name, cell, args):
     """All the runs at one fine cell size; writes and returns the result files' stem."""
-    from fullwave import model  # needs openEMS: imported only for `run`
+    from fullwave import mesh, model  # need openEMS: imported only for `run`
 
     metal = layout.Metal(config["layout"])
-    ports = [model.Port(spec, metal, k) for k, spec in enumerate(config["ports"])]
+    ports = [Port(spec, metal, k) for k, spec in enumerate(config["ports"])]
     substrate = config["substrate"]
     height, eps_r = float(substrate["height_mm"]), float(substrate["eps_r"])
     args.frequencies = frequencies(config)
@@ -97,7 +98,9 @@ def cmd_run(args):
     os.makedirs(args.out_dir, exist_ok=True)
     if args.nice:
         os.nice(args.nice)
+    began = time.time()
     stems = [run_one(config, name, cell, args) for cell in args.cell_mm]
+    print(f"wall time {time.time() - began:.0f} s", flush=True)
     for coarse, fine in zip(stems, stems[1:]):
         print(f"\nHow far the reference moves from {os.path.basename(coarse)} to "
               f"{os.path.basename(fine)}:")
@@ -145,7 +148,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    began = time.time()
-    status = main(sys.argv)
-    print(f"wall time {time.time() - began:.0f} s", file=sys.stderr)
-    sys.exit(status)
+    sys.exit(main(sys.argv))

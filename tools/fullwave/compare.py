@@ -128,7 +128,7 @@ def _plot(f, sa, sb, names, label_a, label_b, path):
     for j in range(sa.shape[2]):
         for i in range(j, sa.shape[1]):
             style = dict(color=f"C{(i * sa.shape[1] + j) % 10}")
-            top.plot(f / 1e9, db(sa[:, i, j]), "-", label=f"S{i + 1}{j + 1} {label_a}", **style)
+            top.plot(f / 1e9, db(sa[:, i, j]), "-", label=f"S{i + 1}{j + 1}", **style)
             top.plot(f / 1e9, db(sb[:, i, j]), "--", **style)
             bottom.plot(f / 1e9, db(sa[:, i, j]) - db(sb[:, i, j]), "-", **style)
     top.set_ylabel("|S| dB (solid: first, dashed: second)")
