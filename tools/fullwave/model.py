@@ -38,9 +38,10 @@ def _stats(log):
     m = re.findall(r"\(-\s*([0-9.]+)\s*dB\)", text)
     if m:
         found["decay_db"] = -float(m[-1])
-    m = re.findall(r"FDTD timestep is: ([0-9.eE+-]+) s", text)
+    # The time step from the probes' sampling: every N steps at F Hz is Nyquist's 1 / (2 F).
+    m = re.findall(r"Nyquist rate: (\d+) timesteps @([0-9.eE+-]+) Hz", text)
     if m:
-        found["timestep_s"] = float(m[0])
+        found["timestep_s"] = 1 / (2 * int(m[0][0]) * float(m[0][1]))
     return found
 
 
