@@ -66,7 +66,7 @@ def run_one(config, name, cell, args):
         print(f"  driving {port}: {s.get('steps', '?')} time steps of {s.get('timestep_s', 0):.4g} s, "
               f"energy decay {s.get('decay_db', float('nan')):.1f} dB, wall {s['wall_s']:.0f} s",
               flush=True)
-    s = sparams.assemble(ports, runs, maps, args.frequencies)
+    s = sparams.assemble(ports, runs, maps)
 
     stem = os.path.join(args.out_dir, f"{name}_openems_c{cell:g}")
     impedances = {p.impedance for p in ports}
@@ -122,8 +122,8 @@ def main(argv):
                    help="air and substrate beyond the metal to the MUR boundaries (default: the "
                    "larger of 20 substrate heights and an eighth of the free-space wavelength at "
                    "the band centre)")
-    r.add_argument("--end-criteria", type=float, default=1e-4,
-                   help="stop when the energy has decayed by this factor (default 1e-4, -40 dB)")
+    r.add_argument("--end-criteria", type=float, default=1e-5,
+                   help="stop when the energy has decayed by this factor (default 1e-5, -50 dB)")
     r.add_argument("--max-steps", type=int, default=60000, help="time step limit (60000)")
     r.add_argument("--threads", type=int, default=2)
     r.add_argument("--nice", type=int, default=10, help="niceness increment (0: none)")

@@ -64,9 +64,27 @@ def runs_needed(ports, maps, excite):
     return chosen
 
 
-def _waves(record, impedance, frequency):
-    """Incident and reflected waves at the reference plane, normalised to `impedance`."""
-    zl, beta = record["zl"], record["beta"]
+def _line_estimates(ports, runs, maps):
+    """Each port's feed line (ZL, beta) from the record where its wave is strongest.
+
+    A port's probes measure the line well where it is driven and poorly where little reaches
+    it (an isolated port): every run and symmetry image of a port offers an estimate, and the
+    one with the most energy at the probes is kept."""
+    best = {}
+    for records in runs.values():
+        for m in maps:
+            for q in ports:
+                energy = float(np.sum(np.abs(records[q.name]["u"]) ** 2))
+                name = m[q.name]
+                if name not in best or energy > best[name][0]:
+                    best[name] = (energy, records[q.name]["zl"], records[q.name]["beta"])
+    return {name: (zl, beta) for name, (_, zl, beta) in best.items()}
+
+
+def _waves(record, line, impedance):
+    """Incident and reflected waves at the reference plane, normalised to `impedance`, on a
+    feed of line = (ZL, beta)."""
+    zl, beta = line
     forward = 0.5 * (record["u"] + zl * record["i"])
     backward = 0.5 * (record["u"] - zl * record["i"])
     phase = np.exp(-1j * beta * record["shift_mm"] * 1e-3)
@@ -76,18 +94,20 @@ def _waves(record, impedance, frequency):
     return 0.5 * (v + impedance * i) * scale, 0.5 * (v - impedance * i) * scale
 
 
-def assemble(ports, runs, maps, frequency):
+def assemble(ports, runs, maps):
     """S [F, P, P] from {driven port: {port: record}}; columns of undriven ports from symmetry."""
     names = [p.name for p in ports]
     index = {n: k for k, n in enumerate(names)}
-    count, nf = len(names), len(frequency)
+    lines = _line_estimates(ports, runs, maps)
+    count = len(names)
+    nf = len(next(iter(runs.values()))[names[0]]["u"])
     a = np.full((nf, count, count), np.nan, complex)
     b = np.full((nf, count, count), np.nan, complex)
     for driven, records in runs.items():
         for m in maps:
             column = index[m[driven]]
             for p in ports:
-                inc, ref = _waves(records[p.name], p.impedance, frequency)
+                inc, ref = _waves(records[p.name], lines[m[p.name]], p.impedance)
                 a[:, index[m[p.name]], column] = inc
                 b[:, index[m[p.name]], column] = ref
     missing = sorted({names[j] for j in range(count) if np.isnan(a[0, :, j]).any()})
