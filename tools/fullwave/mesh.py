@@ -51,7 +51,8 @@ def graded(fine, fine_range, box, cell, coarse):
 class Box:
     """The simulated volume (mm), its mesh lines and boundary conditions.
 
-    ports: [(axis, outward side -1/+1)] of the ports, which get PML_8 and a feed extension."""
+    port_sides: {(axis, outward sign -1/+1)} of the sides the feeds leave through, which get
+    PML_8 and the feed extension; the other sides and the top get MUR at `margin`."""
 
     def __init__(self, metal, port_sides, height, eps_r, f_max, cell, margin, extension):
         coarse = C0 / (f_max * math.sqrt(eps_r)) * 1e3 / 20
