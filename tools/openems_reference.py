@@ -95,6 +95,8 @@ def cmd_run(args):
         print("note: the reference models the metal as PEC (zero thickness); the config's "
               "conductivity is not modelled", flush=True)
     name = os.path.splitext(os.path.basename(args.config))[0]
+    # openEMS's Run changes the working directory to its run folder: only absolute paths hold.
+    args.out_dir, args.work_dir = os.path.abspath(args.out_dir), os.path.abspath(args.work_dir)
     os.makedirs(args.out_dir, exist_ok=True)
     if args.nice:
         os.nice(args.nice)
