@@ -1,0 +1,179 @@
+"""A planarmom config's metal as polygons (mm), for the openEMS reference (tools/openems_reference.py).
+
+Every layout shape (rectangle, polygon, path, circle, arc) becomes one or more simple polygons whose
+union is the metal; the same polygons answer point-in-metal questions for the mesh and the ports.
+"""
+import math
+
+import numpy as np
+from matplotlib.path import Path
+
+# Largest distance in mm between a circle and the chords drawn for it.
+SAGITTA_MM = 1e-3
+
+
+class ConfigError(Exception):
+    """The config cannot be modelled; the message says what to change."""
+
+
+def _arc_points(cx, cy, radius, start_deg, stop_deg):
+    """Points on a circle from start_deg to stop_deg (counter-clockwise), ends included."""
+    span = math.radians(stop_deg - start_deg)
+    step = 2 * math.acos(max(-1.0, 1 - SAGITTA_MM / radius)) if radius > SAGITTA_MM else math.pi / 8
+    count = max(2, int(math.ceil(abs(span) / step)) + 1)
+    angles = math.radians(start_deg) + np.linspace(0, span, count)
+    return np.column_stack((cx + radius * np.cos(angles), cy + radius * np.sin(angles)))
+
+
+def _path_polygon(points, width, extended):
+    """A trace of the given width along points: flush ends (or extended by width/2), mitred joints."""
+    p = np.asarray(points, float)
+    if p.ndim != 2 or p.shape[1] != 2 or len(p) < 2:
+        raise ConfigError("a path needs at least two [x, y] points")
+    d = np.diff(p, axis=0)
+    lengths = np.hypot(d[:, 0], d[:, 1])
+    if np.any(lengths == 0):
+        raise ConfigError("a path has two equal consecutive points")
+    t = d / lengths[:, None]
+    if extended:
+        p = p.copy()
+        p[0] -= t[0] * width / 2
+        p[-1] += t[-1] * width / 2
+    n = np.column_stack((-t[:, 1], t[:, 0]))  # left normals of the segments
+    offsets = [n[0] * width / 2]
+    for k in range(1, len(p) - 1):
+        mitre = n[k - 1] + n[k]
+        norm = np.hypot(*mitre)
+        if norm < 1e-9:
+            raise ConfigError(f"a path turns back on itself at point {k}")
+        mitre /= norm
+        offsets.append(mitre * (width / 2) / float(np.dot(mitre, n[k])))
+    offsets.append(n[-1] * width / 2)
+    offsets = np.array(offsets)
+    return np.vstack((p + offsets, (p - offsets)[::-1]))
+
+
+def _arc_polygons(shape):
+    cx, cy = shape["arc"]
+    radius, width = float(shape["radius_mm"]), float(shape["width_mm"])
+    if not 0 < width < 2 * radius:
+        raise ConfigError(f"an arc needs 0 < width_mm < 2 radius_mm (got {width}, {radius})")
+    if "start_deg" in shape or "stop_deg" in shape:
+        start, stop = float(shape.get("start_deg", 0.0)), float(shape.get("stop_deg", 360.0))
+        while stop <= start:
+            stop += 360.0
+        spans = [(start, stop)] if stop - start < 360.0 else [(start, start + 180), (start + 180, start + 360)]
+    else:  # a full ring: two halves, since one simple polygon cannot have a hole
+        spans = [(0.0, 180.0), (180.0, 360.0)]
+    polygons = []
+    for a, b in spans:
+        outer = _arc_points(cx, cy, radius + width / 2, a, b)
+        inner = _arc_points(cx, cy, radius - width / 2, a, b)[::-1]
+        polygons.append(np.vstack((outer, inner)))
+    return polygons
+
+
+def shape_polygons(shape):
+    """The simple polygons (each an (N, 2) array, mm) of one layout entry."""
+    if not isinstance(shape, dict):
+        raise ConfigError(f"a layout entry must be a map, got {shape!r}")
+    if {"x0", "y0", "x1", "y1"} <= shape.keys():
+        x0, y0, x1, y1 = (float(shape[k]) for k in ("x0", "y0", "x1", "y1"))
+        if not (x0 < x1 and y0 < y1):
+            raise ConfigError(f"a rectangle needs x0 < x1 and y0 < y1: {shape}")
+        return [np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])]
+    if "polygon" in shape:
+        p = np.asarray(shape["polygon"], float)
+        if p.ndim != 2 or p.shape[1] != 2 or len(p) < 3:
+            raise ConfigError("a polygon needs at least three [x, y] points")
+        return [p]
+    if "path" in shape:
+        return [_path_polygon(shape["path"], float(shape["width_mm"]),
+                              shape.get("ends", "flush") == "extended")]
+    if "circle" in shape:
+        cx, cy = shape["circle"]
+        return [_arc_points(cx, cy, float(shape["radius_mm"]), 0.0, 360.0)[:-1]]
+    if "arc" in shape:
+        return _arc_polygons(shape)
+    raise ConfigError(f"unknown layout entry {shape}: expected a rectangle {{x0, y0, x1, y1}}, "
+                      "polygon, path, circle or arc")
+
+
+class Metal:
+    """The layout's metal: polygons and point-in-metal tests."""
+
+    def __init__(self, layout):
+        if isinstance(layout, dict):
+            if "gds" in layout:
+                raise ConfigError("layout: {gds: ...} is not supported by the openEMS reference; "
+                                  "write the layout as a list of shapes")
+            raise ConfigError(f"layout must be a list of shapes, got {layout!r}")
+        if not layout:
+            raise ConfigError("layout is empty")
+        self.polygons = [p for shape in layout for p in shape_polygons(shape)]
+        self._paths = [Path(np.vstack((p, p[:1])), closed=True) for p in self.polygons]
+        allpoints = np.vstack(self.polygons)
+        self.lower, self.upper = allpoints.min(axis=0), allpoints.max(axis=0)
+
+    def contains(self, points):
+        """A boolean per point (an (N, 2) array, mm): inside the metal."""
+        points = np.atleast_2d(np.asarray(points, float))
+        inside = np.zeros(len(points), bool)
+        for path in self._paths:
+            inside |= path.contains_points(points)
+        return inside
+
+    def axis_edges(self, axis, step):
+        """Metal boundaries across `axis` (0: x, 1: y): {coordinate: set of sides}, where side +1
+        means the metal lies on the greater side of the boundary, -1 the lesser."""
+        edges = {}
+        delta = step / 20
+        for polygon in self.polygons:
+            for a, b in zip(polygon, np.roll(polygon, -1, axis=0)):
+                if abs(a[axis] - b[axis]) > 1e-9:
+                    continue
+                other = 1 - axis
+                length = abs(b[other] - a[other])
+                count = max(2, int(math.ceil(length / (step / 2))) + 1)
+                samples = np.zeros((count, 2))
+                samples[:, other] = np.linspace(a[other], b[other], count + 2)[1:-1]
+                samples[:, axis] = a[axis]
+                below, above = samples.copy(), samples.copy()
+                below[:, axis] -= delta
+                above[:, axis] += delta
+                inside_below, inside_above = self.contains(below), self.contains(above)
+                key = round(float(a[axis]), 9)
+                for lo, hi in zip(inside_below, inside_above):
+                    if lo != hi:
+                        edges.setdefault(key, set()).add(1 if hi else -1)
+        return edges
+
+    def width_across(self, point, axis, inward):
+        """The metal's extent across `axis` through `point`, just inside the port edge.
+
+        `axis` is the feed's direction (0: x, 1: y) and inward its sign; returns (lo, hi)."""
+        probe = np.array(point, float)
+        probe[axis] += inward * 1e-4
+        if not self.contains(probe)[0]:
+            raise ConfigError(f"no metal just inside the port edge at {tuple(point)}")
+        other = 1 - axis
+        span = float(self.upper[other] - self.lower[other]) + 1.0
+
+        def edge(sign):
+            """The first boundary from the probe outward: march, then bisect the step."""
+            step = 5e-3
+            offsets = np.arange(0.0, span, step)
+            q = np.repeat(probe[None, :], len(offsets), axis=0)
+            q[:, other] += sign * offsets
+            outside = np.flatnonzero(~self.contains(q))
+            lo, hi = offsets[outside[0] - 1], offsets[outside[0]]  # inside at lo, outside at hi
+            while hi - lo > 1e-7:
+                mid = 0.5 * (lo + hi)
+                q = probe.copy()
+                q[other] += sign * mid
+                if self.contains(q)[0]:
+                    lo = mid
+                else:
+                    hi = mid
+            return probe[other] + sign * lo
+        return edge(-1), edge(+1)

@@ -1,0 +1,119 @@
+"""One openEMS FDTD run of a planarmom layout (tools/openems_reference.py).
+
+Ground plane (the PEC boundary at z = 0), a substrate filling the box to z = h with its loss
+tangent as a conductivity at the band centre, PEC sheets of zero thickness at z = h, and an
+openEMS MSL port on each feed, whose line runs on out of the layout into a PML_8 boundary. The
+port's voltage and current are sampled at the port edge; openems_reference.py carries the waves
+to the reference plane.
+"""
+import math
+import os
+import re
+import sys
+import time
+
+import numpy as np
+
+# openEMS 0.0.35's ports.py still calls numpy's removed aliases np.float and np.int.
+if not hasattr(np, "float"):
+    np.float = float
+if not hasattr(np, "int"):
+    np.int = int
+
+from CSXCAD import ContinuousStructure  # noqa: E402
+from openEMS import openEMS  # noqa: E402
+
+EPS0 = 8.8541878128e-12
+# The excitation sits this many fine cells from the box's side: past the PML's 8 and a few more.
+FEED_SHIFT_CELLS = 12
+
+
+def _stats(log):
+    """Time steps, cells, energy decay (dB) and the time step from an openEMS log."""
+    text = open(log, errors="replace").read()
+    found = {}
+    m = re.findall(r"Time for (\d+) iterations with ([0-9.]+) cells", text)
+    if m:
+        found["steps"], found["cells"] = int(m[-1][0]), int(float(m[-1][1]))
+    m = re.findall(r"\(-\s*([0-9.]+)\s*dB\)", text)
+    if m:
+        found["decay_db"] = -float(m[-1])
+    # The time step from the probes' sampling: every N steps at F Hz is Nyquist's 1 / (2 F).
+    m = re.findall(r"Nyquist rate: (\d+) timesteps @([0-9.eE+-]+) Hz", text)
+    if m:
+        found["timestep_s"] = 1 / (2 * int(m[0][0]) * float(m[0][1]))
+    return found
+
+
+def run(config, metal, ports, box, excited, sim_path, opts):
+    """Runs openEMS with port `excited` driven; returns ({port: (U, I, beta, ZL)}, stats).
+
+    U, I: complex spectra at the port edge (I into the circuit), beta (1/m) and ZL (ohm) the
+    line's, measured by the port's three probes."""
+    substrate = config["substrate"]
+    height, eps_r = float(substrate["height_mm"]), float(substrate["eps_r"])
+    tan_d = float(substrate.get("loss_tangent", 0.0))
+    freq = opts.frequencies
+    f0 = 0.5 * (freq[0] + freq[-1])
+    fc = min(f0, 0.75 * (freq[-1] - freq[0]))
+
+    fdtd = openEMS(NrTS=opts.max_steps, EndCriteria=opts.end_criteria)
+    fdtd.SetGaussExcite(f0, fc)
+    fdtd.SetBoundaryCond(box.boundaries)
+    csx = ContinuousStructure()
+    fdtd.SetCSX(csx)
+    grid = csx.GetGrid()
+    grid.SetDeltaUnit(1e-3)
+    for axis, lines in zip("xyz", box.lines):
+        grid.SetLines(axis, lines)
+
+    kappa = 2 * math.pi * f0 * EPS0 * eps_r * tan_d
+    material = csx.AddMaterial("substrate", epsilon=float(eps_r), kappa=float(kappa))
+    material.AddBox([box.lower[0], box.lower[1], 0.0], [box.upper[0], box.upper[1], height],
+                    priority=0)
+    pec = csx.AddMetal("pec")
+    for polygon in metal.polygons:
+        pec.AddPolygon(polygon.T, "z", height, priority=10)
+
+    handles = {}
+    for port in ports:
+        outer = box.lower[port.axis] if port.inward > 0 else box.upper[port.axis]
+        start, stop = [0.0, 0.0, height], [0.0, 0.0, 0.0]
+        start[port.axis], stop[port.axis] = outer, port.point[port.axis]
+        other = 1 - port.axis
+        start[other], stop[other] = port.strip
+        handles[port.name] = fdtd.AddMSLPort(
+            port.index + 1, pec, start, stop, "xy"[port.axis], "z",
+            excite=1 if port.name == excited else 0, FeedShift=FEED_SHIFT_CELLS * box.cell,
+            MeasPlaneShift=abs(port.point[port.axis] - outer), priority=20)
+
+    os.makedirs(sim_path, exist_ok=True)
+    log = sim_path + ".log"  # beside it: Run(cleanup=True) empties sim_path
+    began = time.time()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log, "w") as sink:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        try:
+            fdtd.Run(sim_path, cleanup=True, verbose=1, numThreads=opts.threads)
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+    stats = _stats(log)
+    stats["wall_s"] = time.time() - began
+    stats["log"] = log
+
+    data = {}
+    for port in ports:
+        h = handles[port.name]
+        h.ReadUIData(sim_path, freq)
+        measured = h.start[port.axis] + h.measplane_shift * h.direction
+        plane = port.point[port.axis] + port.inward * port.reference_plane
+        data[port.name] = dict(u=h.uf_tot, i=h.if_tot, beta=h.beta, zl=h.Z_ref,
+                               shift_mm=(plane - measured) * port.inward)
+    return data, stats
+
