@@ -3,11 +3,13 @@
 Fine cells (the given size) over the metal and the ports' extensions, the thirds rule at every metal
 edge along x and y (a line a third of a cell inside the metal, two thirds outside), cells growing by
 at most RATIO to a twentieth of the shortest wavelength in the substrate towards the boundaries.
+Between the fixed lines the fine cells are equal (CSXCAD's SmoothMeshLines grades from every short
+cell next to a thirds line and leaves many cells of a third or half the size, which set the time
+step).
 """
 import math
 
 import numpy as np
-from CSXCAD.SmoothMeshLines import SmoothMeshLines
 
 C0 = 299792458.0
 RATIO = 1.4
@@ -39,13 +41,35 @@ def merge_close(lines, tolerance):
     return np.array([np.mean(group) for group in merged])
 
 
+def filled(lines, cell):
+    """Sorted lines with equal steps of at most `cell` inserted between neighbours."""
+    out = [lines[:1]]
+    for a, b in zip(lines[:-1], lines[1:]):
+        count = int(math.ceil((b - a) / cell - 1e-9))
+        out.append(a + (b - a) * np.arange(1, count + 1) / count)
+    return np.concatenate(out)
+
+
+def growing(start, stop, first, coarse):
+    """Lines after `start` up to `stop` (either direction): steps growing by RATIO from `first`
+    to at most `coarse`, all shrunk by one factor so that they end on `stop`."""
+    distance = abs(stop - start)
+    steps = []
+    while sum(steps) < distance:
+        steps.append(min(first * RATIO ** (len(steps) + 1), coarse))
+    if not steps:
+        return np.array([])
+    steps = np.array(steps) * distance / sum(steps)
+    return start + math.copysign(1.0, stop - start) * np.cumsum(steps)
+
+
 def graded(fine, fine_range, box, cell, coarse):
     """Lines: `fine` plus cells of at most `cell` over fine_range, growing to `coarse` out to box."""
-    lines = list(fine) + list(fine_range)
-    lines = [x for x in lines if fine_range[0] <= x <= fine_range[1]]
-    lines = SmoothMeshLines(merge_close(lines, cell / 4), cell, RATIO)
-    lines = SmoothMeshLines(np.concatenate((lines, box)), coarse, RATIO)
-    return np.unique(np.round(lines, 9))
+    lines = [x for x in list(fine) + list(fine_range) if fine_range[0] <= x <= fine_range[1]]
+    lines = filled(merge_close(lines, cell / 4), cell)
+    below = growing(lines[0], box[0], lines[1] - lines[0], coarse)
+    above = growing(lines[-1], box[1], lines[-1] - lines[-2], coarse)
+    return np.unique(np.round(np.concatenate((below, lines, above)), 9))
 
 
 class Box:
@@ -63,15 +87,16 @@ class Box:
             ext_lo = extension if (axis, -1) in port_sides else 0.0
             ext_hi = extension if (axis, +1) in port_sides else 0.0
             box = (lo - (ext_lo or margin), hi + (ext_hi or margin))
-            fine_range = (lo - max(ext_lo, cell), hi + max(ext_hi, cell))
+            # Without an extension the fine range ends on the outer thirds line (2/3 cell out).
+            fine_range = (lo - max(ext_lo, 2 * cell / 3), hi + max(ext_hi, 2 * cell / 3))
             fine = thirds_lines(metal.axis_edges(axis, cell), cell)
             lines.append(graded(fine, fine_range, box, cell, coarse))
             self.lower.append(box[0])
             self.upper.append(box[1])
             self.boundaries += ["PML_8" if ext_lo else "MUR", "PML_8" if ext_hi else "MUR"]
         substrate_cells = max(3, int(math.ceil(2 * height / cell)))
-        z = list(np.linspace(0.0, height, substrate_cells + 1))
-        z = SmoothMeshLines(np.array(z + [height + margin]), coarse, RATIO)
+        z = np.linspace(0.0, height, substrate_cells + 1)
+        z = np.concatenate((z, growing(height, height + margin, z[1], coarse)))
         lines.append(np.unique(np.round(z, 9)))
         self.lower.append(0.0)
         self.upper.append(height + margin)

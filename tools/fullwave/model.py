@@ -2,9 +2,11 @@
 
 Ground plane (the PEC boundary at z = 0), a substrate filling the box to z = h with its loss
 tangent as a conductivity at the band centre, PEC sheets of zero thickness at z = h, and an
-openEMS MSL port on each feed, whose line runs on out of the layout into a PML_8 boundary. The
-port's voltage and current are sampled at the port edge; openems_reference.py carries the waves
-to the reference plane.
+openEMS MSL port on each feed, whose line runs on out of the layout into a PML_8 boundary and
+ends there on a resistor of the port's impedance: the PML absorbs the band, the resistor drains the
+charge a pulse reaching down to DC leaves on the metal (without it the energy stays some 36 dB
+down and the end criterion is never met). The port's voltage and current are sampled at the port
+edge; openems_reference.py carries the waves to the reference plane.
 """
 import math
 import os
@@ -85,7 +87,7 @@ def run(config, metal, ports, box, excited, sim_path, opts):
         handles[port.name] = fdtd.AddMSLPort(
             port.index + 1, pec, start, stop, "xy"[port.axis], "z",
             excite=1 if port.name == excited else 0, FeedShift=FEED_SHIFT_CELLS * box.cell,
-            MeasPlaneShift=abs(port.point[port.axis] - outer), priority=20)
+            MeasPlaneShift=abs(port.point[port.axis] - outer), Feed_R=port.impedance, priority=20)
 
     os.makedirs(sim_path, exist_ok=True)
     log = sim_path + ".log"  # beside it: Run(cleanup=True) empties sim_path

@@ -13,37 +13,42 @@ SYMMETRY_PIXEL_MM = 0.0371
 
 
 def mirror_maps(metal, ports):
-    """The port permutations of the layout's mirror symmetries about its centre lines.
+    """The port permutations of the layout's mirror symmetries about its centre lines and of its
+    point symmetry about its centre (both mirrors at once: a half turn).
 
     Returns a list of dicts {port name: image port name}, the identity first."""
-    identity = {p.name: p.name for p in ports}
-    maps = [identity]
+    maps = [{p.name: p.name for p in ports}]
     centre = 0.5 * (metal.lower + metal.upper)
-    for axis in (0, 1):
-        n = np.ceil((metal.upper - metal.lower) / SYMMETRY_PIXEL_MM / 2).astype(int) + 1
-        offsets = [(np.arange(-k, k) + 0.5) * SYMMETRY_PIXEL_MM for k in n]
-        gx, gy = np.meshgrid(centre[0] + offsets[0], centre[1] + offsets[1], indexing="ij")
-        inside = metal.contains(np.column_stack((gx.ravel(), gy.ravel()))).reshape(gx.shape)
-        if not np.array_equal(inside, np.flip(inside, axis=axis)):
+    n = np.ceil((metal.upper - metal.lower) / SYMMETRY_PIXEL_MM / 2).astype(int) + 1
+    offsets = [(np.arange(-k, k) + 0.5) * SYMMETRY_PIXEL_MM for k in n]
+    gx, gy = np.meshgrid(centre[0] + offsets[0], centre[1] + offsets[1], indexing="ij")
+    inside = metal.contains(np.column_stack((gx.ravel(), gy.ravel()))).reshape(gx.shape)
+    for axes in ((0,), (1,), (0, 1)):
+        if not np.array_equal(inside, np.flip(inside, axis=axes)):
             continue
-        image = {}
-        for p in ports:
-            edge, middle = p.point[p.axis], 0.5 * sum(p.strip)
-            if p.axis == axis:
-                edge, inward = 2 * centre[axis] - edge, -p.inward
-            else:
-                middle, inward = 2 * centre[axis] - middle, p.inward
-            match = [q for q in ports if (q.axis, q.inward) == (p.axis, inward)
-                     and abs(q.point[q.axis] - edge) < 1e-6 and abs(0.5 * sum(q.strip) - middle) < 1e-4
-                     and (q.impedance, q.reference_plane) == (p.impedance, p.reference_plane)]
-            if len(match) != 1:
-                break
-            image[p.name] = match[0].name
-        else:
+        image = _port_images(ports, centre, axes)
+        if image is not None:
             maps.append(image)
-    if len(maps) == 3:  # both mirrors: their product too
-        maps.append({k: maps[2][v] for k, v in maps[1].items()})
     return maps
+
+
+def _port_images(ports, centre, axes):
+    """{port: its image} under the mirrors about the centre lines across `axes`, or None."""
+    image = {}
+    for p in ports:
+        edge, middle, inward = p.point[p.axis], 0.5 * sum(p.strip), p.inward
+        for axis in axes:
+            if p.axis == axis:
+                edge, inward = 2 * centre[axis] - edge, -inward
+            else:
+                middle = 2 * centre[axis] - middle
+        match = [q for q in ports if (q.axis, q.inward) == (p.axis, inward)
+                 and abs(q.point[q.axis] - edge) < 1e-6 and abs(0.5 * sum(q.strip) - middle) < 1e-4
+                 and (q.impedance, q.reference_plane) == (p.impedance, p.reference_plane)]
+        if len(match) != 1:
+            return None
+        image[p.name] = match[0].name
+    return image
 
 
 def runs_needed(ports, maps, excite):
