@@ -66,13 +66,14 @@ def run_one(config, name, cell, args):
         print(f"  driving {port}: {s.get('steps', '?')} time steps of {s.get('timestep_s', 0):.4g} s, "
               f"energy decay {s.get('decay_db', float('nan')):.1f} dB, wall {s['wall_s']:.0f} s",
               flush=True)
-    s = sparams.assemble(ports, runs, maps)
+    # Ports named to --excite: only their columns where no symmetry completes S.
+    s = sparams.assemble(ports, runs, maps, partial=args.excite not in (["all"], ["auto"]))
 
     stem = os.path.join(args.out_dir, f"{name}_openems_c{cell:g}")
     impedances = {p.impedance for p in ports}
     comments = [f"openEMS FDTD reference of {args.config}, fine cell {cell:g} mm",
                 box.summary(), f"driven ports: {', '.join(driven)}"]
-    if len(impedances) == 1:
+    if len(impedances) == 1 and not np.isnan(s).any():
         sparams.write_touchstone(f"{stem}.s{len(ports)}p", args.frequencies, s, impedances.pop(),
                                  comments)
     np.savez(f"{stem}.npz", frequency=args.frequencies, s=s,
@@ -83,7 +84,8 @@ def run_one(config, name, cell, args):
              info=json.dumps({"config": args.config, "cell_mm": cell, "cells": box.cells(),
                               "margin_mm": margin, "extension_mm": extension, "runs": stats}))
     total = sum(v["wall_s"] for v in stats.values())
-    print(f"  wrote {stem}.npz (and .s{len(ports)}p); {len(driven)} runs, {total:.0f} s", flush=True)
+    touchstone = f" (and .s{len(ports)}p)" if os.path.exists(f"{stem}.s{len(ports)}p") else ""
+    print(f"  wrote {stem}.npz{touchstone}; {len(driven)} runs, {total:.0f} s", flush=True)
     return stem
 
 
@@ -119,7 +121,8 @@ def main(argv):
                    help="fine cell size(s) over the metal, mm; two or more: a refinement study")
     r.add_argument("--excite", nargs="+", default=["all"],
                    help="ports to drive: all (default), auto (one of each mirror-symmetric orbit; "
-                   "the others by symmetry) or names")
+                   "the others by symmetry) or names (S's other columns then NaN, no Touchstone "
+                   "file unless symmetry completes S)")
     r.add_argument("--margin-mm", type=float, default=0.0,
                    help="air and substrate beyond the metal to the MUR boundaries (default: the "
                    "larger of 20 substrate heights and an eighth of the free-space wavelength at "

@@ -35,6 +35,11 @@ def load(path):
                 port_names=[str(k + 1) for k in range(network.nports)], label=label)
 
 
+def known(sa, sb, i, j):
+    """Whether entry (i, j) is in both results (a partial reference leaves NaN columns)."""
+    return not (np.isnan(sa[:, i, j]).any() or np.isnan(sb[:, i, j]).any())
+
+
 def db(s):
     return 20 * np.log10(np.maximum(np.abs(s), 1e-15))
 
@@ -84,6 +89,8 @@ def report(a, b, plot):
     print(f"  {'entry':<22} {'max|d|S|| >-10 dB':>18} {'>-20 dB':>9} {'max d phase >-20 dB':>20}")
     for i in range(sa.shape[1]):
         for j in range(i + 1):
+            if not known(sa, sb, i, j):
+                continue
             da, dbb = db(sa[:, i, j]), db(sb[:, i, j])
             cells = []
             for level in THRESHOLDS_DB:
@@ -95,11 +102,15 @@ def report(a, b, plot):
             label = f"S{i + 1}{j + 1} ({names[i]}<-{names[j]})"
             print(f"  {label:<22} {cells[0]:>18} {cells[1]:>9} {cells[2]:>20}")
     for i in range(sa.shape[1]):
+        if not known(sa, sb, i, i):
+            continue
         da, dbb = db(sa[:, i, i]), db(sb[:, i, i])
         print(f"  |S{i + 1}{i + 1}| minimum: {_shift(minimum(f, da), minimum(f, dbb))}; "
               f"{da.min():.2f} vs {dbb.min():.2f} dB")
     for i in range(sa.shape[1]):
         for j in range(i):
+            if not known(sa, sb, i, j):
+                continue
             for level in CROSSINGS_DB:
                 ca, cb = crossings(f, db(sa[:, i, j]), level), crossings(f, db(sb[:, i, j]), level)
                 if not ca and not cb:

@@ -99,8 +99,12 @@ def _waves(record, line, impedance):
     return 0.5 * (v + impedance * i) * scale, 0.5 * (v - impedance * i) * scale
 
 
-def assemble(ports, runs, maps):
-    """S [F, P, P] from {driven port: {port: record}}; columns of undriven ports from symmetry."""
+def assemble(ports, runs, maps, partial=False):
+    """S [F, P, P] from {driven port: {port: record}}; columns of undriven ports from symmetry.
+
+    partial: with columns neither driven nor given by symmetry, those are NaN and the others
+    b / a of their own run, the incident waves at the undriven ports (what their matched feeds
+    send back) neglected."""
     names = [p.name for p in ports]
     index = {n: k for k, n in enumerate(names)}
     lines = _line_estimates(ports, runs, maps)
@@ -116,8 +120,14 @@ def assemble(ports, runs, maps):
                 a[:, index[m[p.name]], column] = inc
                 b[:, index[m[p.name]], column] = ref
     missing = sorted({names[j] for j in range(count) if np.isnan(a[0, :, j]).any()})
-    if missing:
+    if missing and not partial:
         raise ValueError(f"no run drives {missing}, nor does a symmetry stand for it: excite them")
+    if missing:
+        known = [j for j in range(count) if names[j] not in missing]
+        s = np.full((nf, count, count), np.nan, complex)
+        for j in known:
+            s[:, :, j] = b[:, :, j] / a[:, j, j][:, None]
+        return s
     return np.linalg.solve(np.transpose(a, (0, 2, 1)), np.transpose(b, (0, 2, 1))).transpose(0, 2, 1)
 
 
