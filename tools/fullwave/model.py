@@ -3,10 +3,11 @@
 Ground plane (the PEC boundary at z = 0), a substrate filling the box to z = h with its loss
 tangent as a conductivity at the band centre, PEC sheets of zero thickness at z = h, and an
 openEMS MSL port on each feed, whose line runs on out of the layout into a PML_8 boundary and
-ends there on a resistor of the port's impedance: the PML absorbs the band, the resistor drains the
-charge a pulse reaching down to DC leaves on the metal (without it the energy stays some 36 dB
-down and the end criterion is never met). The port's voltage and current are sampled at the port
-edge; openems_reference.py carries the waves to the reference plane.
+ends there on a resistor of the port's impedance: the PML absorbs the band, the resistor gives the
+charge a pulse reaching down to DC leaves on the metal a path to ground (docs/VALIDATION.md,
+"Independent full-wave reference (openEMS)", on the energy's floor). The port's voltage and
+current are sampled at the port edge; openems_reference.py carries the waves to the reference
+plane.
 """
 import math
 import os
