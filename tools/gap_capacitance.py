@@ -15,7 +15,8 @@ closed form of Kirschning, Jansen and Koster (1983) as the Qucs technical docume
 the Hammerstad-Jensen static line, and the per cent difference. Its stated range
 (0.1 <= W/h <= 3, 6 <= εr <= 13, s/h >= 0.2, 0.2-18 GHz) is checked and a point outside it
 flagged. Files of one geometry at several cell sizes are grouped, finest last, with the change
-of the means from one cell to the next (docs/VALIDATION.md, "A series gap's capacitances").
+of the means from one cell to the next (docs/VALIDATION.md, "Disconnected metal: a series
+gap's capacitances").
 
 Exit status: 0 when every file was read, 1 when one is not a two-rectangle gap sweep, 77 when
 h5py, numpy or PyYAML is missing.
@@ -57,7 +58,7 @@ def hammerstad_jensen(u, eps_r):
 
 
 def open_end_capacitance(w, h, eps_r):
-    """C_end (F) of an open end: Kirschning-Jansen-Koster's Δl times the line's C' = √εeff/(c0 Z0)."""
+    """C_end (F) of an open end: Kirschning-Jansen-Koster's Δl times C' = √εeff/(c0 Z0)."""
     u = w / h
     eps_eff, z0 = hammerstad_jensen(u, eps_r)
     e = eps_eff**0.81
@@ -77,7 +78,8 @@ def kjk_gap(w, h, s, eps_r):
     q1 = 0.04598 * (0.03 + u**q5) * (0.272 + 0.07 * eps_r)
     q2 = 0.107 * (u + 9) * g**3.23 + 2.09 * g**1.05 * (1.5 + 0.3 * u) / (1 + 0.6 * u)
     q3 = math.exp(-0.5978) - 0.55                # exp(−0.5978 (W2/W1)^1.35) − 0.55
-    cs_pf = 500 * h * math.exp(-1.86 * g) * q1 * (1 + 4.19 * (1 - math.exp(-0.785 * math.sqrt(h / w))))
+    width_term = 1 + 4.19 * (1 - math.exp(-0.785 * math.sqrt(h / w)))   # W2/W1 = 1
+    cs_pf = 500 * h * math.exp(-1.86 * g) * q1 * width_term
     cp = open_end_capacitance(w, h, eps_r) * (q2 + q3) / (q2 + 1)
     return cs_pf * 1e-12, cp
 
@@ -93,7 +95,7 @@ def outside_range(w, h, s, eps_r, f_ghz):
 
 
 def geometry(config_text):
-    """(eps_r, h, W, s, cell) in mm from the sweep's config: two rectangles of one width, a gap in x."""
+    """(eps_r, h, W, s, cell) in mm from the sweep's config: two rectangles of one width."""
     config = yaml.safe_load(config_text)
     layout = config.get("layout")
     if not isinstance(layout, list) or len(layout) != 2 or not all(
@@ -101,12 +103,12 @@ def geometry(config_text):
         raise GapError("the layout is not two rectangles {x0, y0, x1, y1}")
     left, right = sorted(layout, key=lambda r: r["x0"])
     if (left["y0"], left["y1"]) != (right["y0"], right["y1"]):
-        raise GapError("the two rectangles do not span the same y (a symmetric gap needs one width)")
+        raise GapError("the two rectangles do not span the same y (a symmetric gap has one width)")
     s = right["x0"] - left["x1"]
     if s <= 0:
         raise GapError("the rectangles touch or overlap in x: no gap between them")
     cell = config["mesh"]["cell_mm"]
-    cell = cell if isinstance(cell, (int, float)) else str(cell)
+    cell = float(cell) if isinstance(cell, (int, float)) else str(cell)  # [dx, dy] or auto
     return (float(config["substrate"]["eps_r"]), float(config["substrate"]["height_mm"]),
             float(left["y1"] - left["y0"]), float(s), cell)
 
