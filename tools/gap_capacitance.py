@@ -2,6 +2,7 @@
 """A microstrip series gap's π model from planarmom sweep files, beside a published closed form.
 
 Usage: gap_capacitance.py FILE.h5 [FILE.h5 ...]
+       gap_capacitance.py --self-test
 
 Each file is a sweep of a symmetric gap: a layout of two rectangles of one width W in y with a
 gap s in x between them, two ports whose reference planes lie at the gap's faces (examples/
@@ -18,8 +19,11 @@ flagged. Files of one geometry at several cell sizes are grouped, finest last, w
 of the means from one cell to the next (docs/VALIDATION.md, "Disconnected metal: a series
 gap's capacitances").
 
-Exit status: 0 when every file was read, 1 when one is not a two-rectangle gap sweep, 77 when
-h5py, numpy or PyYAML is missing.
+--self-test turns known π networks (unequal capacitances and conductances, unequal reference
+impedances) into S and checks that the extraction gives them back.
+
+Exit status: 0 when every file was read (or the self-test passed), 1 when one is not a
+two-rectangle gap sweep (or the self-test failed), 77 when h5py, numpy or PyYAML is missing.
 """
 import math
 import sys
@@ -127,6 +131,34 @@ def pi_model(s_matrix, z_ref, frequency):
     return np.array(rows)
 
 
+def s_of_pi(cs, cp1, cp2, gs, gp1, gp2, z_ref, frequency):
+    """S [F, 2, 2] of a π network to the reference impedances z_ref: the inverse of pi_model."""
+    root = np.diag(np.sqrt(z_ref))
+    eye = np.eye(2)
+    out = []
+    for f in frequency:
+        jw = 2j * math.pi * f
+        series = jw * cs + gs
+        y = np.array([[jw * cp1 + gp1 + series, -series], [-series, jw * cp2 + gp2 + series]])
+        yn = root @ y @ root
+        out.append((eye - yn) @ np.linalg.inv(eye + yn))
+    return np.array(out)
+
+
+def self_test():
+    """The extraction on known π networks; 0 when it gives them back to 1e-9."""
+    frequency = np.array([1e9, 3e9, 10e9])
+    cases = [((22.7e-15, 8.3e-15, 8.3e-15, 5e-6, 2e-6, 2e-6), np.array([50.0, 50.0])),
+             ((91e-15, 20e-15, 35e-15, 8e-5, 3e-5, 1e-6), np.array([50.0, 75.0]))]
+    worst = 0.0
+    for values, z_ref in cases:
+        got = pi_model(s_of_pi(*values, z_ref, frequency), z_ref, frequency)
+        for row in got:
+            worst = max(worst, max(abs(g - v) / max(abs(v), 1e-30) for g, v in zip(row, values)))
+    print(f"self-test: pi model recovered to {worst:.2e} (bar 1e-9)")
+    return 0 if worst < 1e-9 else 1
+
+
 def percent(value, reference):
     return 100 * (value - reference) / reference
 
@@ -181,6 +213,8 @@ def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if len(argv) >= 2 else 1
+    if argv[1:] == ["--self-test"]:
+        return self_test()
     status, results = 0, []
     for path in argv[1:]:
         try:
