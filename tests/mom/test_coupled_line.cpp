@@ -2,13 +2,12 @@
 // coupled-line formulas, and the mirror split between its strips against one full LU.
 #include <gtest/gtest.h>
 
-#include <Eigen/Dense>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <vector>
 
-#include "planarmom/mom/assembly.hpp"
+#include "mom/full_lu_solver.hpp"
 #include "planarmom/mom/coupled_microstrip_formulas.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 
@@ -77,17 +76,7 @@ TEST(CoupledLine, Fr4PairMatchesKirschningJansen) {
 // against one full LU of the pair's Z: the same equations, so what differs is rounding and the
 // edge-shaped tables' ~1e-8 mirror asymmetry (as the single line's split): 1e-7 relative.
 TEST(CoupledLine, MirrorSplitBetweenTheStripsEqualsOneFullLu) {
-  const LineSolver full_lu = [](const LineSystem& s) {
-    const ImpedanceMatrix z = assemble_impedance(s.mesh, evaluate_tables(s.plan, s.greens));
-    using RowMajor = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic,
-                                   Eigen::RowMajor>;
-    const auto n = static_cast<Eigen::Index>(z.n);
-    const Eigen::MatrixXcd x = Eigen::Map<const RowMajor>(z.values.data(), n, n)
-                                   .partialPivLu()
-                                   .solve(Eigen::Map<const Eigen::MatrixXcd>(s.rhs.data(), n,
-                                                                             s.columns));
-    return LineSolution{std::vector<std::complex<double>>(x.data(), x.data() + x.size()), 0, 0};
-  };
+  const LineSolver full_lu = test::solve_by_full_lu;
   LineSpec spec{4.4, 1.6, 3.2, 4};
   spec.gap_mm = 0.8;
   spec.half_length_mm = suggested_half_length_mm(spec, 3e9);

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "planarmom/mom/assembly.hpp"
+#include "mom/full_lu_solver.hpp"
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
@@ -96,17 +96,7 @@ TEST(LineCharacterisation, Fr4LineAtSixGigahertzMatchesDispersiveReferences) {
 // mirror asymmetry of the edge-shaped tables (a mirrored shape's near part is its own
 // computation), so 1e-7 relative on Z0, γ and the load.
 TEST(LineCharacterisation, MirrorSplitEqualsOneFullLu) {
-  const LineSolver full_lu = [](const LineSystem& s) {
-    const ImpedanceMatrix z = assemble_impedance(s.mesh, evaluate_tables(s.plan, s.greens));
-    using RowMajor = Eigen::Matrix<std::complex<double>, Eigen::Dynamic, Eigen::Dynamic,
-                                   Eigen::RowMajor>;
-    const auto n = static_cast<Eigen::Index>(z.n);
-    const Eigen::MatrixXcd x = Eigen::Map<const RowMajor>(z.values.data(), n, n)
-                                   .partialPivLu()
-                                   .solve(Eigen::Map<const Eigen::MatrixXcd>(s.rhs.data(), n,
-                                                                             s.columns));
-    return LineSolution{std::vector<std::complex<double>>(x.data(), x.data() + x.size()), 0, 0};
-  };
+  const LineSolver full_lu = test::solve_by_full_lu;
   LineSpec spec{4.4, 1.6, 3.0621, 4};
   spec.half_length_mm = suggested_half_length_mm(spec, 3e9);
   const LineResult split = characterise_line(spec, 3e9);
