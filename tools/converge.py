@@ -74,12 +74,33 @@ def coarse_frequencies(config, k):
     return [f[round(i * (len(f) - 1) / (k - 1))] for i in range(k)] if k > 1 else [f[len(f) // 2]]
 
 
+def feed_span(layout, axis, at, across):
+    """The across-extent (low, high) of the shape edge on the port's line (axis = at) that holds
+    the port's point: a rectangle's side, or a polygon's edge along that line; None if none."""
+    other = "y" if axis == "x" else "x"
+    k, j = (0, 1) if axis == "x" else (1, 0)  # a vertex's coordinate along and across
+    for shape in layout:
+        if "polygon" in shape:
+            ring = [tuple(map(float, v)) for v in shape["polygon"]]
+            for a, b in zip(ring, ring[1:] + ring[:1]):
+                if abs(a[k] - at) < 1e-9 and abs(b[k] - at) < 1e-9:
+                    lo, hi = sorted((a[j], b[j]))
+                    if lo <= across <= hi:
+                        return lo, hi
+        elif all(c in shape for c in ("x0", "y0", "x1", "y1")):
+            if any(abs(float(shape[f"{axis}{e}"]) - at) < 1e-9 for e in (0, 1)) and \
+                    float(shape[f"{other}0"]) <= across <= float(shape[f"{other}1"]):
+                return float(shape[f"{other}0"]), float(shape[f"{other}1"])
+    return None
+
+
 def longer_feeds(config):
-    """Each port's feed extended outward by its own length (a rectangle of the feed's width
-    beyond the port), the port moved to the new end, its reference plane kept in place."""
+    """Each port's feed extended outward by its own length (a rectangle of the feed's width, read
+    from the rectangle or polygon edge at the port, beyond the port), the port moved to the new
+    end, its reference plane kept in place."""
     layout = config.get("layout")
     if not isinstance(layout, list):
-        raise StudyError("the feeds knob needs the layout as a list of rectangles")
+        raise StudyError("the feeds knob needs the layout as a list of shapes")
     config = dict(config, layout=list(layout), ports=[dict(p) for p in config["ports"]])
     for port in config["ports"]:
         x, y, d, length = float(port["x"]), float(port["y"]), port["direction"], float(
@@ -87,16 +108,13 @@ def longer_feeds(config):
         axis, sign = ("x", 1.0) if d in ("+x", "x") else ("x", -1.0) if d == "-x" else (
             ("y", 1.0) if d in ("+y", "y") else ("y", -1.0))
         at, across = (x, y) if axis == "x" else (y, x)
-        lo, hi = (f"{axis}0", f"{axis}1") if sign > 0 else (f"{axis}1", f"{axis}0")
         other = "y" if axis == "x" else "x"
-        feed = [r for r in layout
-                if abs(float(r[lo]) - at) < 1e-9 and
-                float(r[f"{other}0"]) <= across <= float(r[f"{other}1"])]
-        if not feed:
-            raise StudyError(f"port {port['name']}: no layout rectangle ends at the port, so the "
-                             "feeds knob cannot tell the feed's width")
+        span = feed_span(layout, axis, at, across)
+        if span is None:
+            raise StudyError(f"port {port['name']}: no rectangle or polygon edge ends at the port, "
+                             "so the feeds knob cannot tell the feed's width")
         new_end = at - sign * length
-        ext = {f"{other}0": feed[0][f"{other}0"], f"{other}1": feed[0][f"{other}1"],
+        ext = {f"{other}0": span[0], f"{other}1": span[1],
                f"{axis}0": min(at, new_end), f"{axis}1": max(at, new_end)}
         config["layout"].append({k: ext[k] for k in ("x0", "y0", "x1", "y1")})
         port[axis] = new_end
