@@ -12,6 +12,7 @@
 #include "planarmom/geometry/config_yaml.hpp"
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/geometry/polygon.hpp"
+#include "planarmom/geometry/svg.hpp"
 
 namespace pmom::geometry {
 namespace {
@@ -207,6 +208,14 @@ TEST(Polygons, ConfigReadsEveryShape) {
   EXPECT_NEAR(area(config.layout.polygons[2]), 4 * std::numbers::pi, 2e-4 * 4 * std::numbers::pi);
   const Mesh mesh = config.make_mesh({0.2, 0.2});
   EXPECT_EQ(mesh.ports().size(), 1u);
+  // The picture draws each polygon's outline as drawn (the annulus as one path of two rings)
+  // over its staircase.
+  const std::string svg = svg_text(mesh);
+  std::size_t outlines = 0;
+  for (auto at = svg.find("fill-rule=\"evenodd\""); at != std::string::npos;
+       at = svg.find("fill-rule=\"evenodd\"", at + 1))
+    ++outlines;
+  EXPECT_EQ(outlines, config.layout.polygons.size());
 }
 
 TEST(Polygons, ConfigMistakesAtTheirLines) {
