@@ -72,9 +72,13 @@ def knob_configs():
     stub = dict(LINE, layout=[{"x0": 0.6, "y0": 0, "x1": 27.0, "y1": 1.2}])
     try:
         converge.knob_config(stub, "feeds")
-        check(False, "feeds: a port off every rectangle's end must be refused")
+        check(False, "feeds: a port off every shape's end must be refused")
     except converge.StudyError as error:
-        check("port a: no layout rectangle ends at the port" in str(error), str(error))
+        check("port a: no rectangle or polygon edge ends at the port" in str(error), str(error))
+    # The line drawn as a polygon: the feeds' widths read from its edges at the ports.
+    drawn = dict(LINE, layout=[{"polygon": [[0, 0], [27.0, 0], [27.0, 1.2], [0, 1.2]]}])
+    check(converge.knob_config(drawn, "feeds")["layout"][1:] == feeds["layout"][1:],
+          "feeds: a polygon's edges at the ports give the extensions a rectangle's do")
 
 
 def study(exe, work):
