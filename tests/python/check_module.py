@@ -255,6 +255,26 @@ def case_errors(exe, work):
             check(str(error) == message, f"{what}: {error!r}, expected {message!r}")
 
 
+def case_formulas():
+    """The closed forms through the module: the C++ functions, so their published values."""
+    # Hammerstad-Jensen's 50 ohm on RO4003 (0.508 mm, 3.38) is 1.1765 mm wide (the coupler's
+    # design, examples/branch_line_coupler.yaml); Kirschning-Jansen's line of that width is then
+    # 50 ohm at low frequency.
+    u = planarmom.microstrip_width_hj(50.0, 3.38)
+    check(abs(u * 0.508 - 1.1765) < 5e-4, f"50 ohm width {u * 0.508} mm")
+    eps_eff, z0 = planarmom.microstrip_kj(u, 3.38, 0.0, 0.508)
+    check(abs(z0 - 50.0) < 1e-6 and 2.5 < eps_eff < 3.38, f"KJ at 0 Hz: {eps_eff}, {z0}")
+    # Far apart, a coupled pair's modes are the single line's (to KJ's own residue); close, the
+    # even mode's impedance is above and the odd mode's below it.
+    ee, eo, ze, zo = planarmom.coupled_microstrip_kj(u, 20.0, 3.38, 3.0, 0.508)
+    single_eps, single_z0 = planarmom.microstrip_kj(u, 3.38, 3.0, 0.508)
+    check(abs(ee - single_eps) < 0.01 * single_eps and abs(eo - single_eps) < 0.01 * single_eps
+          and abs(ze - single_z0) < 0.02 * single_z0 and abs(zo - single_z0) < 0.02 * single_z0,
+          f"far apart: {ee}, {eo}, {ze}, {zo} against {single_eps}, {single_z0}")
+    ee, eo, ze, zo = planarmom.coupled_microstrip_kj(u, 0.4, 3.38, 3.0, 0.508)
+    check(ze > single_z0 > zo and ee > eo, f"0.2 mm apart: {ee}, {eo}, {ze}, {zo}")
+
+
 def main():
     case, exe, work = sys.argv[1:4]
     shutil.rmtree(work, ignore_errors=True)  # each run from nothing
@@ -262,7 +282,7 @@ def main():
     os.environ["PLANARMOM_CACHE_DIR"] = os.path.join(work, "cache")  # the user's stays untouched
     {"cli": lambda: case_cli(exe, work), "network": lambda: case_network(work),
      "dict": lambda: case_dict(work), "interrupt": lambda: case_interrupt(work),
-     "errors": lambda: case_errors(exe, work)}[case]()
+     "errors": lambda: case_errors(exe, work), "formulas": case_formulas}[case]()
     print(f"check_module {case}: {len(failures)} failures")
     return 1 if failures else 0
 
