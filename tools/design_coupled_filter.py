@@ -4,7 +4,7 @@ planarmom config.
 
 Usage: design_coupled_filter.py [--f0-ghz F] [--fbw FBW] [--order N] [--ripple-db R]
                                 [--eps-r E] [--height-mm H] [--loss-tangent T] [--grid-mm G]
-                                [--feed-mm L] [--span-ghz A B] [--cell-mm C]
+                                [--feed-mm L] [--span-ghz A B] [--cell-mm C] [--check FILE]
 
 The textbook design (Matthaei, Young and Jones 1964; Pozar, Microwave Engineering, 8.8): a
 Chebyshev low-pass prototype of order N (g-values from the ripple), N + 1 coupled sections whose
@@ -14,7 +14,9 @@ Z0(1 +- JZ0 + (JZ0)^2). Widths and gaps from Kirschning-Jansen's coupled lines a
 functions the MoM's coupled-line check uses, through the planarmom Python module), each section a
 quarter of the mean guided wavelength, 2 pi / (beta_e + beta_o), less the open end's extension
 (Hammerstad and Bekkadal) of its strips. Dimensions round to the drawing grid; the design's
-impedances and lengths after rounding are printed beside the targets.
+impedances and lengths after rounding are printed beside the targets. With --check FILE it
+prints nothing and exits 1 unless FILE, from its "# g =" line on, is the design's config (how
+the example is kept the design's output).
 """
 import argparse
 import math
@@ -130,34 +132,51 @@ def main():
     p.add_argument("--feed-mm", type=float, default=20.0)
     p.add_argument("--span-ghz", type=float, nargs=2, default=None)
     p.add_argument("--cell-mm", type=float, default=0.1)
+    p.add_argument("--check", metavar="FILE", help="compare FILE with the design instead")
     a = p.parse_args()
+    if a.check:
+        text = design_text(a, [arg for arg in sys.argv[1:] if arg not in ("--check", a.check)])
+        with open(a.check, encoding="utf-8") as f:
+            have = f.read()
+        body = lambda t: t[t.index("# g = "):] if "# g = " in t else t
+        if body(have) != body(text):
+            sys.exit(f"{a.check} is not the design's output: run tools/design_coupled_filter.py "
+                     "with its arguments and replace the file from its '# g =' line on")
+        return
+    sys.stdout.write(design_text(a, sys.argv[1:]))
+
+
+def design_text(a, args):
+    """The design's config as text, its header naming the arguments."""
+    out = []
     g, secs = sections(a)
-    feed_w, y0, yc, x_end, lines = config(a, g, secs)
+    _, y0, yc, x_end, lines = config(a, g, secs)
     span = a.span_ghz or (a.f0_ghz * 0.8, a.f0_ghz * 1.2)
-    print(f"# An edge-coupled band-pass filter on εr {a.eps_r:g}, h {a.height_mm:g} mm: order {a.order}"
-          f" Chebyshev, {a.ripple_db:g} dB ripple, centre {a.f0_ghz:g} GHz, {100 * a.fbw:g}% bandwidth,")
-    print(f"# designed by tools/design_coupled_filter.py {' '.join(sys.argv[1:])}".rstrip())
-    print("# g = " + ", ".join(f"{v:.4f}" for v in g))
-    print("# section: J Z0, target Z0e/Z0o (W, S exact) -> drawn W, S (their Z0e/Z0o), quarter"
+    out.append(f"# An edge-coupled band-pass filter on εr {a.eps_r:g}, h {a.height_mm:g} mm: order {a.order}"
+               f" Chebyshev, {a.ripple_db:g} dB ripple, centre {a.f0_ghz:g} GHz, {100 * a.fbw:g}% bandwidth,")
+    out.append(f"# designed by tools/design_coupled_filter.py {' '.join(args)}".rstrip())
+    out.append("# g = " + ", ".join(f"{v:.4f}" for v in g))
+    out.append("# section: J Z0, target Z0e/Z0o (W, S exact) -> drawn W, S (their Z0e/Z0o), quarter"
           " wave, drawn length (less the open end)")
     for j, s in enumerate(secs):
-        print(f"#   {j}: {s['jz']:.4f}, {s['z0e']:.2f}/{s['z0o']:.2f} ohm ({s['w_exact']:.3f},"
-              f" {s['s_exact']:.3f} mm) -> {s['w']:.3g}, {s['s']:.3g} mm ({s['z0e_drawn']:.2f}/"
-              f"{s['z0o_drawn']:.2f} ohm), {s['quarter']:.3f} mm, {s['length']:.4g} mm")
-    print(f"substrate: {{eps_r: {a.eps_r:g}, height_mm: {a.height_mm:g}, loss_tangent: {a.loss_tangent:g}}}")
-    print("metal: {pec: true}")
-    print("layout:")
-    print("\n".join(lines))
+        out.append(f"#   {j}: {s['jz']:.4f}, {s['z0e']:.2f}/{s['z0o']:.2f} ohm ({s['w_exact']:.3f},"
+               f" {s['s_exact']:.3f} mm) -> {s['w']:.3g}, {s['s']:.3g} mm ({s['z0e_drawn']:.2f}/"
+               f"{s['z0o_drawn']:.2f} ohm), {s['quarter']:.3f} mm, {s['length']:.4g} mm")
+    out.append(f"substrate: {{eps_r: {a.eps_r:g}, height_mm: {a.height_mm:g}, loss_tangent: {a.loss_tangent:g}}}")
+    out.append("metal: {pec: true}")
+    out.append("layout:")
+    out.extend(lines)
     feed_len = a.feed_mm - 4
-    print("ports:  # reference planes at the filter's ends")
-    print(f"  - {{name: in, x: 0, y: {-y0:g}, direction: \"+x\", feed_length_mm: {feed_len:g}, "
-          f"reference_plane_mm: {a.feed_mm:g}}}")
-    print(f"  - {{name: out, x: {x_end:g}, y: {yc - y0:g}, direction: \"-x\", feed_length_mm: "
-          f"{feed_len:g}, reference_plane_mm: {a.feed_mm:g}}}")
-    print(f"mesh: {{cell_mm: {a.cell_mm:g}}}")
-    print(f"frequencies: {{start_hz: {span[0] * 1e9:.4g}, stop_hz: {span[1] * 1e9:.4g}, points: 101}}")
-    print("sparsify: {rule: exact}")
-    print("solver: {tolerance: 1.0e-9}")
+    out.append("ports:  # reference planes at the filter's ends")
+    out.append(f"  - {{name: in, x: 0, y: {-y0:g}, direction: \"+x\", feed_length_mm: {feed_len:g}, "
+               f"reference_plane_mm: {a.feed_mm:g}}}")
+    out.append(f"  - {{name: out, x: {x_end:g}, y: {yc - y0:g}, direction: \"-x\", feed_length_mm: "
+               f"{feed_len:g}, reference_plane_mm: {a.feed_mm:g}}}")
+    out.append(f"mesh: {{cell_mm: {a.cell_mm:g}}}")
+    out.append(f"frequencies: {{start_hz: {span[0] * 1e9:.4g}, stop_hz: {span[1] * 1e9:.4g}, points: 101}}")
+    out.append("sparsify: {rule: exact}")
+    out.append("solver: {tolerance: 1.0e-9}")
+    return "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":
