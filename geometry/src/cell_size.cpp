@@ -2,7 +2,6 @@
 // on any grid).
 #include <algorithm>
 #include <cmath>
-#include <utility>
 
 #include "format.hpp"
 #include "planarmom/geometry/cell_size.hpp"
@@ -11,12 +10,6 @@
 namespace pmom::geometry {
 
 namespace {
-
-// The corner the grid is laid from (grid_anchor).
-std::pair<double, double> origin(const Layout& layout) {
-  const Point anchor = grid_anchor(layout);
-  return {anchor.x, anchor.y};
-}
 
 // Whether the port's feed runs along x: its edge line is then at its x, else at its y.
 bool along_x(const Port& p) {
@@ -32,7 +25,7 @@ double largest_dividing_cell(const Layout& layout, double max_cell_mm) {
     throw GeometryError("the maximum cell size must be > 0 mm, got " + detail::num(max_cell_mm),
                         Item::mesh);
   }
-  const auto [ox, oy] = origin(layout);
+  const auto [ox, oy] = grid_anchor(layout);
   std::vector<double> offsets;
   for (const auto& r : layout.rects) {
     for (const double d : {r.x0 - ox, r.x1 - ox, r.y0 - oy, r.y1 - oy}) {
@@ -65,7 +58,7 @@ namespace {
 // at least min_cells_across cells wide; 0 when none does.
 double largest_snapping_side(const Layout& layout, Axis axis, double max_cell_mm, double snap_mm,
                              int min_cells_across) {
-  const auto [ox, oy] = origin(layout);
+  const auto [ox, oy] = grid_anchor(layout);
   const bool x = axis == Axis::x;
   const double o = x ? ox : oy;
   for (auto um = static_cast<long long>(std::floor(max_cell_mm * 1e3 + 1e-9)); um >= 1; --um) {
@@ -115,7 +108,7 @@ CellSize largest_snapping_cell(const Layout& layout, double max_cell_mm, double 
 
 Layout snapped_layout(const Layout& layout, CellSize cell, double snap_mm,
                       std::vector<SnapMove>* moves) {
-  const auto [ox, oy] = origin(layout);
+  const auto [ox, oy] = grid_anchor(layout);
   Layout out = layout;
   const auto snap = [&](double& v, double o, const std::string& what, Item item, int index,
                         const char* field) {

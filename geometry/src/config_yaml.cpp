@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "config_fields.hpp"
 #include "layout_yaml.hpp"
 #include "planarmom/geometry/gdsii.hpp"
 #include "planarmom/geometry/yaml_reader.hpp"
@@ -24,9 +25,7 @@ class Reader : public YamlReader {
   // A field of an item: records its line and reads it as a number.
   double field(const YAML::Node& map, const std::string& path, const std::string& key, Item item,
                int index) const {
-    const YAML::Node value = require(map, path, key);
-    c_.lines[{item, index, key}] = line_of(value);
-    return number(value, path + "/" + key);
+    return detail::read_field(*this, c_, map, path, key, item, index);
   }
   double optional_field(const YAML::Node& map, const std::string& path, const std::string& key,
                         Item item, int index, double fallback) const {
@@ -34,15 +33,7 @@ class Reader : public YamlReader {
   }
 
   // Runs a validator, turning its GeometryError into a ConfigError at the right line.
-  template <class F> void validated(F&& check) const {
-    try {
-      check();
-    } catch (const ConfigError&) {
-      throw;
-    } catch (const GeometryError& e) {
-      throw ConfigError(c_.file, c_.line_of(e), e.what());
-    }
-  }
+  template <class F> void validated(F&& check) const { detail::validated(c_, check); }
 
   void substrate(const YAML::Node& node) const {
     check_keys(node, "/substrate", keys("/substrate"));

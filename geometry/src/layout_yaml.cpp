@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "config_fields.hpp"
+
 namespace pmom::geometry::detail {
 
 namespace {
@@ -42,6 +44,7 @@ class ItemReader {
   void read() {
     r_.check_keys(item_, path_, layout_item_keys());
     const ShapeKeys& kind = which();
+    if (kind.shape != Shape::rectangle) record_polygon_line();
     for (const auto& entry : item_) {
       const std::string key = entry.first.Scalar();
       if (std::find(kind.keys.begin(), kind.keys.end(), key) == kind.keys.end())
@@ -74,9 +77,7 @@ class ItemReader {
   [[nodiscard]] int polygon_index() const { return static_cast<int>(c_.layout.polygons.size()); }
 
   double number(const std::string& key, Item item, int index) {
-    const YAML::Node value = r_.require(item_, path_, key);
-    c_.lines[{item, index, key}] = YamlReader::line_of(value);
-    return r_.number(value, path_ + "/" + key);
+    return read_field(r_, c_, item_, path_, key, item, index);
   }
   double positive(const std::string& key) {
     const double v = number(key, Item::polygon, polygon_index());
@@ -101,21 +102,16 @@ class ItemReader {
     return out;
   }
 
-  // Runs a check or outline, turning its GeometryError into a ConfigError at the item's line.
-  template <class F> decltype(auto) checked(F&& make) const {
-    try {
-      return make();
-    } catch (const ConfigError&) {
-      throw;
-    } catch (const GeometryError& e) {
-      r_.fail(item_, e.what());
-    }
+  // The line of the polygon about to be added, for the errors of its outline and checks (which
+  // run under validated: a GeometryError becomes a ConfigError at that line).
+  void record_polygon_line() {
+    c_.lines[{Item::polygon, polygon_index(), ""}] = YamlReader::line_of(item_);
   }
 
   void add(Polygon polygon) {
     const int index = polygon_index();
-    c_.lines[{Item::polygon, index, ""}] = YamlReader::line_of(item_);
-    checked([&] { validate_polygon(polygon, index); });
+    record_polygon_line();
+    validated(c_, [&] { validate_polygon(polygon, index); });
     c_.layout.polygons.push_back(std::move(polygon));
   }
 
@@ -127,7 +123,7 @@ class ItemReader {
     rect.y0 = number("y0", Item::rectangle, index);
     rect.x1 = number("x1", Item::rectangle, index);
     rect.y1 = number("y1", Item::rectangle, index);
-    checked([&] { validate_rect(rect, index); });
+    validated(c_, [&] { validate_rect(rect, index); });
     c_.layout.rects.push_back(rect);
   }
 
@@ -139,7 +135,8 @@ class ItemReader {
       const std::string e = r_.choice(item_["ends"], path_ + "/ends", {"flush", "extended", "round"});
       ends = e == "extended" ? PathEnds::extended : e == "round" ? PathEnds::round : PathEnds::flush;
     }
-    for (Polygon& p : checked([&] { return path_outline(line, width, ends, polygon_index()); }))
+    const int index = polygon_index();
+    for (Polygon& p : validated(c_, [&] { return path_outline(line, width, ends, index); }))
       add(std::move(p));
   }
 
@@ -150,7 +147,8 @@ class ItemReader {
       return item_[key] ? number(key, Item::polygon, polygon_index()) : fallback;
     };
     const double start = angle("start_deg", 0), stop = angle("stop_deg", 360);
-    add(checked([&] { return arc_outline(centre, radius, width, start, stop, polygon_index()); }));
+    const int index = polygon_index();
+    add(validated(c_, [&] { return arc_outline(centre, radius, width, start, stop, index); }));
   }
 
   const YamlReader& r_;
