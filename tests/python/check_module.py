@@ -6,7 +6,7 @@ Usage: check_module.py CASE PLANARMOM WORK_DIR, with build/python on PYTHONPATH.
            file, read with h5py) to 1e-12, its ports, and the statistics of every frequency
   network  SweepResult.network(): scikit-rf's Network has the sweep's frequencies, S and the
            ports' 75 ohm as z0
-  dict     a config as a dict (NumPy values in it) gives its file's S; its relative paths
+  dict     a config as a dict (NumPy values in it) gives its file's S (to 1e-9); its relative paths
            start from `folder`; its default output folder goes with the result
   interrupt Ctrl-C stops a sweep after a frequency, leaving the partial file; resume=True
            continues it to the uninterrupted sweep's S (to the solver's tolerance)
@@ -154,9 +154,12 @@ def case_dict(work):
     as_dict = dict(CROSS, frequencies=np.array(CROSS["frequencies"]),  # NumPy values, as scans
                    mesh={"cell_mm": np.float64(0.4), "max_unknowns": np.int64(5000)})
     from_dict = planarmom.sweep(as_dict)
-    check(np.array_equal(from_dict.s, from_file.s) and
-          np.array_equal(from_dict.frequency_hz, from_file.frequency_hz),
-          f"the dict's S differs from the file's by {np.max(np.abs(from_dict.s - from_file.s)):.3g}")
+    # The LU preconditioner's renewals follow measured times (recycled_lu.hpp), so two sweeps of
+    # one config agree to the solver's tolerance (1e-10), not bit for bit; another config (a cell,
+    # a port, a frequency) moves S by far more than 1e-9.
+    error = np.max(np.abs(from_dict.s - from_file.s))
+    check(error <= 1e-9 and np.array_equal(from_dict.frequency_hz, from_file.frequency_hz),
+          f"the dict's S differs from the file's by {error:.3g}")
     check(from_dict.config_text == planarmom.config_yaml(as_dict),
           "the dict's config_text is not config_yaml(dict)")
     # The default output folder is temporary: it goes when the result does.
