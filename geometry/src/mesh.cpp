@@ -131,6 +131,7 @@ Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
     }
   }
   std::vector<std::string> warnings = detail::connectivity_warnings(layout, grid, metal);
+  for (auto& w : detail::staircase_warnings(layout, grid)) warnings.push_back(std::move(w));
 
   Mesh mesh(layout, grid, std::move(metal), cell_bubbles);
   mesh.ports_ = detail::locate_ports(mesh);

@@ -25,6 +25,10 @@ struct Components {
                                                              const Grid& grid,
                                                              const std::vector<std::uint8_t>& metal);
 
+// One line for each polygon that runs mostly at an angle to the grid on too few cells across
+// for its staircase to be accurate (a first-order error in its electrical length).
+[[nodiscard]] std::vector<std::string> staircase_warnings(const Layout& layout, const Grid& grid);
+
 // Locates every port of mesh.layout() on the mesh (see MeshPort), or throws GeometryError.
 [[nodiscard]] std::vector<MeshPort> locate_ports(const Mesh& mesh);
 

@@ -169,7 +169,8 @@ class Mesh {
 // another port, or its feed is not a straight uniform strip at least two cells long.
 // The metal may be any number of pieces (4-neighbour connectivity of cells): coupled lines, gaps
 // and floating metal; the rooftops of each piece keep its charge neutral, as a floating
-// conductor's is. Mesh::warnings() names what looks like a drawing error.
+// conductor's is. Mesh::warnings() names what looks like a drawing error, and polygons that
+// run at an angle to the grid on too few cells across for their staircase.
 // cell_bubbles false leaves the cell bubbles out (for plain rooftops, which need none, and to
 // show what they change).
 [[nodiscard]] Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles = true);
