@@ -40,12 +40,7 @@ import read_sweep  # this folder's reader of sweep files
 read_sweep.require_h5py()  # exits 77, saying why, without h5py or numpy
 import numpy as np  # noqa: E402 (present once h5py is)
 
-try:
-    import yaml
-except ImportError as error:
-    print(f"SKIP: {sys.executable} cannot import yaml ({error}); install python3-yaml",
-          file=sys.stderr)
-    sys.exit(77)
+yaml = read_sweep.require_yaml()  # exits 77, saying why, without PyYAML
 
 KNOBS = ("density", "dense", "feeds", "cells", "tables", "tolerance")
 FLOOR_DB = -30.0        # entries above: compared in dB and phase; below: by |ΔS|

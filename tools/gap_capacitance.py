@@ -33,12 +33,7 @@ import read_sweep  # this folder's reader of sweep files
 read_sweep.require_h5py()  # exits 77, saying why, without h5py or numpy
 import numpy as np  # noqa: E402 (present once h5py is)
 
-try:
-    import yaml
-except ImportError as error:
-    print(f"SKIP: {sys.executable} cannot import yaml ({error}); install python3-yaml",
-          file=sys.stderr)
-    sys.exit(77)
+yaml = read_sweep.require_yaml()  # exits 77, saying why, without PyYAML
 
 C0 = 299_792_458.0          # m/s
 ZF0 = 376.730_313_668       # Ω, the free-space wave impedance

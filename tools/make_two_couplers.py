@@ -26,12 +26,9 @@ import os
 import re
 import sys
 
-try:
-    import yaml
-except ImportError as error:
-    print(f"SKIP: {sys.executable} cannot import yaml ({error}); install python3-yaml",
-          file=sys.stderr)
-    sys.exit(77)
+import read_sweep  # this folder's sweep-file reader, and the PyYAML check
+
+yaml = read_sweep.require_yaml()  # exits 77, saying why, without PyYAML
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C0 = 299792458.0

@@ -40,6 +40,17 @@ def require_h5py():
         sys.exit(SKIP)
 
 
+def require_yaml():
+    """PyYAML, or exit 77 saying why (the tools that read or write configs)."""
+    try:
+        import yaml
+    except ImportError as error:
+        print(f"SKIP: {sys.executable} cannot import yaml ({error}); install python3-yaml",
+              file=sys.stderr)
+        sys.exit(SKIP)
+    return yaml
+
+
 def _text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 

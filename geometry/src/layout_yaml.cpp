@@ -130,11 +130,8 @@ class ItemReader {
   void path() {
     const std::vector<Point> line = points("path", 2);
     const double width = positive("width_mm");
-    PathEnds ends = PathEnds::flush;
-    if (item_["ends"]) {
-      const std::string e = r_.choice(item_["ends"], path_ + "/ends", {"flush", "extended", "round"});
-      ends = e == "extended" ? PathEnds::extended : e == "round" ? PathEnds::round : PathEnds::flush;
-    }
+    const PathEnds ends =
+        item_["ends"] ? r_.choice(item_["ends"], path_ + "/ends", kPathEndsNames) : PathEnds::flush;
     const int index = polygon_index();
     for (Polygon& p : validated(c_, [&] { return path_outline(line, width, ends, index); }))
       add(std::move(p));

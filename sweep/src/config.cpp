@@ -26,17 +26,6 @@ template <class E, std::size_t N> std::string name_of(const Named<E> (&names)[N]
   throw std::logic_error("a setting's value without a name");
 }
 
-// The value named at `node`, one of `names` (a "must be one of" error otherwise).
-template <class E, std::size_t N>
-E read_choice(const YamlReader& r, const YAML::Node& node, const std::string& path,
-              const Named<E> (&names)[N]) {
-  YamlReader::Keys choices;
-  for (const Named<E>& n : names) choices.push_back(n.name);
-  const std::string given = r.choice(node, path, choices);
-  for (const Named<E>& n : names)
-    if (n.name == given) return n.value;
-  throw std::logic_error("YamlReader::choice returned no choice");
-}
 
 void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
   r.check_keys(node, "/sparsify", settings_schema().keys("/sparsify"));
@@ -46,7 +35,7 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
       r.fail(n, "/sparsify/density must be in (0, 1], got " + n.Scalar());
   }
   if (const YAML::Node n = node["rule"])
-    s.rule = read_choice(r, n, "/sparsify/rule", kRuleNames);
+    s.rule = r.choice(n, "/sparsify/rule", kRuleNames);
   if (s.rule == Rule::exact && node["density"])
     r.fail(node["density"], "/sparsify/density: rule exact keeps every interaction (Z x by FFT); "
                             "give no density");
@@ -67,13 +56,13 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
                 "thresholds nothing");
   }
   if (const YAML::Node n = node["format"])
-    s.format = read_choice(r, n, "/sparsify/format", kZFormatNames);
+    s.format = r.choice(n, "/sparsify/format", kZFormatNames);
 }
 
 void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
   r.check_keys(node, "/solver", settings_schema().keys("/solver"));
   if (const YAML::Node n = node["method"])
-    s.method = read_choice(r, n, "/solver/method", kSweepMethodNames);
+    s.method = r.choice(n, "/solver/method", kSweepMethodNames);
   if (const YAML::Node n = node["tolerance"]) {
     s.tolerance = r.number(n, "/solver/tolerance");
     if (!(s.tolerance > 0 && s.tolerance < 1))
@@ -83,9 +72,9 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
     s.max_iterations =
         r.integer(n, "/solver/max_iterations", 1, std::numeric_limits<int>::max());
   if (const YAML::Node n = node["backend"])
-    s.backend = read_choice(r, n, "/solver/backend", kBackendNames);
+    s.backend = r.choice(n, "/solver/backend", kBackendNames);
   if (const YAML::Node n = node["preconditioner"]) {
-    s.preconditioner = read_choice(r, n, "/solver/preconditioner", kPreconditionerNames);
+    s.preconditioner = r.choice(n, "/solver/preconditioner", kPreconditionerNames);
     if (s.preconditioner == PreconditionerChoice::lu && s.rule != Rule::exact)
       r.fail(n, "/solver/preconditioner lu needs sparsify rule exact (Z's LU preconditions the "
                 "operator with every interaction); use block with rule " + to_string(s.rule));
@@ -211,7 +200,7 @@ SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& fil
   if (const YAML::Node n = root["solver"]) read_solver(r, n, s);
   read_output(r, root["output"], ports, s);
   if (const YAML::Node n = root["termination"])
-    s.termination = read_choice(r, n, "/termination", kTerminationNames);
+    s.termination = r.choice(n, "/termination", kTerminationNames);
   if (const YAML::Node n = root["accuracy"]) read_accuracy(r, n, s);
   return s;
 }

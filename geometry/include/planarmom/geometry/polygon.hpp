@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "planarmom/geometry/named.hpp"
+
 namespace pmom::geometry {
 
 struct Point {
@@ -19,6 +21,8 @@ enum class ShapeKind { polygon, path, circle, arc };
 
 // How a path ends: flush at its end points, extended by half its width, or round.
 enum class PathEnds { flush, extended, round };
+inline constexpr Named<PathEnds> kPathEndsNames[] = {
+    {"flush", PathEnds::flush}, {"extended", PathEnds::extended}, {"round", PathEnds::round}};
 
 // A region bounded by closed rings (no vertex repeated at the end), filled by the even-odd rule:
 // the first ring is the outline, the others its holes (an annulus is two rings).

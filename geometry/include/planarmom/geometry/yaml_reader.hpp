@@ -4,10 +4,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "planarmom/geometry/named.hpp"
 
 namespace pmom::geometry {
 
@@ -48,6 +52,17 @@ class YamlReader {
   // got 'bicgg' (did you mean 'bicg'?)" (the closest-name rule of check_keys).
   [[nodiscard]] std::string choice(const YAML::Node& node, const std::string& path,
                                    const Keys& choices) const;
+  // The value named at `node`, one of `names`.
+  template <class E, std::size_t N>
+  [[nodiscard]] E choice(const YAML::Node& node, const std::string& path,
+                         const Named<E> (&names)[N]) const {
+    Keys choices;
+    for (const Named<E>& n : names) choices.emplace_back(n.name);
+    const std::string given = choice(node, path, choices);
+    for (const Named<E>& n : names)
+      if (n.name == given) return n.value;
+    throw std::logic_error("YamlReader::choice returned no choice");
+  }
 
   // 1-based line of `node`, 0 when unknown.
   [[nodiscard]] static int line_of(const YAML::Node& node);

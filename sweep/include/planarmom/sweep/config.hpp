@@ -51,10 +51,7 @@ enum class PreconditionerChoice { automatic, lu, block, jacobi };
 // the de-embedding fits the waves on the feeds.
 enum class Termination { matched, short_circuit };
 
-template <class E> struct Named {
-  std::string_view name;
-  E value;
-};
+using geometry::Named;
 inline constexpr Named<Rule> kRuleNames[] = {
     {"magnitude", Rule::magnitude}, {"mpie", Rule::mpie}, {"exact", Rule::exact}};
 inline constexpr Named<ZFormat> kZFormatNames[] = {
