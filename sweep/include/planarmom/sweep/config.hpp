@@ -22,6 +22,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "planarmom/geometry/named.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/greens_table.hpp"
