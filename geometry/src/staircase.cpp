@@ -1,6 +1,6 @@
 // The warning for polygons whose outline runs mostly at an angle to the grid: the staircase
 // lengthens the current's path along such a trace, a first-order error that only a smaller
-// cell reduces (docs/VALIDATION.md, "Polygons").
+// cell reduces (docs/VALIDATION.md, "Slanted traces").
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -40,7 +40,7 @@ Outline outline_of(const Polygon& polygon) {
 }
 
 // The staircase's excess effective permittivity on a 45-degree trace times its width in cells
-// (first order in the cell; measured in docs/VALIDATION.md, "Polygons").
+// (first order in the cell; measured in docs/VALIDATION.md, "Slanted traces").
 constexpr double kStaircaseExcess = 0.53;
 
 }  // namespace
@@ -61,7 +61,7 @@ std::vector<std::string> staircase_warnings(const Layout& layout, const Grid& gr
         cell_text(grid.cell()) + " mm across: its staircase lengthens the current's path, so "
         "it is electrically long (a 45-degree stretch by about " +
         num(std::round(excess * 1000) / 10) + "% in effective permittivity, halving as the cell "
-        "halves; docs/VALIDATION.md, \"Polygons\"); use a smaller cell");
+        "halves; docs/VALIDATION.md, \"Slanted traces\"); use a smaller cell");
   }
   return warnings;
 }

@@ -178,7 +178,7 @@ TEST(Polygons, ATraceTooNarrowForTheCellIsAWarning) {
 }
 
 // Traces that run at an angle are staircased into an electrically longer path (a first-order
-// error measured in docs/VALIDATION.md "Polygons"): a warning naming the polygon, its width in
+// error measured in docs/VALIDATION.md "Slanted traces"): a warning naming the polygon, its width in
 // cells and the measured 45° excess (0.53 / cells across), until that is below 1% (53 across).
 // A mitre's cut or a rectangle is no such trace.
 TEST(Polygons, ASlantedTraceOnFewCellsIsAWarning) {
