@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "boost_geometry.hpp"
 #include "format.hpp"
 #include "mesh_detail.hpp"
 
@@ -24,17 +25,15 @@ struct Outline {
 };
 
 Outline outline_of(const Polygon& polygon) {
-  Outline o;
+  BgPolygon shape = to_boost(polygon);
+  boost::geometry::correct(shape);
+  Outline o{boost::geometry::area(shape),
+            static_cast<double>(boost::geometry::perimeter(shape)), 0};  // a long double
   for (const auto& ring : polygon.rings) {
-    double twice_area = 0;
     for (std::size_t k = 0; k < ring.size(); ++k) {
       const Point a = ring[k], b = ring[(k + 1) % ring.size()];
-      twice_area += a.x * b.y - b.x * a.y;
-      const double length = std::hypot(b.x - a.x, b.y - a.y);
-      o.perimeter += length;
-      if (slanted(a, b)) o.slanted += length;
+      if (slanted(a, b)) o.slanted += std::hypot(b.x - a.x, b.y - a.y);
     }
-    o.area += 0.5 * std::abs(twice_area) * (&ring == &polygon.rings.front() ? 1 : -1);  // holes
   }
   return o;
 }
