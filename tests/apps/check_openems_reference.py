@@ -165,6 +165,14 @@ def check_compare():
     c = compare.crossings(f, -abs(f - 3e9) / 1e8, -3.0)
     check(len(c) == 2 and abs(c[0][0] - 2.7e9) < 1 and c[0][1] == 1 and c[1][1] == -1,
           f"crossings {c}")
+    # A null between samples (s linear through 2.7437 GHz, a small quadratic part, a floor of
+    # 1e-4 at right angles to the slope): the complex fit finds it to its grid, where the
+    # sampled minimum is 20 MHz off and a parabola in dB is no fit.
+    slope = 0.3 + 0.2j
+    x = (f - 2.7437e9) / 1e9
+    s = x * slope + 0.05 * x**2 + 1e-4j * slope / abs(slope)
+    got, depth = compare.null(f, s)
+    check(abs(got - 2.7437e9) < 2e5 and abs(depth - (-80)) < 0.5, f"null {got} Hz, {depth} dB")
 
 
 def check_mesh(metal, ports):

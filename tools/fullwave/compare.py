@@ -3,8 +3,9 @@ sweep, or the reference's .npz or Touchstone file.
 
 Per entry on and below the diagonal: the largest |d|S|| in dB where the second result's |S| is
 above -10 dB and above -20 dB, the largest phase difference above -20 dB, the frequency of each
-|Sii| minimum and the -3 dB and -10 dB crossings of each transmission, with the first result's
-shift relative to the second's.
+|Sii| minimum, of each transmission's null (where both results dip below -30 dB: a rat race's
+isolation, whose frequency measures its ring's electrical length) and the -3 dB and -10 dB
+crossings of each transmission, with the first result's shift relative to the second's.
 """
 import os
 import sys
@@ -13,6 +14,7 @@ import numpy as np
 
 THRESHOLDS_DB = (-10.0, -20.0)
 CROSSINGS_DB = (-3.0, -10.0)
+NULL_DB = -30.0
 
 
 def load(path):
@@ -53,6 +55,21 @@ def minimum(f, y):
         if curvature > 0:
             return f[k] + 0.5 * (y0 - y2) / curvature * (f[k + 1] - f[k])
     return f[k]
+
+
+def null(f, s):
+    """The frequency and depth (dB) of complex s's smallest magnitude: a quadratic in f fitted to
+    the complex values at the five samples round the smallest |s|, its magnitude minimised on a
+    fine grid. A deep null passes near zero between samples, where a parabola through |s| in dB
+    (minimum above) is far from its shape; the complex values are smooth there."""
+    k = int(np.argmin(np.abs(s)))
+    window = slice(max(k - 2, 0), min(k + 3, len(f)))
+    x = (f[window] - f[k]) / 1e9
+    coefficients = np.polyfit(x, s[window], min(2, len(x) - 1))
+    fine = np.linspace(x[0], x[-1], 20001)
+    magnitude = np.abs(np.polyval(coefficients, fine))
+    best = int(np.argmin(magnitude))
+    return f[k] + fine[best] * 1e9, 20 * np.log10(max(magnitude[best], 1e-15))
 
 
 def crossings(f, y, level):
@@ -107,6 +124,12 @@ def report(a, b, plot):
         da, dbb = db(sa[:, i, i]), db(sb[:, i, i])
         print(f"  |S{i + 1}{i + 1}| minimum: {_shift(minimum(f, da), minimum(f, dbb))}; "
               f"{da.min():.2f} vs {dbb.min():.2f} dB")
+    for i in range(sa.shape[1]):
+        for j in range(i):
+            if not known(sa, sb, i, j) or min(db(sa[:, i, j]).min(), db(sb[:, i, j]).min()) > NULL_DB:
+                continue
+            (fa, da), (fb, dbb) = null(f, sa[:, i, j]), null(f, sb[:, i, j])
+            print(f"  |S{i + 1}{j + 1}| null: {_shift(fa, fb)}; {da:.1f} vs {dbb:.1f} dB")
     for i in range(sa.shape[1]):
         for j in range(i):
             if not known(sa, sb, i, j):
