@@ -144,24 +144,35 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
   // Capped one cell beyond the grid, where the check below finds the feed off the metal anyway,
   // so that the count fits an int whatever the feed length.
   const int steps = static_cast<int>(std::min(feed_cells, along_n + 1.0));
-  // The feed must be a straight strip of the port's width: its cells metal up to and
-  // including the cell beyond the last sample edge, and bare beside it (else the line is not
-  // uniform and the standing-wave fit is meaningless).
-  for (int s = 0; s <= steps; ++s) {
-    for (int t = mp.first; t <= last; ++t) {
-      if (!mesh.is_metal(frame.cell(s, t))) {
-        fail(name + ": its " + num(port.feed_length_mm) + " mm feed line leaves the metal " +
-             num(s * h) + " mm from the port edge", "feed_length_mm");
-      }
-    }
-    if (s < steps && (mesh.is_metal(frame.cell(s, mp.first - 1)) ||
-                      mesh.is_metal(frame.cell(s, last + 1)))) {
+  // The feed must be a straight strip of the port's width: its cells metal, and bare beside it
+  // (else the line is not uniform and the standing-wave fit is meaningless).
+  const auto leaves = [&](int s) {
+    fail(name + ": its " + num(port.feed_length_mm) + " mm feed line leaves the metal " +
+         num(s * h) + " mm from the port edge", "feed_length_mm");
+  };
+  for (int s = 0; s < steps; ++s) {
+    for (int t = mp.first; t <= last; ++t)
+      if (!mesh.is_metal(frame.cell(s, t))) leaves(s);
+    if (mesh.is_metal(frame.cell(s, mp.first - 1)) || mesh.is_metal(frame.cell(s, last + 1))) {
       fail(name + ": its " + num(port.feed_length_mm) + " mm feed line is not a uniform " +
            num(mp.width_mm) + " mm strip: metal joins it " + num(s * h) +
            " mm from the port edge (shorten feed_length_mm)", "feed_length_mm");
     }
   }
-  for (int k = 1; k <= steps; ++k) {
+  // The circuit joins the feed's end: its row of cells there is metal across the feed's whole
+  // width (a wider or equal strip, a junction), and the edge there is the last sample's; or in
+  // part (a narrower strip: feed_length the feed's drawn length), and the sample edges end one
+  // cell before, inside the strip. A row with no metal: the strip ends there.
+  int across_metal = 0;
+  for (int t = mp.first; t <= last; ++t) across_metal += mesh.is_metal(frame.cell(steps, t));
+  if (across_metal == 0) leaves(steps);
+  const int samples = across_metal == mp.count ? steps : steps - 1;
+  if (samples < 2) {
+    fail(name + " has a " + num(port.feed_length_mm) + " mm feed line meeting narrower metal: " +
+         "it needs three cells (" + num(3 * h) + " mm) for two sample edges inside it",
+         "feed_length_mm");
+  }
+  for (int k = 1; k <= samples; ++k) {
     CrossSection section{k * h, {}};
     for (int t = mp.first; t <= last; ++t) section.basis.push_back(frame.edge(mesh, k, t));
     mp.samples.push_back(std::move(section));

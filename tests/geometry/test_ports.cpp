@@ -118,6 +118,27 @@ TEST(Ports, FacingAHole) {
                               "port 'P1' at (1, 3) mm faces a hole in the metal");
 }
 
+// A feed as long as its drawn strip is accepted whatever joins its end: a wider section (the
+// edge at its end is all rooftops: the last sample there), a narrower one (the samples end one
+// cell before, inside the strip). A row with no metal beyond is still an error (above).
+TEST(Ports, FeedAsLongAsItsStrip) {
+  const Rect feed{0, 0, 5, 1.2};
+  for (const bool wider : {true, false}) {
+    const Rect next = wider ? Rect{5, -1, 10, 2.2} : Rect{5, 0.4, 10, 0.8};
+    const Mesh mesh =
+        make_mesh(layout_of({feed, next}, {port("P1", 0, 0.6, Direction::pos_x, 5)}), 0.2);
+    ASSERT_EQ(mesh.ports().size(), 1u);
+    const MeshPort& p = mesh.ports()[0];
+    EXPECT_EQ(p.count, 6);
+    ASSERT_EQ(p.samples.size(), wider ? 25u : 24u) << (wider ? "wider" : "narrower");
+    EXPECT_NEAR(p.samples.back().distance_mm, wider ? 5.0 : 4.8, 1e-12);
+    for (const CrossSection& c : p.samples) {
+      ASSERT_EQ(c.basis.size(), 6u);
+      for (const int b : c.basis) EXPECT_GE(b, 0);
+    }
+  }
+}
+
 TEST(Ports, FeedErrors) {
   const Rect line{0, 0, 10, 1};
   expect_error<GeometryError>(
@@ -133,6 +154,15 @@ TEST(Ports, FeedErrors) {
                         0.25);
       },
       "its 5 mm feed line is not a uniform 1 mm strip: metal joins it 3 mm from the port edge");
+  // Ending where a narrower strip begins: the sample edges stop one cell short, and a feed of
+  // two cells leaves one inside it.
+  expect_error<GeometryError>(
+      [&] {
+        (void)make_mesh(layout_of({{0, 0, 0.5, 1}, {0.5, 0.25, 10, 0.75}},
+                                  {port("P1", 0, 0.5, Direction::pos_x, 0.5)}),
+                        0.25);
+      },
+      "has a 0.5 mm feed line meeting narrower metal: it needs three cells (0.75 mm)");
   // Two ports on one line end.
   expect_error<GeometryError>(
       [&] {

@@ -92,7 +92,8 @@ struct MeshPort {
   Point edge_centre;         // midpoint of the port edge, mm
   double width_mm = 0;
   double along_mm = 0, across_mm = 0;  // the cell's sides along the feed and across it
-  // One cross-section per cell step k = 1..K, K = floor(feed_length / along_mm); K >= 2. These
+  // One cross-section per cell step k = 1..K, K = floor(feed_length / along_mm), one fewer where
+  // narrower metal joins the feed's end (its last edge is not all rooftops); K >= 2. These
   // are the current samples the de-embedding fits.
   std::vector<CrossSection> samples;
 
