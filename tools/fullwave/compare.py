@@ -128,6 +128,9 @@ def report(a, b, plot):
         for j in range(i):
             if not known(sa, sb, i, j) or min(db(sa[:, i, j]).min(), db(sb[:, i, j]).min()) > NULL_DB:
                 continue
+            ends = (0, len(f) - 1)
+            if np.argmin(np.abs(sa[:, i, j])) in ends or np.argmin(np.abs(sb[:, i, j])) in ends:
+                continue  # a skirt falling to the band's end, not a null
             (fa, da), (fb, dbb) = null(f, sa[:, i, j]), null(f, sb[:, i, j])
             print(f"  |S{i + 1}{j + 1}| null: {_shift(fa, fb)}; {da:.1f} vs {dbb:.1f} dB")
     for i in range(sa.shape[1]):
