@@ -139,6 +139,23 @@ TEST(Ports, FeedAsLongAsItsStrip) {
   }
 }
 
+// A port on the metal's outline inside its bounding box: the end of a stub that other metal
+// overtops (the outside cell is exterior, joined to the grid's border through empty cells).
+TEST(Ports, OnTheOutlineInsideTheBoundingBox) {
+  const auto layout = layout_of({{0, 0, 10, 1}, {4, 1, 5, 4}, {8, 1, 9, 6}},
+                                {port("P1", 4.5, 4, Direction::neg_y, 2),
+                                 port("P2", 0, 0.5, Direction::pos_x, 2)});
+  const Mesh mesh = make_mesh(layout, 0.25);
+  ASSERT_EQ(mesh.ports().size(), 2u);
+  const MeshPort& p = mesh.ports()[0];
+  EXPECT_EQ(p.direction, Direction::neg_y);
+  EXPECT_EQ(p.count, 4);
+  EXPECT_NEAR(p.edge_centre.x, 4.5, 1e-12);
+  EXPECT_NEAR(p.edge_centre.y, 4.0, 1e-12);
+  EXPECT_EQ(p.samples.size(), 8u);
+  EXPECT_LT(p.edge_centre.y, mesh.grid().y_line(mesh.grid().ny));  // inside the box
+}
+
 TEST(Ports, FeedErrors) {
   const Rect line{0, 0, 10, 1};
   expect_error<GeometryError>(
