@@ -61,8 +61,11 @@ def null(f, s):
     """The frequency and depth (dB) of complex s's smallest magnitude: a quadratic in f fitted to
     the complex values at the five samples round the smallest |s|, its magnitude minimised on a
     fine grid. A deep null passes near zero between samples, where a parabola through |s| in dB
-    (minimum above) is far from its shape; the complex values are smooth there."""
+    (minimum above) is far from its shape; the complex values are smooth there. None where the
+    smallest |s| is at the band's end: a skirt falling to it, not a null."""
     k = int(np.argmin(np.abs(s)))
+    if k in (0, len(f) - 1):
+        return None
     window = slice(max(k - 2, 0), min(k + 3, len(f)))
     x = (f[window] - f[k]) / 1e9
     coefficients = np.polyfit(x, s[window], min(2, len(x) - 1))
@@ -128,10 +131,10 @@ def report(a, b, plot):
         for j in range(i):
             if not known(sa, sb, i, j) or min(db(sa[:, i, j]).min(), db(sb[:, i, j]).min()) > NULL_DB:
                 continue
-            ends = (0, len(f) - 1)
-            if np.argmin(np.abs(sa[:, i, j])) in ends or np.argmin(np.abs(sb[:, i, j])) in ends:
-                continue  # a skirt falling to the band's end, not a null
-            (fa, da), (fb, dbb) = null(f, sa[:, i, j]), null(f, sb[:, i, j])
+            na, nb = null(f, sa[:, i, j]), null(f, sb[:, i, j])
+            if na is None or nb is None:
+                continue
+            (fa, da), (fb, dbb) = na, nb
             print(f"  |S{i + 1}{j + 1}| null: {_shift(fa, fb)}; {da:.1f} vs {dbb:.1f} dB")
     for i in range(sa.shape[1]):
         for j in range(i):
