@@ -45,12 +45,12 @@ void read_line(const YamlReader& r, const YAML::Node& node, LineConfig& c) {
 
 const geometry::ConfigSchema& line_config_schema() {
   // The substrate's keys are the geometry config's, so that its substrate can be pasted; the
-  // frequency section is the sweep's.
+  // frequency range is the sweep's.
   static const geometry::ConfigSchema schema({
       {"", {"substrate", "line", "frequencies"}},
       geometry::geometry_config_schema().section("/substrate"),
       {"/line", {"z0_ohm", "width_mm", "cells_across", "half_length_mm"}},
-      sweep::settings_schema().section("/frequencies"),
+      sweep::frequency_range_section(),
   });
   return schema;
 }
@@ -63,7 +63,8 @@ LineConfig read_line_config(const std::string& file) {
   LineConfig c;
   read_substrate(r, r.require(root, "", "substrate"), c);
   read_line(r, r.require(root, "", "line"), c);
-  c.frequencies_hz = sweep::read_frequencies(r.require(root, "", "frequencies"), file);
+  c.frequencies_hz = sweep::read_frequencies(r.require(root, "", "frequencies"), file,
+                                             line_config_schema().keys("/frequencies"));
   return c;
 }
 

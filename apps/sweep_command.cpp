@@ -24,6 +24,7 @@ struct SweepFlags {
   std::string config;
   bool resume = false;
   bool no_line_cache = false;
+  bool adaptive = false;
   std::string backend;  // overrides solver.backend
   std::string out_dir;  // puts the output files there, under their own names
 };
@@ -58,6 +59,7 @@ int run(const SweepFlags& f, const logging::LogOptions& log) {
   if (!f.backend.empty()) options.backend = sweep::parse_backend_choice(f.backend);
   options.out_dir = f.out_dir;
   options.line_cache = !f.no_line_cache;
+  options.adaptive = f.adaptive;
   // On a terminal a progress bar replaces the per-frequency log lines (which would break it).
   const bool terminal = isatty(STDERR_FILENO) != 0;
   options.progress = [terminal](const sweep::SweepProgress& p) {
@@ -111,6 +113,9 @@ Command add_sweep_command(CLI::App& parent, const logging::LogOptions& log) {
   app->add_flag("--resume", flags->resume,
                 "Continue a killed sweep from its partial HDF5 file, skipping the frequencies "
                 "already written");
+  app->add_flag("--adaptive", flags->adaptive,
+                "Solve a few of the frequencies and fit S at the others with a rational model, "
+                "adding solves until two competing models agree (frequencies.adaptive)");
   app->add_option("--out-dir", flags->out_dir,
                   "Write the output files into this folder (under the names the config gives)");
   app->add_option("--backend", flags->backend, "Override solver.backend: auto, cpu or cuda")

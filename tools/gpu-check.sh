@@ -24,7 +24,7 @@
 # single and mixed precision to a double-only tolerance, scored by tools/precision_check.py)
 # and precision_cpu (the single-precision seeds on the host); ab (another source tree's build
 # against this one on every route of the sweep, tools/ab_sweeps.sh); examples (the issue-35
-# examples timed and refined).
+# examples timed and refined); adaptive (every example swept adaptively and in full, issue 38).
 #
 # Debian packages the GPU image lacks (Boost.Log 1.74, nlohmann-json, ...) can be brought as
 # .deb files in .deps/ (see docs/GPU.md); they are unpacked into a private prefix, never into /.
@@ -222,6 +222,26 @@ PY
       done
     done
     unset PLANARMOM_CACHE_DIR
+    ;;
+  adaptive)
+    # Each of ADAPTIVE_EXAMPLES (default every example with a band) at 101 points, swept
+    # adaptively with the line cache cold and warm, then in full: whole-process times, solves, and
+    # the adaptive S at every point against the full sweep's (sweep_check close at the tolerance).
+    for cfg in ${ADAPTIVE_EXAMPLES:-examples/branch_line_coupler.yaml examples/branch_line_coupler_fr4.yaml examples/two_couplers.yaml examples/mitred_bend.yaml examples/rat_race.yaml examples/edge_coupled_filter.yaml}; do
+      name=$(basename "$cfg" .yaml)
+      export PLANARMOM_CACHE_DIR=$out/raw/cache_$name
+      sed -e "s/points: [0-9]*}/points: 101, adaptive: true}/" "$root/$cfg" >"$out/raw/${name}_adaptive.yaml"
+      sed -e "s/points: [0-9]*}/points: 101}/" "$root/$cfg" >"$out/raw/${name}_full.yaml"
+      timed_sweep "${name}_adaptive"
+      grep -E "adaptive sweep: [0-9]+ of" "$out/raw/${name}_adaptive.log" | tee -a "$out/summary.txt"
+      mv "$out/raw/${name}_adaptive.h5" "$out/raw/${name}_adaptive_cold.h5"
+      timed_sweep "${name}_adaptive"
+      timed_sweep "${name}_full"
+      "$build/tests/sweep_check" adaptive "$out/raw/${name}_adaptive.h5" | tee -a "$out/summary.txt"
+      "$build/tests/sweep_check" close "$out/raw/${name}_full.h5" "$out/raw/${name}_adaptive.h5" \
+        1e-3 | sed "s/^/$name adaptive against full: /" | tee -a "$out/summary.txt"
+      unset PLANARMOM_CACHE_DIR
+    done
     ;;
   examples)
     # The examples EXAMPLES (default the polygon and coupled-line ones, issue 35) as shipped, 101

@@ -2,6 +2,9 @@
 """S over frequency from a planarmom sweep file, port 1 driven: |S_i1| in dB, the phase of the
 transmissions S_i1 (i > 1) and the Smith chart of S11. plot_sweep.py SWEEP.h5 OUT.png.
 
+Every solved frequency is marked with a dot; an adaptive sweep's fitted frequencies (/fit) are the
+line between them.
+
 Runs under Debian's /usr/bin/python3 (python3-h5py, python3-matplotlib)."""
 import sys
 
@@ -39,11 +42,15 @@ def smith_axes(ax):
 
 def main(path, out):
     with h5py.File(path, "r") as f:
-        freq = f["frequency"][:] * 1e-9
-        s = f["s"][:]
+        solved_freq = f["frequency"][:] * 1e-9
+        solved_s = f["s"][:]
         names = [n.decode() if isinstance(n, bytes) else n for n in f["ports/name"][:]]
+        fitted = "fit" in f
+        freq, s = (f["fit/frequency"][:] * 1e-9, f["fit/s"][:]) if fitted else (solved_freq, solved_s)
     order = np.argsort(freq)
     freq, s = freq[order], s[order]
+    mark = np.argsort(solved_freq)
+    solved_freq, solved_s = solved_freq[mark], solved_s[mark]
     ports = s.shape[1]
     fig = plt.figure(figsize=(12, 6.5))
     grid = fig.add_gridspec(2, 2, width_ratios=(1.35, 1))
@@ -51,11 +58,16 @@ def main(path, out):
     for i in range(ports):
         label = f"S{i + 1}1 ({names[i]})"
         db.plot(freq, 20 * np.log10(np.abs(s[:, i, 0]) + 1e-300), color=f"C{i}", label=label)
+        db.plot(solved_freq, 20 * np.log10(np.abs(solved_s[:, i, 0]) + 1e-300), ".",
+                color=f"C{i}", ms=4)
         if i > 0:
             degrees = np.degrees(np.angle(s[:, i, 0]))
             # No line across the ±180° wrap: a gap where the phase jumps by more than 180°.
             degrees[1:][np.abs(np.diff(degrees)) > 180] = np.nan
             phase.plot(freq, degrees, color=f"C{i}", label=label)
+            # The dots keep a sweep of a few points, whose phase wraps between each, visible.
+            phase.plot(solved_freq, np.degrees(np.angle(solved_s[:, i, 0])), ".", color=f"C{i}",
+                       ms=4)
     db.set_ylabel("|S| (dB)")
     db.set_ylim(bottom=max(-60.0, db.get_ylim()[0]))
     phase.set_ylabel("phase (degrees)")
@@ -72,7 +84,9 @@ def main(path, out):
                    label=f"{freq[k]:.3g} GHz")
     smith.legend(fontsize=8, loc="lower left")
     smith.set_title(f"S11 ({names[0]}) on the Smith chart", fontsize=10)
-    fig.suptitle(f"{path}: port 1 driven", fontsize=10)
+    how = (f"{len(solved_freq)} of {len(freq)} frequencies solved (dots), the others fitted"
+           if fitted else "port 1 driven")
+    fig.suptitle(f"{path}: {how}", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
 

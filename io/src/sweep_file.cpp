@@ -307,7 +307,7 @@ void rename_finished(const fs::path& from, const fs::path& target) {
 // staging name and renamed to `target`; the partial file is removed last. A kill on the way
 // leaves the partial file, complete but for the attribute, to resume (and finish) again.
 void write_sorted(const fs::path& partial, const fs::path& target,
-                  const std::vector<double>& order) {
+                  const std::vector<double>& order, const SweepFit* fit) {
   SweepData data = read_sweep_file(partial, /*with_currents=*/true);
   const auto position = [&order](const FrequencyRecord& r) {
     return std::find(order.begin(), order.end(), r.frequency_hz) - order.begin();
@@ -322,6 +322,7 @@ void write_sorted(const fs::path& partial, const fs::path& target,
     h5::File file = open_file(staging, "cannot open the sorted sweep file");
     for (std::size_t row = 0; row < data.records.size(); ++row)
       write_record(file.get(), row, data.records[row]);
+    if (fit) write_fit(file.get(), *fit, data.info.ports());
     h5::write_attribute(file.get(), kCompleteAttribute, 1);
     if (file.close() < 0) h5::fail(staging, "cannot write the sweep file");
   } catch (const SweepFileError& error) {
@@ -463,7 +464,7 @@ void SweepFile::append(const FrequencyRecord& record) {
   impl_->frequencies.push_back(record.frequency_hz);
 }
 
-void SweepFile::finish(const std::vector<double>& order) {
+void SweepFile::finish(const std::vector<double>& order, const SweepFit* fit) {
   if (!impl_ || !impl_->file.is_open())
     throw std::logic_error("SweepFile::finish: the sweep file is already finished");
   const h5::QuietErrors quiet;
@@ -471,11 +472,12 @@ void SweepFile::finish(const std::vector<double>& order) {
   for (const double f : impl_->frequencies)
     positions.push_back(std::find(order.begin(), order.end(), f) - order.begin());
   const bool sorted = order.empty() || std::is_sorted(positions.begin(), positions.end());
+  if (sorted && fit) write_fit(impl_->file.get(), *fit, impl_->ports);
   if (sorted) h5::write_attribute(impl_->file.get(), kCompleteAttribute, 1);
   if (impl_->file.close() < 0) h5::fail(impl_->partial, "cannot close the sweep file");
   impl_->space.release(impl_->record_bytes);
   if (!sorted) {
-    write_sorted(impl_->partial, impl_->target, order);
+    write_sorted(impl_->partial, impl_->target, order, fit);
     return;
   }
   rename_finished(impl_->partial, impl_->target);

@@ -211,6 +211,7 @@ SweepData read_sweep_file(const std::filesystem::path& file, bool with_currents)
   data.complete = h5::read_int_attribute(id, sweep_layout::kCompleteAttribute) != 0;
   const hsize_t rows = sweep_layout::row_counts(id).shortest;
   data.records = sweep_layout::read_records(id, rows, data.info, with_currents);
+  data.fit = sweep_layout::read_fit(id, data.info.ports());
   return data;
 }
 

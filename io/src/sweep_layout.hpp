@@ -21,6 +21,10 @@ inline constexpr const char* kPortNames = "ports/name";
 inline constexpr const char* kImpedances = "ports/reference_impedance_ohm";
 inline constexpr const char* kPlanes = "ports/reference_plane_mm";
 
+// An adaptive sweep's fit (SweepFit), written when it finishes.
+inline constexpr const char* kFit = "fit";
+inline constexpr const char* kFitTolerance = "tolerance";  // attribute of /fit
+
 inline constexpr const char* kVersionAttribute = "program_version";
 inline constexpr const char* kUnitsAttribute = "units";
 inline constexpr const char* kConfigAttribute = "config";
@@ -89,6 +93,11 @@ std::uint64_t record_checksum(const FrequencyRecord& record);
 // Throws SweepFileError unless the frequencies read from the file are finite, positive and
 // distinct, as SweepFile::append writes them: anything else is a damaged file.
 void check_frequencies(hid_t file, const std::vector<double>& frequencies);
+// The fit's group /fit, and reading it back (nothing when the file has none); write_fit throws
+// std::invalid_argument when its arrays do not match in length.
+void write_fit(hid_t file, const SweepFit& fit, std::size_t ports);
+std::optional<SweepFit> read_fit(hid_t file, std::size_t ports);
+
 // Row `row` of /currents, N x P column-major.
 std::vector<std::complex<double>> read_currents(hid_t file, hsize_t row, std::size_t ports,
                                                 std::size_t unknowns);

@@ -27,6 +27,21 @@ template <class E, std::size_t N> std::string name_of(const Named<E> (&names)[N]
 }
 
 
+// frequencies.adaptive and adaptive_tolerance, in the mapping form.
+void read_adaptive(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
+  if (!node.IsMap()) return;
+  if (const YAML::Node n = node["adaptive"]) s.adaptive = r.boolean(n, "/frequencies/adaptive");
+  if (const YAML::Node n = node["adaptive_tolerance"]) {
+    s.adaptive_tolerance = r.number(n, "/frequencies/adaptive_tolerance");
+    if (!(s.adaptive_tolerance > 0 && s.adaptive_tolerance <= 0.1))
+      r.fail(n, "/frequencies/adaptive_tolerance must be in (0, 0.1] (the largest |dS| the fit "
+                "may be off by), got " + n.Scalar());
+    if (!s.adaptive)
+      r.fail(n, "/frequencies/adaptive_tolerance needs adaptive: true (a sweep that is not "
+                "adaptive solves every frequency)");
+  }
+}
+
 void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
   r.check_keys(node, "/sparsify", settings_schema().keys("/sparsify"));
   if (const YAML::Node n = node["density"]) {
@@ -144,7 +159,8 @@ void read_output(const YamlReader& r, const YAML::Node& node, int ports, SweepSe
 
 }  // namespace
 
-std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file) {
+std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file,
+                                     const YamlReader::Keys& accepted) {
   constexpr int kMaxPoints = 100000;
   const YamlReader r(file);
   std::vector<double> f;
@@ -162,7 +178,7 @@ std::vector<double> read_frequencies(const YAML::Node& node, const std::string& 
   }
   if (!node.IsMap())
     r.fail(node, "/frequencies must be {start_hz, stop_hz, points} or a list of frequencies in Hz");
-  r.check_keys(node, "/frequencies", settings_schema().keys("/frequencies"));
+  r.check_keys(node, "/frequencies", accepted);
   const double start =
       r.positive(r.require(node, "/frequencies", "start_hz"), "/frequencies/start_hz");
   const YAML::Node stop_node = r.require(node, "/frequencies", "stop_hz");
@@ -195,7 +211,9 @@ SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& fil
   const YamlReader r(file);
   if (!root.IsMap()) r.fail(root, "the config must be a mapping of sections");
   SweepSettings s;
-  s.frequencies_hz = read_frequencies(r.require(root, "", "frequencies"), file);
+  s.frequencies_hz = read_frequencies(r.require(root, "", "frequencies"), file,
+                                      settings_schema().keys("/frequencies"));
+  read_adaptive(r, root["frequencies"], s);
   if (const YAML::Node n = root["sparsify"]) read_sparsify(r, n, s);
   if (const YAML::Node n = root["solver"]) read_solver(r, n, s);
   read_output(r, root["output"], ports, s);

@@ -11,13 +11,19 @@ namespace pmom::sweep {
 
 const geometry::ConfigSchema& settings_schema() {
   static const geometry::ConfigSchema schema({
-      {"/frequencies", {"start_hz", "stop_hz", "points"}},  // the mapping form; else a list
+      // The mapping form (else a list).
+      {"/frequencies", {"start_hz", "stop_hz", "points", "adaptive", "adaptive_tolerance"}},
       {"/sparsify", {"density", "rule", "check_dense", "format", "reach_heights"}},
       {"/solver", {"method", "tolerance", "max_iterations", "backend", "preconditioner"}},
       {"/accuracy", {"greens_table", "quadrature", "interpolate_tables"}},
       {"/output", {"hdf5", "touchstone", "plot", "layout", "currents"}},
   });
   return schema;
+}
+
+const geometry::ConfigSection& frequency_range_section() {
+  static const geometry::ConfigSection section{"/frequencies", {"start_hz", "stop_hz", "points"}};
+  return section;
 }
 
 std::vector<std::string> config_key_paths() {

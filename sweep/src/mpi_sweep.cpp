@@ -3,6 +3,7 @@
 #include "planarmom/sweep/mpi_sweep.hpp"
 
 #include <optional>
+#include <stdexcept>
 
 #include "mpi/agreement.hpp"
 #include "mpi/coordinator.hpp"
@@ -19,6 +20,10 @@ std::optional<SweepJob> run_sweep_on_ranks(const std::filesystem::path& config,
   std::optional<SweepJob> job(mpi::load_same_sweep(config, session));
   // 2. Each rank's backend: the device of its place on its host.
   const SweepSettings settings = output_paths(*job, options);
+  if (settings.adaptive)
+    throw std::runtime_error("frequencies.adaptive runs on one rank: each solve is chosen from "
+                             "the ones before it; run without mpirun, or solve every frequency "
+                             "across the ranks");
   const mpi::RankBackends backends = mpi::make_backends(settings, session);
   // 3. Rank 0 checks the outputs and opens the file (resumed or fresh).
   std::optional<io::SweepFile> file =

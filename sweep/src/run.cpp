@@ -183,6 +183,7 @@ SweepSettings output_paths(const SweepJob& job, const RunOptions& options) {
   SweepSettings s = job.settings;
   if (options.backend) s.backend = *options.backend;
   s.line_cache = options.line_cache;
+  s.adaptive = s.adaptive || options.adaptive;
   if (!options.out_dir.empty())
     for (std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout})
       *path = (options.out_dir / fs::path(*path).filename()).string();
@@ -242,8 +243,8 @@ io::SweepInfo steps::sweep_info(const SweepJob& job, const std::string& backend)
 }
 
 io::SweepData steps::finish(io::SweepFile& file, const SweepJob& job,
-                            const SweepSettings& settings) {
-  file.finish(settings.frequencies_hz);
+                            const SweepSettings& settings, const io::SweepFit* fit) {
+  file.finish(settings.frequencies_hz, fit);
   io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/false);
   io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(data));
   write_current_pictures(job.mesh, settings, data.info.port_names);
@@ -256,6 +257,7 @@ io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
   steps::prepare_outputs(job, settings, options);
   const std::string backend_name = to_string(steps::choose_backend(settings.backend));
   const auto backend = make_backend<cd>(backend_name);
+  if (settings.adaptive) return steps::run_adaptive(job, settings, options, backend_name, *backend);
   io::SweepFile file(settings.hdf5, steps::sweep_info(job, backend_name),
                      options.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);
   SweepPipeline pipeline(job.mesh, settings, *backend);

@@ -2,7 +2,10 @@
 // to the sweep library.
 #pragma once
 
+#include <complex>
 #include <string>
+
+#include "planarmom/gpusolver/backend.hpp"
 
 #include "planarmom/io/sweep_file.hpp"
 #include "planarmom/sweep/run.hpp"
@@ -20,8 +23,15 @@ BackendChoice choose_backend(BackendChoice wanted);
 // What the sweep file records for the whole run.
 io::SweepInfo sweep_info(const SweepJob& job, const std::string& backend);
 
-// After the last record: the file finished and read back, the Touchstone file and the current
-// pictures written.
-io::SweepData finish(io::SweepFile& file, const SweepJob& job, const SweepSettings& settings);
+// After the last record: the file finished (with an adaptive sweep's fit) and read back, the
+// Touchstone file and the current pictures written.
+io::SweepData finish(io::SweepFile& file, const SweepJob& job, const SweepSettings& settings,
+                     const io::SweepFit* fit = nullptr);
+
+// The adaptive sweep (settings.adaptive, adaptive_sampler.hpp) on one worker, from the opening
+// of its file to finish().
+io::SweepData run_adaptive(const SweepJob& job, const SweepSettings& settings,
+                           const RunOptions& options, const std::string& backend_name,
+                           Backend<std::complex<double>>& backend);
 
 }  // namespace pmom::sweep::steps

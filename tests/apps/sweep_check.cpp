@@ -6,6 +6,10 @@
 //                                     (the writer prints shortest round-trip decimals)
 //   sweep_check close A.h5 B.h5 TOL   A and B hold the same frequencies and every S entry
 //                                     within TOL (absolute), printing the largest difference
+//   sweep_check adaptive X.h5         X is a finished adaptive sweep: /fit holds every
+//                                     frequency, its solved ones the records' S bit for bit, its
+//                                     estimate within the tolerance; prints the solves
+// An adaptive sweep's S at every frequency is its /fit's (close and touchstone compare those).
 // Prints one line saying what differs (or what was checked) and exits 1 on a difference, 2 on
 // a usage or read error.
 #include <algorithm>
@@ -83,28 +87,74 @@ int same(const std::string& a_file, const std::string& b_file) {
   return 0;
 }
 
+// Every frequency of a sweep with its S, in increasing frequency: the records', or /fit's.
+std::vector<FrequencyRecord> every_point(SweepData sweep) {
+  if (sweep.fit) {
+    const SweepFit& fit = *sweep.fit;
+    const std::size_t pp = sweep.info.ports() * sweep.info.ports();
+    std::vector<FrequencyRecord> points(fit.frequency_hz.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      points[i].frequency_hz = fit.frequency_hz[i];
+      points[i].s.assign(fit.s.begin() + static_cast<long>(i * pp),
+                         fit.s.begin() + static_cast<long>((i + 1) * pp));
+    }
+    return points;
+  }
+  std::sort(sweep.records.begin(), sweep.records.end(),
+            [](const auto& x, const auto& y) { return x.frequency_hz < y.frequency_hz; });
+  return sweep.records;
+}
+
 int close(const std::string& a_file, const std::string& b_file, double tolerance) {
-  const SweepData a = read_sweep_file(a_file);
-  const SweepData b = read_sweep_file(b_file);
-  if (!a.complete || !b.complete) return differ("a sweep file is not complete");
-  if (a.records.size() != b.records.size() || a.info.ports() != b.info.ports())
+  const SweepData a_data = read_sweep_file(a_file, /*with_currents=*/false);
+  const SweepData b_data = read_sweep_file(b_file, /*with_currents=*/false);
+  if (!a_data.complete || !b_data.complete) return differ("a sweep file is not complete");
+  const std::vector<FrequencyRecord> a = every_point(a_data), b = every_point(b_data);
+  if (a.size() != b.size() || a_data.info.ports() != b_data.info.ports())
     return differ("frequencies or ports");
   double worst = 0;
-  for (std::size_t f = 0; f < a.records.size(); ++f) {
-    if (!same_bits(a.records[f].frequency_hz, b.records[f].frequency_hz))
-      return differ("frequency " + show(a.records[f].frequency_hz));
-    for (std::size_t k = 0; k < a.records[f].s.size(); ++k)
-      worst = std::max(worst, std::abs(a.records[f].s[k] - b.records[f].s.at(k)));
+  for (std::size_t f = 0; f < a.size(); ++f) {
+    if (!same_bits(a[f].frequency_hz, b[f].frequency_hz))
+      return differ("frequency " + show(a[f].frequency_hz));
+    for (std::size_t k = 0; k < a[f].s.size(); ++k)
+      worst = std::max(worst, std::abs(a[f].s[k] - b[f].s.at(k)));
   }
   if (!(worst <= tolerance)) return differ("largest |dS| " + show(worst) + " > " + show(tolerance));
-  std::cout << "close: " << a.records.size() << " frequencies, largest |dS| " << worst << '\n';
+  std::cout << "close: " << a.size() << " frequencies, largest |dS| " << worst << '\n';
+  return 0;
+}
+
+int adaptive(const std::string& file) {
+  const SweepData data = read_sweep_file(file, /*with_currents=*/false);
+  if (!data.complete || !data.fit) return differ("not a finished adaptive sweep (no /fit)");
+  const SweepFit& fit = *data.fit;
+  const std::size_t pp = data.info.ports() * data.info.ports();
+  std::size_t solved = 0;
+  double estimate = 0;
+  for (std::size_t i = 0; i < fit.frequency_hz.size(); ++i) {
+    estimate = std::max(estimate, fit.estimate[i]);
+    if (fit.solved[i] == 0) continue;
+    ++solved;
+    const auto r = std::find_if(data.records.begin(), data.records.end(), [&](const auto& x) {
+      return same_bits(x.frequency_hz, fit.frequency_hz[i]);
+    });
+    if (r == data.records.end()) return differ("solved " + show(fit.frequency_hz[i]) + " Hz has no record");
+    const std::vector<cd> s(fit.s.begin() + static_cast<long>(i * pp),
+                            fit.s.begin() + static_cast<long>((i + 1) * pp));
+    if (first_difference(s, r->s) >= 0) return differ("/fit/s at a solve is not its record's S");
+  }
+  if (solved != data.records.size()) return differ("records that /fit does not mark solved");
+  if (!(estimate <= fit.tolerance))
+    return differ("estimate " + show(estimate) + " above the tolerance " + show(fit.tolerance));
+  std::cout << "adaptive: " << solved << " of " << fit.frequency_hz.size()
+            << " frequencies solved, estimate " << estimate << ", " << fit.poles_hz.size()
+            << " poles\n";
   return 0;
 }
 
 int touchstone(const std::string& h5_file, const std::string& ts_file) {
   SweepData sweep = read_sweep_file(h5_file, /*with_currents=*/false);
-  std::sort(sweep.records.begin(), sweep.records.end(),
-            [](const auto& x, const auto& y) { return x.frequency_hz < y.frequency_hz; });
+  sweep.records = every_point(sweep);
   const TouchstoneData ts = read_touchstone(ts_file);
   if (ts.ports != sweep.info.ports())
     return differ(std::to_string(ts.ports) + " ports in the Touchstone file, " +
@@ -136,10 +186,11 @@ int main(int argc, char** argv) {
     if (args.size() == 3 && args[0] == "same") return same(args[1], args[2]);
     if (args.size() == 3 && args[0] == "touchstone") return touchstone(args[1], args[2]);
     if (args.size() == 4 && args[0] == "close") return close(args[1], args[2], std::stod(args[3]));
+    if (args.size() == 2 && args[0] == "adaptive") return adaptive(args[1]);
   } catch (const std::exception& e) {
     std::cerr << "sweep_check: " << e.what() << '\n';
     return 2;
   }
-  std::cerr << "usage: sweep_check same A.h5 B.h5 | sweep_check touchstone X.h5 X.sNp | sweep_check close A.h5 B.h5 TOL\n";
+  std::cerr << "usage: sweep_check same A.h5 B.h5 | sweep_check touchstone X.h5 X.sNp | sweep_check close A.h5 B.h5 TOL | sweep_check adaptive X.h5\n";
   return 2;
 }

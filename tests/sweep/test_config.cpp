@@ -60,7 +60,7 @@ std::string edited(const std::string& from, const std::string& to) {
 auto fields(const SweepSettings& s) {
   return std::tie(s.density, s.rule, s.check_dense, s.format, s.method, s.tolerance,
                   s.max_iterations, s.backend, s.preconditioner, s.termination, s.hdf5,
-                  s.touchstone, s.plot, s.layout);
+                  s.touchstone, s.plot, s.layout, s.adaptive, s.adaptive_tolerance);
 }
 
 void expect_bad(const std::string& text, const std::string& message) {
@@ -185,6 +185,28 @@ TEST(SweepConfig, AccuracySetsTheIntegralsOptions) {
   EXPECT_FALSE(read(kValid + "accuracy: {interpolate_tables: false}\n").interpolate_tables);
   expect_bad(kValid + "accuracy: {interpolate_tables: 1.0e-9}\n",
              "17: /accuracy/interpolate_tables must be true or false");
+}
+
+// frequencies.adaptive and its tolerance (the mapping form only; the default 1e-3).
+TEST(SweepConfig, AdaptiveSweep) {
+  EXPECT_FALSE(read(kValid).adaptive);
+  const auto with = [](const std::string& lines) {
+    return edited("  points: 3\n", "  points: 3\n" + lines);
+  };
+  const SweepSettings on = read(with("  adaptive: true\n"));
+  EXPECT_TRUE(on.adaptive);
+  EXPECT_EQ(on.adaptive_tolerance, 1e-3);
+  EXPECT_EQ(read(with("  adaptive: true\n  adaptive_tolerance: 1.0e-4\n")).adaptive_tolerance,
+            1e-4);
+  expect_bad(with("  adaptive: yes please\n"), "5: /frequencies/adaptive must be true or false");
+  expect_bad(with("  adaptive: true\n  adaptive_tolerance: 0.5\n"),
+             "6: /frequencies/adaptive_tolerance must be in (0, 0.1] (the largest |dS| the fit "
+             "may be off by), got 0.5");
+  expect_bad(with("  adaptive_tolerance: 1.0e-4\n"),
+             "5: /frequencies/adaptive_tolerance needs adaptive: true (a sweep that is not "
+             "adaptive solves every frequency)");
+  expect_bad(with("  adaptiv: true\n"),
+             "5: unknown key 'adaptiv' in /frequencies (did you mean 'adaptive'?)");
 }
 
 TEST(SweepConfig, UnknownKeys) {

@@ -74,7 +74,8 @@ mom::StripImpedance ZParts::strip(double frequency_hz) const {
 }
 
 bool ZParts::interpolates_tables() const {
-  return settings_.interpolate_tables &&
+  // An adaptive sweep solves about as few frequencies as the band's tables evaluate.
+  return settings_.interpolate_tables && !settings_.adaptive &&
          settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom;
 }
 

@@ -74,7 +74,8 @@ class SweepFile {
   // `order`, where given, is the sweep's frequency list: records written in another order (an
   // MPI sweep's ranks return them as they finish) are put in it, in a copy written under a
   // staging name and renamed to the target, so that a kill leaves the partial file to resume.
-  void finish(const std::vector<double>& order = {});
+  // `fit`, where given (an adaptive sweep), is written into the finished file as /fit.
+  void finish(const std::vector<double>& order = {}, const SweepFit* fit = nullptr);
 
  private:
   struct Impl;

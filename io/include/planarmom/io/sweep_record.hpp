@@ -3,6 +3,7 @@
 #pragma once
 
 #include <complex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,11 +62,30 @@ struct SweepInfo {
   [[nodiscard]] std::size_t ports() const { return port_names.size(); }
 };
 
+// An adaptive sweep's outcome (sweep/adaptive_sampler.hpp): S at every frequency of the sweep,
+// the solved S where solved and the rational model's elsewhere, with the model itself.
+struct SweepFit {
+  std::vector<double> frequency_hz;     // [K] every frequency of the sweep
+  std::vector<std::complex<double>> s;  // [K, P, P]
+  std::vector<int> solved;              // [K] 1 where solved (a record holds it), 0 where fitted
+  std::vector<double> estimate;         // [K] the competing models' largest |ΔS| (0 if solved)
+  double tolerance = 0;                 // the |ΔS| the sweep refined to
+  // The model, r(f) = Σ w_l S_l/(f − f_l) / Σ w_l/(f − f_l), and the same as poles and
+  // residues: r(f) = constant + Σ_q residues_q/(f − poles_q).
+  std::vector<double> support_hz;                // [m]
+  std::vector<std::complex<double>> weights;     // [m]
+  std::vector<std::complex<double>> support_s;   // [m, P, P]
+  std::vector<std::complex<double>> poles_hz;    // [q]
+  std::vector<std::complex<double>> residues;    // [q, P, P] in Hz
+  std::vector<std::complex<double>> constant;    // [P, P]
+};
+
 // A sweep as read back from a file: complete == false for a run that did not finish.
 struct SweepData {
   SweepInfo info;
-  std::vector<FrequencyRecord> records;  // in the order they were written
+  std::vector<FrequencyRecord> records;  // in the order they were written: the solved ones
   bool complete = false;
+  std::optional<SweepFit> fit;  // an adaptive sweep's, once finished
 };
 
 }  // namespace pmom::io

@@ -3,6 +3,8 @@
 // mesh) are read by geometry::parse_geometry_config from the same document.
 //
 //   frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 101}   # or a list in Hz
+//     # adaptive: true solves a few of them and fits the rest (adaptive_sampler.hpp), refining
+//     # until two competing models agree within adaptive_tolerance (|ΔS|, default 1e-3)
 //   sparsify: {density: 1.0, rule: magnitude, check_dense: false, format: auto}
 //     # rule: magnitude | mpie | exact; format: auto | csr | hyb; with rule mpie,
 //     # reach_heights: R instead of density keeps the interactions within R substrate heights;
@@ -23,6 +25,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "planarmom/geometry/named.hpp"
+#include "planarmom/geometry/yaml_reader.hpp"
 #include "planarmom/gpusolver/solver.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/greens_table.hpp"
@@ -110,7 +113,8 @@ struct SweepSettings {
   // keep the defaults.
   double greens_table_accuracy = 1e-6;  // [1e-10, 1e-3]
   int quadrature = 1;                   // 1 to 4
-  // On the host, sweeps of at least kBandTablesFrom frequencies interpolate the offset tables
+  // On the host, sweeps that solve at least kBandTablesFrom frequencies (not adaptive ones, which
+  // solve about as few as the tables evaluate) interpolate the offset tables
   // over the band (mom::BandTables) to greens_table_accuracy × 1e-3 of their largest entry.
   bool interpolate_tables = true;
   static constexpr std::size_t kBandTablesFrom = 15;  // twice the 7 evaluations it starts with
@@ -118,13 +122,20 @@ struct SweepSettings {
   // (mom::mpie_sparsity_in_heights), the density its outcome; 0: the reach that gives
   // `density`.
   double reach_heights = 0;
+  // frequencies.adaptive (or `sweep --adaptive`): solve a few of frequencies_hz, the others from
+  // a rational model of them, refined until two competing models agree within
+  // adaptive_tolerance (the largest |ΔS| at any frequency).
+  bool adaptive = false;
+  double adaptive_tolerance = 1e-3;  // (0, 0.1]
 };
 
 // The YAML frequency section, shared with `planarmom line`: {start_hz, stop_hz, points} (points
 // 1 to 100000, stop_hz >= start_hz, evenly spaced and distinct; points 1 when stop_hz equals
-// start_hz) or a list of frequencies in Hz, increasing without duplicates. Throws
+// start_hz) or a list of frequencies in Hz, increasing without duplicates. `accepted`: the
+// mapping's keys (the sweep's take adaptive ones, read by read_sweep_settings). Throws
 // geometry::ConfigError.
-[[nodiscard]] std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file);
+[[nodiscard]] std::vector<double> read_frequencies(const YAML::Node& node, const std::string& file,
+                                                   const geometry::YamlReader::Keys& accepted);
 
 // The integrals' options that the accuracy section sets.
 [[nodiscard]] mom::AssemblyOptions assembly_options(const SweepSettings& settings);

@@ -47,6 +47,7 @@ struct RunOptions {
   std::optional<BackendChoice> backend;  // overrides solver.backend where given
   std::filesystem::path out_dir;  // writes the outputs there, under their own names
   bool line_cache = true;   // false: `--no-line-cache`
+  bool adaptive = false;    // `--adaptive`: as frequencies.adaptive: true
   std::function<void(const SweepProgress&)> progress;  // after every frequency
 };
 
