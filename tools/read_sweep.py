@@ -6,7 +6,9 @@ Usage: read_sweep.py FILE [FILE...]
 Layout: /frequency [F] Hz; /s [F, P, P] complex; /currents [F, P, N] complex (each port's MoM
 solution, 1 V delta gap, the next frequency's initial guess); /ports/{name,
 reference_impedance_ohm, reference_plane_mm} [P]; /solver/* and /timing/* [F]; root attributes
-program_version, units, config, backend, complete.
+program_version, units, config, backend, complete. An adaptive sweep's records are its solves,
+and its finished file adds /fit: frequency [K] (every point), s [K, P, P], solved [K], estimate [K]
+and model/* (docs/SWEEP.md); load() returns it as "fit" (None without).
 
 Works on finished files and on the .partial file a killed run leaves. Exit status: 0 when every
 file has the expected layout, 1 when one does not, 77 when h5py or numpy is missing (install
@@ -96,7 +98,23 @@ def load(path):
             "solver": {name: rows(f"solver/{name}") for name in SOLVER},
             "timing": {name: rows(f"timing/{name}") for name in TIMING},
             "attributes": {name: f.attrs[name] for name in ATTRIBUTES},
+            "fit": _fit(f, ports),
         }
+
+
+FIT = ("frequency", "s", "solved", "estimate")
+
+
+def _fit(f, ports):
+    """An adaptive sweep's /fit group as a dict of arrays, or None; LayoutError when malformed."""
+    if "fit" not in f:
+        return None
+    fit = {name: f[f"fit/{name}"][()] for name in FIT}
+    count = len(fit["frequency"])
+    if fit["s"].shape != (count, ports, ports) or any(len(fit[n]) != count for n in FIT[2:]):
+        raise LayoutError(f"/fit does not match its {count} frequencies and {ports} ports")
+    fit["tolerance"] = float(f["fit/frequency"].attrs["tolerance"])
+    return fit
 
 
 def summary(path, sweep):
@@ -118,6 +136,11 @@ def summary(path, sweep):
     lines.append(f"  max |S| {np.abs(sweep['s']).max():.6g}; iterations up to "
                  f"{solver['iterations'].max()}; residual up to {solver['residual'].max():.3g}; "
                  f"density {solver['density'].min():.3g} to {solver['density'].max():.3g}")
+    fit = sweep["fit"]
+    if fit is not None:
+        lines.append(f"  adaptive: {int(fit['solved'].sum())} of {len(fit['frequency'])} points "
+                     f"solved, the others fitted; estimate up to {fit['estimate'].max():.3g} "
+                     f"(tolerance {fit['tolerance']:g})")
     total = sum(float(np.sum(timing[name])) for name in TIMING)
     lines.append(f"  time {total:.3g} s: " + ", ".join(
         f"{name[:-2]} {float(np.sum(timing[name])):.3g} s" for name in TIMING))
