@@ -120,6 +120,16 @@ class AdaptiveRun {
       ++progress_.todo;
       solve(*i, std::nullopt);
     }
+    if (sampler_.stalled()) {
+      PMOM_LOG(warning) << "adaptive sweep: after " << sampler_.solves()
+                        << " solves the competing models come no closer than "
+                        << sampler_.best_estimate() << ", above the tolerance "
+                        << settings_.adaptive_tolerance
+                        << " (the solves' own accuracy, solver.tolerance, may not allow it): the "
+                           "outputs hold the solved frequencies only; raise "
+                           "frequencies.adaptive_tolerance or solve every frequency";
+      return;
+    }
     PMOM_LOG(info) << "adaptive sweep: " << sampler_.solves() << " of "
                    << settings_.frequencies_hz.size() << " frequencies solved, the models agree "
                    << "within " << sampler_.estimate() << " (tolerance "
@@ -190,6 +200,7 @@ io::SweepData steps::run_adaptive(const SweepJob& job, const SweepSettings& sett
   AdaptiveRun run(settings, options, file, pipeline, ports);
   run.resume(earlier);
   run.run();
+  if (run.sampler().stalled()) return finish(file, job, settings);
   const io::SweepFit fit = file_fit(run.sampler().fit(), settings.adaptive_tolerance);
   warn_if_not_passive(fit, ports);
   return finish(file, job, settings, &fit);

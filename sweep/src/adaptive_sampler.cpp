@@ -21,7 +21,8 @@ AdaptiveSampler::AdaptiveSampler(std::vector<double> grid_hz, std::size_t compon
       components_(components),
       tolerance_(tolerance),
       s_(grid_.size()),
-      estimate_(std::numeric_limits<double>::infinity()) {
+      estimate_(std::numeric_limits<double>::infinity()),
+      best_(std::numeric_limits<double>::infinity()) {
   if (grid_.empty() || components_ == 0 || !(tolerance_ > 0))
     throw std::invalid_argument("adaptive sweep: needs frequencies, S entries and a tolerance > 0");
 }
@@ -107,6 +108,12 @@ std::optional<std::size_t> AdaptiveSampler::next() {
   estimate_ = std::max(estimate_, worst);
   agreed_ = estimate_ <= tolerance_ ? agreed_ + 1 : 0;
   if (agreed_ >= 2) return std::nullopt;
+  since_best_ = estimate_ < best_ ? 0 : since_best_ + 1;
+  best_ = std::min(best_, estimate_);
+  if (since_best_ >= kStallSteps) {
+    stalled_ = true;
+    return std::nullopt;
+  }
   // Where the models disagree most; once they agree, a second look in the widest gap between
   // solves, at a frequency neither model has seen.
   return estimate_ <= tolerance_ || worst <= tolerance_ ? widest_gap_middle() : at;

@@ -72,6 +72,22 @@ grep -qE "adaptive sweep: [3-9] solves from the file resumed" "$work/resume.log"
 "$check" close "$work/full/stub.h5" "$res/stub.h5" 1e-3 >"$work/res_close.txt" ||
   fail "resumed adaptive S is not the full sweep's within 1e-3: $(cat "$work/res_close.txt")"
 
+# A tolerance the solves cannot meet (1e-7 of a fit to solves made to a residual of 1e-4): the
+# sweep gives up with a warning and writes the solves it made, no fitted curve.
+sed -e 's/points: 41}/points: 101, adaptive: true, adaptive_tolerance: 1.0e-7}/' \
+    -e 's/tolerance: 1.0e-9}/tolerance: 1.0e-4}/' "$work/stub.yaml" >"$work/stall.yaml"
+$exe sweep "$work/stall.yaml" --out-dir "$work/stall" >/dev/null 2>"$work/stall.log" ||
+  fail "adaptive sweep with an unmeetable tolerance exited non-zero: $(cat "$work/stall.log")"
+grep -q "warning.*adaptive sweep: after [0-9]* solves the competing models come no closer" \
+  "$work/stall.log" || fail "no warning that the tolerance was not met: $(cat "$work/stall.log")"
+if "$check" adaptive "$work/stall/stall.h5" >/dev/null; then
+  fail "a sweep that did not meet its tolerance wrote a fit"
+fi
+"$check" touchstone "$work/stall/stall.h5" "$work/stall/stall.s2p" >"$work/stall_ts.txt" ||
+  fail "the stalled sweep's Touchstone is not its solves: $(cat "$work/stall_ts.txt")"
+grep -q "^same: [0-9]* frequencies" "$work/stall_ts.txt" && ! grep -q "^same: 101 " "$work/stall_ts.txt" ||
+  fail "the stalled sweep should hold fewer than 101 solves: $(cat "$work/stall_ts.txt")"
+
 # `planarmom line` solves every frequency: the adaptive keys are not its.
 cat >"$work/line.yaml" <<'YAML'
 substrate: {eps_r: 3.38, height_mm: 0.508}

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <iostream>
 #include <vector>
 
@@ -168,6 +169,55 @@ TEST(AdaptiveSampler, ResonatorsBehindALineWithinTheTolerance) {
             << ", error " << worst << "\n";
   EXPECT_LT(worst, 1e-3);
   EXPECT_LE(sampler.solves(), 30u);
+}
+
+// A resonance of Q 300 half-way between two of the first solves, on a smooth background: its
+// tail shows at them (about 2% of its peak), and the sampler must resolve it, not smooth it over.
+TEST(AdaptiveSampler, AResonanceBetweenTheFirstSolvesIsFound) {
+  const std::vector<double> f = grid(2e9, 4e9, 401);
+  const double at = 2.5e9, half_bandwidth = at / 600;  // between 2.333 and 2.667 GHz
+  Rational r;
+  r.poles_hz = {cd(at, -half_bandwidth), cd(3.5e9, -1.5e9)};
+  r.residues = {{cd(0.0, -0.9 * half_bandwidth)}, {cd(0.3e9, 0.1e9)}};
+  r.constant = {cd(0.1, 0.0)};
+  AdaptiveSampler sampler(f, 1, 1e-3);
+  ASSERT_EQ(sampler.initial(), (std::vector<std::size_t>{0, 67, 133, 200, 267, 333, 400}));
+  const std::size_t solves = drive(sampler, r, f);
+  EXPECT_FALSE(sampler.stalled());
+  const AdaptiveFit fit = sampler.fit();
+  double worst = 0;
+  for (std::size_t i = 0; i < f.size(); ++i)
+    worst = std::max(worst, std::abs(fit.s[i] - r(f[i])[0]));
+  std::cout << "solves: " << solves << ", error " << worst << "\n";
+  EXPECT_LT(worst, 1e-3);
+  const RationalModel::PoleResidue pr = fit.model.pole_residue();
+  EXPECT_TRUE(std::any_of(pr.poles_hz.begin(), pr.poles_hz.end(), [&](cd q) {
+    return std::abs(q - r.poles_hz[0]) < 0.1 * half_bandwidth;
+  }));
+}
+
+// Solves with noise above the tolerance (1e-4 against 1e-6): the models never agree, and the
+// sampler gives up within kStallSteps solves of its best instead of solving every frequency.
+TEST(AdaptiveSampler, AToleranceBelowTheSolvesNoiseStalls) {
+  const Rational r = two_resonators();
+  const std::vector<double> f = grid(4e9, 6e9, 201);
+  AdaptiveSampler sampler(f, 4, 1e-6);
+  std::uint64_t state = 12345;
+  const auto noisy = [&](double hz) {
+    std::vector<cd> v = r(hz);
+    for (cd& x : v) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      x += std::polar(1e-4, static_cast<double>(state >> 11) * 0x1p-53 * 2 * M_PI);
+    }
+    return v;
+  };
+  for (const std::size_t i : sampler.initial()) sampler.add(i, noisy(f[i]));
+  while (const auto i = sampler.next()) sampler.add(*i, noisy(f[*i]));
+  std::cout << "solves: " << sampler.solves() << ", best estimate " << sampler.best_estimate()
+            << "\n";
+  EXPECT_TRUE(sampler.stalled());
+  EXPECT_GT(sampler.best_estimate(), 1e-6);
+  EXPECT_LT(sampler.solves(), 100u) << "gave up long before solving every frequency";
 }
 
 TEST(AdaptiveSampler, AShortGridIsSolvedWhole) {

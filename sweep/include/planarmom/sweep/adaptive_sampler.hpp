@@ -5,7 +5,9 @@
 // competing models differ most: the AAA model of every solve, and that of every solve but the
 // latest one inside the band (so each step also measures, at the latest solve, how far the
 // model before it was from a solve it had not seen). The sweep is done once they agree within
-// the tolerance at every frequency of the sweep twice running, or when every one is solved.
+// the tolerance at every frequency of the sweep twice running, or when every one is solved. It
+// gives up (stalled()) when kStallSteps solves in a row bring the models no closer than they
+// have been: the solves' own noise then lies above the tolerance, and a fit would be a guess.
 #pragma once
 
 #include <complex>
@@ -42,8 +44,8 @@ class AdaptiveSampler {
   // for an index off the grid, one already solved or S of another size.
   void add(std::size_t index, std::vector<cd> s);
 
-  // The next grid frequency to solve, or nothing once the models agree twice running (or every
-  // frequency is solved). Call after the initial ones are added.
+  // The next grid frequency to solve, or nothing once the models agree twice running, every
+  // frequency is solved, or it stalled. Call after the initial ones are added.
   [[nodiscard]] std::optional<std::size_t> next();
 
   // The largest |ΔS| between the two models at the unsolved frequencies when next() last looked
@@ -51,6 +53,11 @@ class AdaptiveSampler {
   [[nodiscard]] double estimate() const { return estimate_; }
   [[nodiscard]] std::size_t solves() const { return order_.size(); }
   [[nodiscard]] bool is_solved(std::size_t index) const { return !s_[index].empty(); }
+  // Whether it gave up: the models stopped coming closer before they agreed.
+  static constexpr int kStallSteps = 10;
+  [[nodiscard]] bool stalled() const { return stalled_; }
+  // The models' smallest difference so far.
+  [[nodiscard]] double best_estimate() const { return best_; }
 
   // S at every grid frequency from the solves so far.
   [[nodiscard]] AdaptiveFit fit() const;
@@ -71,6 +78,9 @@ class AdaptiveSampler {
   std::vector<std::size_t> order_;  // grid indices in the order they were solved
   double estimate_;
   int agreed_ = 0;  // consecutive next() calls whose models agreed
+  double best_;
+  int since_best_ = 0;  // next() calls since the smallest estimate
+  bool stalled_ = false;
 };
 
 }  // namespace pmom::sweep
