@@ -23,6 +23,7 @@ namespace {
 struct SweepFlags {
   std::string config;
   bool resume = false;
+  bool restart = false;
   bool no_line_cache = false;
   bool adaptive = false;
   std::string backend;  // overrides solver.backend
@@ -55,7 +56,9 @@ void draw(const sweep::SweepJob& job, const sweep::SweepSettings& out) {
 
 int run(const SweepFlags& f, const logging::LogOptions& log) {
   sweep::RunOptions options;
-  options.resume = f.resume;
+  options.continuation = f.resume    ? sweep::Continuation::resume
+                         : f.restart ? sweep::Continuation::restart
+                                     : sweep::Continuation::automatic;
   if (!f.backend.empty()) options.backend = sweep::parse_backend_choice(f.backend);
   options.out_dir = f.out_dir;
   options.line_cache = !f.no_line_cache;
@@ -110,9 +113,16 @@ Command add_sweep_command(CLI::App& parent, const logging::LogOptions& log) {
   app->add_option("config", flags->config, "The sweep's YAML config (examples/*.yaml)")
       ->required()
       ->check(CLI::ExistingFile);
-  app->add_flag("--resume", flags->resume,
-                "Continue a killed sweep from its partial HDF5 file, skipping the frequencies "
-                "already written");
+  CLI::Option* resume =
+      app->add_flag("--resume", flags->resume,
+                    "Continue a killed sweep from its partial HDF5 file, and stop with an error "
+                    "where that file is another run's or damaged (without it, a partial or "
+                    "finished file of this same run is continued too, and another run's is "
+                    "discarded)");
+  app->add_flag("--restart", flags->restart,
+                "Discard the partial or finished HDF5 file of an earlier run and compute every "
+                "frequency again")
+      ->excludes(resume);
   app->add_flag("--adaptive", flags->adaptive,
                 "Solve a few of the frequencies and fit S at the others with a rational model, "
                 "adding solves until two competing models agree (frequencies.adaptive)");

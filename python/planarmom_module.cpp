@@ -90,7 +90,8 @@ py::dict result(const io::SweepData& data, const sweep::SweepSettings& settings)
 py::dict run(const sweep::SweepJob& job, const std::string& backend, const std::string& out_dir,
              bool resume, bool line_cache, const py::object& progress) {
   sweep::RunOptions options;
-  options.resume = resume;
+  // The module keeps its own default: a fresh run unless resume (docs/PYTHON.md).
+  options.continuation = resume ? sweep::Continuation::resume : sweep::Continuation::restart;
   if (!backend.empty()) options.backend = sweep::parse_backend_choice(backend);
   options.out_dir = out_dir;
   options.line_cache = line_cache;

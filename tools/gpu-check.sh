@@ -68,7 +68,7 @@ timed_sweep() {  # name [backend]: run_sweep with the process's wall time and it
     "$out/raw/$1.log" | sed 's/.*\] //')" | tee -a "$out/summary.txt"
 }
 run_sweep() {  # name [backend]: sweeps raw/NAME.yaml (on the GPU by default), reports it
-  "$build/apps/planarmom" sweep "$out/raw/$1.yaml" --backend "${2:-cuda}" >"$out/raw/$1.log" 2>&1
+  "$build/apps/planarmom" sweep "$out/raw/$1.yaml" --restart --backend "${2:-cuda}" >"$out/raw/$1.log" 2>&1
   echo "sweep $1: exit $?" | tee -a "$out/summary.txt"
   grep -E "error|warning|feed lines" "$out/raw/$1.log" | head -5 | tee -a "$out/summary.txt"
   $py "$root/tools/sweep_report.py" "$out/raw/$1.h5" >"$out/raw/$1.report" 2>&1

@@ -261,17 +261,19 @@ h5::File reopen(const fs::path& partial, const SweepInfo& info, std::vector<doub
                                "that one or let it end, then run again with --resume"),
                            error.os_error());
     throw SweepFileError(cat(error.what(), ". Delete ", partial.string(),
-                             " to start the sweep afresh, or run without --resume."),
+                             " to start the sweep afresh, or run with --restart."),
                          error.os_error());
   }
 }
 
-// Whether `target`, a finished sweep file, holds this very run. A run killed after finishing it
-// (while writing the Touchstone file or the plot) resumes from it instead of starting over.
-bool finished_by_this_run(const fs::path& target, const SweepInfo& info) {
+// Whether `file`, a partial or finished sweep file, holds this very run. A run killed after
+// finishing it (while writing the Touchstone file or the plot) resumes from it instead of
+// starting over.
+bool written_by_this_run(const fs::path& file_path, const SweepInfo& info) {
+  if (!fs::exists(file_path)) return false;
   try {
-    const h5::File file(h5::check(H5Fopen(target.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), target,
-                                  "cannot open"));
+    const h5::File file(h5::check(H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT),
+                                  file_path, "cannot open"));
     return differences(read_info(file.get()), info).empty();
   } catch (const SweepFileError&) {
     return false;  // not a file of this run: a fresh run replaces it in the end
@@ -363,25 +365,35 @@ SweepFile::SweepFile(const fs::path& target, const SweepInfo& info, Mode mode)
   impl_->ports = info.ports();
   impl_->unknowns = info.unknowns;
   bool partial_exists = fs::exists(impl_->partial);
-  if (mode == Mode::resume && !partial_exists && fs::exists(target) &&
-      finished_by_this_run(target, info)) {
+  if (mode == Mode::automatic) {
+    const bool ours = partial_exists ? written_by_this_run(impl_->partial, info)
+                                     : written_by_this_run(target, info);
+    mode = ours ? Mode::resume : Mode::fresh;
+    if (!ours && partial_exists)
+      PMOM_LOG(warning) << "discarding " << impl_->partial.string()
+                        << ": another run's (another config, program version or backend), or "
+                           "damaged (--resume would say why)";
+  } else if (mode == Mode::fresh && partial_exists) {
+    PMOM_LOG(warning) << "discarding " << impl_->partial.string()
+                      << ", left by an unfinished run (--restart)";
+  }
+  if (mode == Mode::resume && !partial_exists && written_by_this_run(target, info)) {
     std::error_code error;
     fs::rename(target, impl_->partial, error);
     if (error)
       throw SweepFileError(cat("cannot rename ", target.string(), " to ",
                                impl_->partial.string(), " to resume it: ", error.message()));
-    PMOM_LOG(info) << target.string() << " holds this run, finished: resuming from it";
+    PMOM_LOG(info) << target.string() << " holds this run, finished: resuming from it, "
+                   << "computing only what it lacks (--restart computes it all again)";
     partial_exists = true;
   }
   if (mode == Mode::resume && partial_exists) {
     impl_->file = reopen(impl_->partial, info, impl_->frequencies);
     PMOM_LOG(info) << "resuming " << impl_->partial.string() << ": "
-                   << impl_->frequencies.size() << " frequencies already done";
+                   << impl_->frequencies.size()
+                   << " frequencies already done (--restart would discard them)";
   } else {
-    if (partial_exists)
-      PMOM_LOG(warning) << "discarding " << impl_->partial.string()
-                        << ", left by an unfinished run (--resume would continue it)";
-    else if (mode == Mode::resume)
+    if (mode == Mode::resume)
       PMOM_LOG(info) << "nothing to resume (no " << impl_->partial.string()
                      << "): starting the sweep afresh";
     impl_->file = create(impl_->partial, info);
@@ -473,6 +485,7 @@ void SweepFile::finish(const std::vector<double>& order, const SweepFit* fit) {
     positions.push_back(std::find(order.begin(), order.end(), f) - order.begin());
   const bool sorted = order.empty() || std::is_sorted(positions.begin(), positions.end());
   if (sorted && fit) write_fit(impl_->file.get(), *fit, impl_->ports);
+  if (sorted && !fit) remove_fit(impl_->file.get());
   if (sorted) h5::write_attribute(impl_->file.get(), kCompleteAttribute, 1);
   if (impl_->file.close() < 0) h5::fail(impl_->partial, "cannot close the sweep file");
   impl_->space.release(impl_->record_bytes);

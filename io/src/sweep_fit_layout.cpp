@@ -47,9 +47,7 @@ void write_fit(hid_t file, const SweepFit& fit, std::size_t ports) {
       fit.support_s.size() != fit.support_hz.size() * pp ||
       fit.residues.size() != fit.poles_hz.size() * pp || fit.constant.size() != pp)
     throw std::invalid_argument("write_fit: the fit's arrays do not match in length");
-  // A resumed finished file already has one: the new fit replaces it.
-  if (H5Lexists(file, kFit, H5P_DEFAULT) > 0)
-    h5::check(H5Ldelete(file, kFit, H5P_DEFAULT), file, "cannot replace the group '/fit'");
+  remove_fit(file);  // a resumed finished file has one: the new fit replaces it
   SweepFit copy = fit;
   FitArrays{ports}.each(copy, [&](const char* path, auto& values, std::vector<hsize_t> row) {
     using T = typename std::remove_reference_t<decltype(values)>::value_type;
@@ -68,6 +66,11 @@ void write_fit(hid_t file, const SweepFit& fit, std::size_t ports) {
   });
   h5::write_attribute(h5::open_dataset(file, "fit/frequency").get(), kFitTolerance,
                       fit.tolerance);
+}
+
+void remove_fit(hid_t file) {
+  if (H5Lexists(file, kFit, H5P_DEFAULT) > 0)
+    h5::check(H5Ldelete(file, kFit, H5P_DEFAULT), file, "cannot remove the group '/fit'");
 }
 
 std::optional<SweepFit> read_fit(hid_t file, std::size_t ports) {

@@ -96,6 +96,8 @@ void check_frequencies(hid_t file, const std::vector<double>& frequencies);
 // The fit's group /fit, and reading it back (nothing when the file has none); write_fit throws
 // std::invalid_argument when its arrays do not match in length.
 void write_fit(hid_t file, const SweepFit& fit, std::size_t ports);
+// Removes /fit where there is one (a finished adaptive sweep continued by a full one).
+void remove_fit(hid_t file);
 std::optional<SweepFit> read_fit(hid_t file, std::size_t ports);
 
 // Row `row` of /currents, N x P column-major.

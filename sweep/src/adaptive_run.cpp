@@ -192,9 +192,10 @@ io::SweepData steps::run_adaptive(const SweepJob& job, const SweepSettings& sett
                                   const RunOptions& options, const std::string& backend_name,
                                   Backend<cd>& backend) {
   const std::vector<io::FrequencyRecord> earlier =
-      options.resume ? earlier_solves(settings.hdf5) : std::vector<io::FrequencyRecord>{};
+      options.continuation != Continuation::restart ? earlier_solves(settings.hdf5)
+                                                    : std::vector<io::FrequencyRecord>{};
   io::SweepFile file(settings.hdf5, sweep_info(job, backend_name),
-                     options.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);
+                     file_mode(options.continuation));
   SweepPipeline pipeline(job.mesh, settings, backend);
   const std::size_t ports = job.mesh.ports().size();
   AdaptiveRun run(settings, options, file, pipeline, ports);

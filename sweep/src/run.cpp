@@ -228,6 +228,15 @@ void steps::prepare_outputs(const SweepJob& job, const SweepSettings& settings,
   geometry::write_svg(job.mesh, settings.layout);
 }
 
+io::SweepFile::Mode steps::file_mode(Continuation continuation) {
+  switch (continuation) {
+    case Continuation::resume: return io::SweepFile::Mode::resume;
+    case Continuation::restart: return io::SweepFile::Mode::fresh;
+    case Continuation::automatic: break;
+  }
+  return io::SweepFile::Mode::automatic;
+}
+
 io::SweepInfo steps::sweep_info(const SweepJob& job, const std::string& backend) {
   io::SweepInfo info;
   for (const geometry::Port& p : job.geometry.layout.ports) {
@@ -259,7 +268,7 @@ io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
   const auto backend = make_backend<cd>(backend_name);
   if (settings.adaptive) return steps::run_adaptive(job, settings, options, backend_name, *backend);
   io::SweepFile file(settings.hdf5, steps::sweep_info(job, backend_name),
-                     options.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);
+                     steps::file_mode(options.continuation));
   SweepPipeline pipeline(job.mesh, settings, *backend);
   // One worker walks the frequencies in order, each solve starting from the one before (or
   // from the currents stored with it in a resumed file): a resumed sweep repeats the

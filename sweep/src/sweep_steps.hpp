@@ -20,6 +20,9 @@ void prepare_outputs(const SweepJob& job, const SweepSettings& settings,
 // The backend `wanted` names; auto: cuda where a device is visible (logged), else cpu.
 BackendChoice choose_backend(BackendChoice wanted);
 
+// How the sweep file is opened for `continuation`.
+io::SweepFile::Mode file_mode(Continuation continuation);
+
 // What the sweep file records for the whole run.
 io::SweepInfo sweep_info(const SweepJob& job, const std::string& backend);
 

@@ -436,6 +436,42 @@ else
     "numpy); sweep_check compared the files through the C++ reader instead"
 fi
 
+# Started again with the same command, a killed sweep continues (no flag needed), a finished one
+# is not computed again (and says so), and --restart computes every frequency anew.
+again=$work/again
+$exe sweep "$work/line2.yaml" --out-dir "$again" >/dev/null 2>"$work/again_killed.log" &
+pid=$!
+for _ in $(seq 1200); do
+  grep -q '\[2/6\]' "$work/again_killed.log" && break
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.2
+done
+kill -9 "$pid" 2>/dev/null || true
+set +e
+wait "$pid" 2>/dev/null
+rc=$?
+set -e
+[ "$rc" -eq 137 ] || fail "continue: the sweep ended (status $rc) before it could be killed"
+$exe sweep "$work/line2.yaml" --out-dir "$again" >/dev/null 2>"$work/again.log" ||
+  fail "sweep started again exited non-zero: $(cat "$work/again.log")"
+grep -qE "resuming .*line2.h5.partial: [2-5] frequencies already done \(--restart would discard them\)" \
+  "$work/again.log" || fail "sweep started again did not continue its partial file: $(cat "$work/again.log")"
+"$check" same "$work/line2.h5" "$again/line2.h5" >"$work/again_same.txt" ||
+  fail "the continued sweep differs from the uninterrupted one: $(cat "$work/again_same.txt")"
+$exe sweep "$work/line2.yaml" --out-dir "$again" >/dev/null 2>"$work/again2.log" ||
+  fail "a finished sweep started again exited non-zero: $(cat "$work/again2.log")"
+grep -q "holds this run, finished: resuming from it, computing only what it lacks" "$work/again2.log" ||
+  fail "a finished sweep started again did not say it is finished: $(cat "$work/again2.log")"
+! grep -q '\[1/' "$work/again2.log" || fail "a finished sweep was computed again: $(cat "$work/again2.log")"
+$exe sweep "$work/line2.yaml" --out-dir "$again" --restart >/dev/null 2>"$work/restart.log" ||
+  fail "sweep --restart exited non-zero: $(cat "$work/restart.log")"
+grep -q '\[6/6\]' "$work/restart.log" || fail "--restart did not compute every frequency: $(cat "$work/restart.log")"
+"$check" same "$work/line2.h5" "$again/line2.h5" >"$work/restart_same.txt" ||
+  fail "the restarted sweep differs from the first: $(cat "$work/restart_same.txt")"
+if $exe sweep "$work/line2.yaml" --resume --restart >/dev/null 2>&1; then
+  fail "--resume with --restart accepted"
+fi
+
 # Bad sweep configs: exit 1, one error line "FILE:LINE: ..." and no output: no .h5, .partial,
 # .s2p, .png or .svg beside the config, nor an --out-dir folder.
 bad_sweep_config() {  # name, line, expected text; the YAML on stdin

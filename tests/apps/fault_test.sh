@@ -281,7 +281,7 @@ refused() {
   exit_status sweep_status "$exe" -q sweep "$config" --out-dir "$work/$1" --resume \
     >"$work/$1.out" 2>"$work/$1.err"
   expect_error_line "corrupt_partial ($1)" "$sweep_status" "$work/$1.err" "$damaged" \
-    "Delete $damaged to start the sweep afresh, or run without --resume."
+    "Delete $damaged to start the sweep afresh, or run with --restart."
   cmp -s "$damaged" "$work/$1/before" || fail "corrupt_partial ($1): the file was changed"
   [ ! -e "$work/$1/line.h5" ] || fail "corrupt_partial ($1): a sweep file was written"
   echo "corrupt_partial ($1): $(cat "$work/$1.err")"

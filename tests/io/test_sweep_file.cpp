@@ -453,7 +453,7 @@ TEST(SweepFile, ResumingADifferentRunThrowsAndKeepsThePartialFile) {
       EXPECT_NE(what.find(partial.string()), std::string::npos) << what;
       EXPECT_NE(what.find(c.change), std::string::npos) << what;
       EXPECT_NE(what.find("Delete"), std::string::npos) << what;
-      EXPECT_NE(what.find("--resume"), std::string::npos) << what;
+      EXPECT_NE(what.find("--restart"), std::string::npos) << what;
     }
   }
   const SweepData kept = read_sweep_file(partial);
@@ -472,6 +472,27 @@ TEST(SweepFile, FreshRunDiscardsAPartialFile) {
   const SweepData data = read_sweep_file(target);
   ASSERT_EQ(data.records.size(), 1U);
   expect_same(data.records[0], example_record(4, kPorts));
+}
+
+// Mode::automatic, the command's default: the partial file of this same run is continued; one
+// another run left (here another config) is discarded, and the run starts afresh.
+TEST(SweepFile, AutomaticContinuesThisRunsPartialFileAndDiscardsAnothers) {
+  const TempDir dir("sweep_automatic");
+  const fs::path target = dir.path() / "sweep.h5";
+  write_stopped_run(target, 2);
+  {
+    SweepFile file(target, example_sweep_info(kPorts), SweepFile::Mode::automatic);
+    EXPECT_EQ(file.frequencies().size(), 2U);
+  }
+  SweepInfo other = example_sweep_info(kPorts);
+  other.config_text += "# another run\n";
+  SweepFile file(target, other, SweepFile::Mode::automatic);
+  EXPECT_TRUE(file.frequencies().empty());
+  file.append(example_record(4, kPorts));
+  file.finish();
+  const SweepData data = read_sweep_file(target);
+  ASSERT_EQ(data.records.size(), 1U);
+  EXPECT_EQ(data.info.config_text, other.config_text);
 }
 
 // A run killed after its file was finished (writing the Touchstone file, say) resumes from that
@@ -575,7 +596,7 @@ void expect_refused(const fs::path& target, const std::string& problem) {
     EXPECT_EQ(what.rfind(partial.string() + ": ", 0), 0U) << what;
     EXPECT_NE(what.find(problem), std::string::npos) << what;
     EXPECT_NE(what.find("Delete " + partial.string() +
-                        " to start the sweep afresh, or run without --resume."),
+                        " to start the sweep afresh, or run with --restart."),
               std::string::npos)
         << what;
   }

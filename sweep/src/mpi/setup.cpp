@@ -103,7 +103,7 @@ std::optional<io::SweepFile> open_file(const SweepJob& job, const SweepSettings&
     if (session.rank() != 0) return;
     steps::prepare_outputs(job, settings, options);
     file.emplace(settings.hdf5, steps::sweep_info(job, backends),
-                 options.resume ? io::SweepFile::Mode::resume : io::SweepFile::Mode::fresh);
+                 steps::file_mode(options.continuation));
   });
   return file;
 }

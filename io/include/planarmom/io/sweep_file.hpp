@@ -32,9 +32,11 @@ class SweepFileError : public std::runtime_error {
 class SweepFile {
  public:
   enum class Mode {
-    fresh,   // start a new partial file, discarding one a killed run left behind
-    resume,  // continue the partial file a killed run left, or the finished file of this same
-             // run (killed after finishing it); start a new one when there is neither
+    fresh,      // start a new partial file, discarding one a killed run left behind
+    resume,     // continue the partial file a killed run left, or the finished file of this same
+                // run (killed after finishing it); start a new one when there is neither
+    automatic,  // resume where the partial file (or else the finished one) is this same run's,
+                // else fresh (discarding another run's partial file with a warning)
   };
 
   // Opens `partial_path(target)` for writing. Throws std::invalid_argument when the port

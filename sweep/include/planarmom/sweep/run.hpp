@@ -42,8 +42,16 @@ struct SweepProgress {
   int worker = 0, workers = 1;
 };
 
+// What becomes of the HDF5 file an earlier run with the same output left.
+enum class Continuation {
+  automatic,  // continue it where it holds this same run (config, version, backend), saying so;
+              // else start afresh
+  resume,     // `--resume`: continue it; an error where it is another run's or damaged
+  restart,    // `--restart`: discard it and start afresh
+};
+
 struct RunOptions {
-  bool resume = false;      // continue from the partial HDF5 file a killed run left
+  Continuation continuation = Continuation::automatic;
   std::optional<BackendChoice> backend;  // overrides solver.backend where given
   std::filesystem::path out_dir;  // writes the outputs there, under their own names
   bool line_cache = true;   // false: `--no-line-cache`
