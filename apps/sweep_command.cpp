@@ -26,6 +26,7 @@ struct SweepFlags {
   bool restart = false;
   bool no_line_cache = false;
   bool adaptive = false;
+  bool no_adaptive = false;
   std::string backend;  // overrides solver.backend
   std::string out_dir;  // puts the output files there, under their own names
 };
@@ -62,7 +63,7 @@ int run(const SweepFlags& f, const logging::LogOptions& log) {
   if (!f.backend.empty()) options.backend = sweep::parse_backend_choice(f.backend);
   options.out_dir = f.out_dir;
   options.line_cache = !f.no_line_cache;
-  options.adaptive = f.adaptive;
+  if (f.adaptive || f.no_adaptive) options.adaptive = f.adaptive;
   // On a terminal a progress bar replaces the per-frequency log lines (which would break it).
   const bool terminal = isatty(STDERR_FILENO) != 0;
   options.progress = [terminal](const sweep::SweepProgress& p) {
@@ -123,9 +124,14 @@ Command add_sweep_command(CLI::App& parent, const logging::LogOptions& log) {
                 "Discard the partial or finished HDF5 file of an earlier run and compute every "
                 "frequency again")
       ->excludes(resume);
-  app->add_flag("--adaptive", flags->adaptive,
-                "Solve a few of the frequencies and fit S at the others with a rational model, "
-                "adding solves until two competing models agree (frequencies.adaptive)");
+  CLI::Option* adaptive = app->add_flag(
+      "--adaptive", flags->adaptive,
+      "Solve a few of the frequencies and fit S at the others with a rational model, adding "
+      "solves until two competing models agree (frequencies.adaptive: true; the default for 50 "
+      "frequencies or more)");
+  app->add_flag("--no-adaptive", flags->no_adaptive,
+                "Solve every frequency (frequencies.adaptive: false)")
+      ->excludes(adaptive);
   app->add_option("--out-dir", flags->out_dir,
                   "Write the output files into this folder (under the names the config gives)");
   app->add_option("--backend", flags->backend, "Override solver.backend: auto, cpu or cuda")

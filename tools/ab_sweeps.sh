@@ -8,6 +8,8 @@
 # old binary, the first untimed (it fills the line cache the timed runs read), and the two give
 # the spread of identical runs.
 # Usage: tools/ab_sweeps.sh OLD_BIN NEW_BIN OUT_DIR BACKEND(cpu|cuda) [examples|variants|all]
+# NEW_FLAGS: options for the new binary's sweeps only (e.g. --no-adaptive, where the new binary
+# would sweep adaptively what the old solves at every frequency).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 old=$1 new=$2 out=$3 backend=$4 which=${5:-all}
@@ -47,7 +49,10 @@ sweep() {  # binary, config, tag: OUT/tag/NAME.h5, wall seconds on stdout
   local start end
   mkdir -p "$out/$3"
   start=$(date +%s.%N)
-  "$1" -q sweep "$2" --backend "$backend" --out-dir "$out/$3" >"$out/$3/$(basename "$2" .yaml).log" 2>&1 ||
+  local flags=()
+  [ "$1" = "$new" ] && read -ra flags <<<"${NEW_FLAGS:-}"
+  "$1" -q sweep "$2" "${flags[@]}" --backend "$backend" --out-dir "$out/$3" \
+    >"$out/$3/$(basename "$2" .yaml).log" 2>&1 ||
     echo "FAILED: $3 $(basename "$2") (log $out/$3/$(basename "$2" .yaml).log)" >&2
   end=$(date +%s.%N)
   awk "BEGIN { print $end - $start }"

@@ -30,15 +30,17 @@ template <class E, std::size_t N> std::string name_of(const Named<E> (&names)[N]
 // frequencies.adaptive and adaptive_tolerance, in the mapping form.
 void read_adaptive(const YamlReader& r, const YAML::Node& node, SweepSettings& s) {
   if (!node.IsMap()) return;
-  if (const YAML::Node n = node["adaptive"]) s.adaptive = r.boolean(n, "/frequencies/adaptive");
+  if (const YAML::Node n = node["adaptive"])
+    s.sampling = r.boolean(n, "/frequencies/adaptive") ? Sampling::adaptive
+                                                        : Sampling::every_frequency;
   if (const YAML::Node n = node["adaptive_tolerance"]) {
     s.adaptive_tolerance = r.number(n, "/frequencies/adaptive_tolerance");
     if (!(s.adaptive_tolerance > 0 && s.adaptive_tolerance <= 0.1))
       r.fail(n, "/frequencies/adaptive_tolerance must be in (0, 0.1] (the largest |dS| the fit "
                 "may be off by), got " + n.Scalar());
-    if (!s.adaptive)
-      r.fail(n, "/frequencies/adaptive_tolerance needs adaptive: true (a sweep that is not "
-                "adaptive solves every frequency)");
+    if (s.sampling == Sampling::every_frequency)
+      r.fail(n, "/frequencies/adaptive_tolerance goes with an adaptive sweep, not adaptive: false "
+                "(which solves every frequency)");
   }
 }
 
@@ -233,6 +235,12 @@ BackendChoice parse_backend_choice(const std::string& name) {
   for (const Named<BackendChoice>& n : kBackendNames)
     if (n.name == name) return n.value;
   throw std::invalid_argument("backend must be one of auto, cpu, cuda, got '" + name + "'");
+}
+
+bool is_adaptive(const SweepSettings& settings) {
+  return settings.sampling == Sampling::adaptive ||
+         (settings.sampling == Sampling::automatic &&
+          settings.frequencies_hz.size() >= SweepSettings::kAdaptiveFrom);
 }
 
 mom::AssemblyOptions assembly_options(const SweepSettings& settings) {

@@ -81,11 +81,12 @@ RationalModel::PoleResidue RationalModel::pole_residue() const {
     a(static_cast<Eigen::Index>(l), static_cast<Eigen::Index>(l)) += al;
   }
   const Eigen::ComplexEigenSolver<Eigen::MatrixXcd> eig(a, false);
-  std::vector<cd> mu(eig.eigenvalues().begin(), eig.eigenvalues().end());
-  mu.erase(std::min_element(mu.begin(), mu.end(),
-                            [](cd p, cd q) { return std::abs(p) < std::abs(q); }));
-  for (const cd u : mu) {
-    const cd x = sigma + u;
+  const Eigen::VectorXcd& mu = eig.eigenvalues();
+  Eigen::Index spurious = 0;
+  mu.cwiseAbs().minCoeff(&spurious);
+  for (Eigen::Index e = 0; e < mu.size(); ++e) {
+    if (e == spurious) continue;
+    const cd x = sigma + mu(e);
     // residue = N(x) / D'(x), D'(x) = −Σ w_l/(x − x_l)², in Hz: × the half span.
     cd d_prime(0.0);
     std::vector<cd> numerator(components_, cd(0.0));

@@ -183,7 +183,8 @@ SweepSettings output_paths(const SweepJob& job, const RunOptions& options) {
   SweepSettings s = job.settings;
   if (options.backend) s.backend = *options.backend;
   s.line_cache = options.line_cache;
-  s.adaptive = s.adaptive || options.adaptive;
+  if (options.adaptive)
+    s.sampling = *options.adaptive ? Sampling::adaptive : Sampling::every_frequency;
   if (!options.out_dir.empty())
     for (std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout})
       *path = (options.out_dir / fs::path(*path).filename()).string();
@@ -266,7 +267,7 @@ io::SweepData run_sweep(const SweepJob& job, const RunOptions& options) {
   steps::prepare_outputs(job, settings, options);
   const std::string backend_name = to_string(steps::choose_backend(settings.backend));
   const auto backend = make_backend<cd>(backend_name);
-  if (settings.adaptive) return steps::run_adaptive(job, settings, options, backend_name, *backend);
+  if (is_adaptive(settings)) return steps::run_adaptive(job, settings, options, backend_name, *backend);
   io::SweepFile file(settings.hdf5, steps::sweep_info(job, backend_name),
                      steps::file_mode(options.continuation));
   SweepPipeline pipeline(job.mesh, settings, *backend);

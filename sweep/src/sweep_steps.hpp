@@ -31,7 +31,7 @@ io::SweepInfo sweep_info(const SweepJob& job, const std::string& backend);
 io::SweepData finish(io::SweepFile& file, const SweepJob& job, const SweepSettings& settings,
                      const io::SweepFit* fit = nullptr);
 
-// The adaptive sweep (settings.adaptive, adaptive_sampler.hpp) on one worker, from the opening
+// The adaptive sweep (is_adaptive(settings), adaptive_sampler.hpp) on one worker, from the opening
 // of its file to finish().
 io::SweepData run_adaptive(const SweepJob& job, const SweepSettings& settings,
                            const RunOptions& options, const std::string& backend_name,

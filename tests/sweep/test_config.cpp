@@ -60,7 +60,7 @@ std::string edited(const std::string& from, const std::string& to) {
 auto fields(const SweepSettings& s) {
   return std::tie(s.density, s.rule, s.check_dense, s.format, s.method, s.tolerance,
                   s.max_iterations, s.backend, s.preconditioner, s.termination, s.hdf5,
-                  s.touchstone, s.plot, s.layout, s.adaptive, s.adaptive_tolerance);
+                  s.touchstone, s.plot, s.layout, s.sampling, s.adaptive_tolerance);
 }
 
 void expect_bad(const std::string& text, const std::string& message) {
@@ -187,14 +187,20 @@ TEST(SweepConfig, AccuracySetsTheIntegralsOptions) {
              "17: /accuracy/interpolate_tables must be true or false");
 }
 
-// frequencies.adaptive and its tolerance (the mapping form only; the default 1e-3).
+// frequencies.adaptive and its tolerance (the mapping form only; the default 1e-3); without it a
+// sweep of kAdaptiveFrom frequencies or more is adaptive.
 TEST(SweepConfig, AdaptiveSweep) {
-  EXPECT_FALSE(read(kValid).adaptive);
+  EXPECT_EQ(read(kValid).sampling, Sampling::automatic);
+  EXPECT_FALSE(is_adaptive(read(kValid)));  // 3 frequencies
+  EXPECT_TRUE(is_adaptive(read(edited("  points: 3\n", "  points: 50\n"))));
+  EXPECT_FALSE(is_adaptive(read(edited("  points: 3\n", "  points: 49\n"))));
+  EXPECT_FALSE(is_adaptive(read(edited("  points: 3\n", "  points: 101\n  adaptive: false\n"))));
   const auto with = [](const std::string& lines) {
     return edited("  points: 3\n", "  points: 3\n" + lines);
   };
   const SweepSettings on = read(with("  adaptive: true\n"));
-  EXPECT_TRUE(on.adaptive);
+  EXPECT_EQ(on.sampling, Sampling::adaptive);
+  EXPECT_TRUE(is_adaptive(on));
   EXPECT_EQ(on.adaptive_tolerance, 1e-3);
   EXPECT_EQ(read(with("  adaptive: true\n  adaptive_tolerance: 1.0e-4\n")).adaptive_tolerance,
             1e-4);
@@ -202,9 +208,10 @@ TEST(SweepConfig, AdaptiveSweep) {
   expect_bad(with("  adaptive: true\n  adaptive_tolerance: 0.5\n"),
              "6: /frequencies/adaptive_tolerance must be in (0, 0.1] (the largest |dS| the fit "
              "may be off by), got 0.5");
-  expect_bad(with("  adaptive_tolerance: 1.0e-4\n"),
-             "5: /frequencies/adaptive_tolerance needs adaptive: true (a sweep that is not "
-             "adaptive solves every frequency)");
+  EXPECT_EQ(read(with("  adaptive_tolerance: 1.0e-4\n")).adaptive_tolerance, 1e-4);
+  expect_bad(with("  adaptive: false\n  adaptive_tolerance: 1.0e-4\n"),
+             "6: /frequencies/adaptive_tolerance goes with an adaptive sweep, not adaptive: false "
+             "(which solves every frequency)");
   expect_bad(with("  adaptiv: true\n"),
              "5: unknown key 'adaptiv' in /frequencies (did you mean 'adaptive'?)");
 }

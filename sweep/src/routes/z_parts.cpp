@@ -75,7 +75,7 @@ mom::StripImpedance ZParts::strip(double frequency_hz) const {
 
 bool ZParts::interpolates_tables() const {
   // An adaptive sweep solves about as few frequencies as the band's tables evaluate.
-  return settings_.interpolate_tables && !settings_.adaptive &&
+  return settings_.interpolate_tables && !is_adaptive(settings_) &&
          settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom;
 }
 

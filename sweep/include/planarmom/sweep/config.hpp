@@ -49,6 +49,11 @@ enum class BackendChoice { automatic, cpu, cuda };
 // both COCG only. jacobi: the diagonal.
 // automatic: lu with rule exact where the backend factors a matrix of Z's size, else block.
 enum class PreconditionerChoice { automatic, lu, block, jacobi };
+// frequencies.adaptive: which of the frequencies are solved. every_frequency: all of them;
+// adaptive: a few, S at the others from a rational model of them (adaptive_sampler.hpp);
+// automatic: adaptive for kAdaptiveFrom frequencies or more on one worker, else every one
+// (is_adaptive).
+enum class Sampling { automatic, every_frequency, adaptive };
 // termination: what loads every port's delta gap. matched: Z0 − Z_end, so that each feed sees
 // its own Z0 (the undriven feeds absorb what reaches them, as on a bench); short_circuit: an
 // ideal short (the layout is then a resonator of open-ended feeds). S does not depend on it:
@@ -122,12 +127,18 @@ struct SweepSettings {
   // (mom::mpie_sparsity_in_heights), the density its outcome; 0: the reach that gives
   // `density`.
   double reach_heights = 0;
-  // frequencies.adaptive (or `sweep --adaptive`): solve a few of frequencies_hz, the others from
-  // a rational model of them, refined until two competing models agree within
-  // adaptive_tolerance (the largest |ΔS| at any frequency).
-  bool adaptive = false;
+  // frequencies.adaptive (true, false, or absent: automatic; `sweep --adaptive` sets it):
+  // adaptive sweeps solve a few of frequencies_hz, the others from a rational model of them,
+  // refined until two competing models agree within adaptive_tolerance (the largest |ΔS| at any
+  // frequency). Every example of the project measured safe (docs/PERFORMANCE.md v0.29).
+  Sampling sampling = Sampling::automatic;
   double adaptive_tolerance = 1e-3;  // (0, 0.1]
+  static constexpr std::size_t kAdaptiveFrom = 50;
 };
+
+// Whether the sweep is adaptive: Sampling::adaptive, or automatic with kAdaptiveFrom
+// frequencies or more.
+[[nodiscard]] bool is_adaptive(const SweepSettings& settings);
 
 // The YAML frequency section, shared with `planarmom line`: {start_hz, stop_hz, points} (points
 // 1 to 100000, stop_hz >= start_hz, evenly spaced and distinct; points 1 when stop_hz equals

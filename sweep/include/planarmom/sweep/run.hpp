@@ -55,7 +55,8 @@ struct RunOptions {
   std::optional<BackendChoice> backend;  // overrides solver.backend where given
   std::filesystem::path out_dir;  // writes the outputs there, under their own names
   bool line_cache = true;   // false: `--no-line-cache`
-  bool adaptive = false;    // `--adaptive`: as frequencies.adaptive: true
+  // `--adaptive` / `--no-adaptive`: as frequencies.adaptive: true / false, where given.
+  std::optional<bool> adaptive;
   std::function<void(const SweepProgress&)> progress;  // after every frequency
 };
 
