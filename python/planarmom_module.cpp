@@ -42,13 +42,14 @@ py::array_t<double> array_of(const std::vector<double>& values) {
   return py::array_t<double>(static_cast<py::ssize_t>(values.size()), values.data());
 }
 
-// S of every record as one [F, P, P] array.
-py::array_t<std::complex<double>> s_array(const io::SweepData& data) {
-  const auto frequencies = static_cast<py::ssize_t>(data.records.size());
-  const auto ports = static_cast<py::ssize_t>(data.info.ports());
-  py::array_t<std::complex<double>> s({frequencies, ports, ports});
+// S of every point as one [F, P, P] array.
+py::array_t<std::complex<double>> s_array(const std::vector<io::FrequencyRecord>& points,
+                                          std::size_t ports) {
+  const auto frequencies = static_cast<py::ssize_t>(points.size());
+  const auto p = static_cast<py::ssize_t>(ports);
+  py::array_t<std::complex<double>> s({frequencies, p, p});
   std::complex<double>* out = s.mutable_data();
-  for (const io::FrequencyRecord& r : data.records) out = std::copy(r.s.begin(), r.s.end(), out);
+  for (const io::FrequencyRecord& r : points) out = std::copy(r.s.begin(), r.s.end(), out);
   return s;
 }
 
@@ -66,10 +67,15 @@ py::dict written_paths(const sweep::SweepSettings& s, const io::SweepInfo& info)
 
 py::dict result(const io::SweepData& data, const sweep::SweepSettings& settings) {
   using io::FrequencyRecord;
-  const std::vector<FrequencyRecord>& r = data.records;
+  std::vector<bool> solved;
+  const std::vector<FrequencyRecord> r = io::every_point(data, &solved);
+  py::array_t<bool> solved_array(static_cast<py::ssize_t>(solved.size()));
+  for (std::size_t f = 0; f < solved.size(); ++f)
+    solved_array.mutable_at(static_cast<py::ssize_t>(f)) = solved[f];
   return py::dict(
       "frequency_hz"_a = column<double>(r, &FrequencyRecord::frequency_hz),
-      "s"_a = s_array(data), "port_names"_a = data.info.port_names,
+      "s"_a = s_array(r, data.info.ports()), "solved"_a = solved_array,
+      "port_names"_a = data.info.port_names,
       "reference_impedance_ohm"_a = array_of(data.info.reference_impedance_ohm),
       "reference_plane_mm"_a = array_of(data.info.reference_plane_mm),
       "iterations"_a = column<std::int64_t>(r, &FrequencyRecord::iterations),

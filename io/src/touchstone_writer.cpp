@@ -131,27 +131,15 @@ TouchstoneData touchstone_from_sweep(const SweepData& sweep) {
   data.comments.push_back(column_legend(data.ports));
 
   if (const std::optional<SweepFit>& fit = sweep.fit) {
-    const std::size_t pp = data.ports * data.ports;
-    const auto solved = static_cast<std::size_t>(std::count(fit->solved.begin(), fit->solved.end(), 1));
+    const auto solved = std::count(fit->solved.begin(), fit->solved.end(), 1);
     data.comments.insert(data.comments.end() - 1,
                          cat("adaptive sweep: ", solved, " of the ", fit->frequency_hz.size(),
                              " frequencies solved, the others from a rational model of them "
                              "refined to |dS| <= ", number_text(fit->tolerance)));
-    for (std::size_t i = 0; i < fit->frequency_hz.size(); ++i) {
-      data.frequency_hz.push_back(fit->frequency_hz[i]);
-      data.s.emplace_back(fit->s.begin() + static_cast<std::ptrdiff_t>(i * pp),
-                          fit->s.begin() + static_cast<std::ptrdiff_t>((i + 1) * pp));
-    }
-    return data;
   }
-  std::vector<std::size_t> order(sweep.records.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return sweep.records[a].frequency_hz < sweep.records[b].frequency_hz;
-  });
-  for (const std::size_t r : order) {
-    data.frequency_hz.push_back(sweep.records[r].frequency_hz);
-    data.s.push_back(sweep.records[r].s);
+  for (FrequencyRecord& p : every_point(sweep)) {
+    data.frequency_hz.push_back(p.frequency_hz);
+    data.s.push_back(std::move(p.s));
   }
   return data;
 }

@@ -21,10 +21,13 @@ class SweepResult:
 
     F frequencies (increasing), P ports. ``s[f, i, j]`` is S(i+1)(j+1) at ``frequency_hz[f]``,
     to port i's reference impedance at its reference plane. The per-frequency solver statistics
-    and times are the HDF5 file's /solver and /timing datasets.
+    and times are the HDF5 file's /solver and /timing datasets. An adaptive sweep's fitted
+    frequencies (``solved`` False) have S from its rational model, iterations and times 0 and
+    residual, density and dense_error NaN.
     """
     frequency_hz: np.ndarray      # [F] Hz
     s: np.ndarray                 # [F, P, P] complex128
+    solved: np.ndarray            # [F] bool: solved, or fitted by an adaptive sweep
     port_names: list              # [P]
     reference_impedance_ohm: np.ndarray  # [P]
     reference_plane_mm: np.ndarray       # [P]

@@ -87,29 +87,11 @@ int same(const std::string& a_file, const std::string& b_file) {
   return 0;
 }
 
-// Every frequency of a sweep with its S, in increasing frequency: the records', or /fit's.
-std::vector<FrequencyRecord> every_point(SweepData sweep) {
-  if (sweep.fit) {
-    const SweepFit& fit = *sweep.fit;
-    const std::size_t pp = sweep.info.ports() * sweep.info.ports();
-    std::vector<FrequencyRecord> points(fit.frequency_hz.size());
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      points[i].frequency_hz = fit.frequency_hz[i];
-      points[i].s.assign(fit.s.begin() + static_cast<long>(i * pp),
-                         fit.s.begin() + static_cast<long>((i + 1) * pp));
-    }
-    return points;
-  }
-  std::sort(sweep.records.begin(), sweep.records.end(),
-            [](const auto& x, const auto& y) { return x.frequency_hz < y.frequency_hz; });
-  return sweep.records;
-}
-
 int close(const std::string& a_file, const std::string& b_file, double tolerance) {
   const SweepData a_data = read_sweep_file(a_file, /*with_currents=*/false);
   const SweepData b_data = read_sweep_file(b_file, /*with_currents=*/false);
   if (!a_data.complete || !b_data.complete) return differ("a sweep file is not complete");
-  const std::vector<FrequencyRecord> a = every_point(a_data), b = every_point(b_data);
+  const std::vector<FrequencyRecord> a = every_point(a_data), b = every_point(b_data);  // io
   if (a.size() != b.size() || a_data.info.ports() != b_data.info.ports())
     return differ("frequencies or ports");
   double worst = 0;

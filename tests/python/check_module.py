@@ -144,6 +144,26 @@ def case_network(work):
     print(f"check_module: {network}, |S31| at 3 GHz {abs(network.s[1, 2, 0]):.4f}")
 
 
+def case_adaptive(work):
+    """An adaptive sweep's result holds every frequency: the solved ones with their statistics,
+    the fitted ones with S from the model and NaN residuals."""
+    config = dict(CROSS, frequencies={"start_hz": 2.0e9, "stop_hz": 4.5e9, "points": 26,
+                                      "adaptive": True})
+    result = planarmom.sweep(config)
+    solved = result.solved
+    check(result.frequency_hz.shape == (26,) and result.s.shape == (26, 4, 4)
+          and solved.dtype == bool, f"shapes {result.frequency_hz.shape} {result.s.shape}")
+    check(solved[0] and solved[-1] and 0 < np.count_nonzero(~solved) < 26,
+          f"solved {np.count_nonzero(solved)} of 26, the ends among them")
+    check(np.all(result.iterations[solved] > 0) and np.all(result.iterations[~solved] == 0)
+          and np.all(np.isnan(result.residual[~solved])), "statistics of fitted frequencies")
+    check(np.all(np.diff(result.frequency_hz) > 0), "frequencies not increasing")
+    whole = planarmom.sweep(dict(config, frequencies=dict(config["frequencies"], adaptive=False)))
+    worst = np.max(np.abs(whole.s - result.s))
+    check(worst <= 1e-3 and np.all(whole.solved), f"adaptive against every frequency: {worst}")
+    print(f"check_module: adaptive, {np.count_nonzero(solved)} of 26 solved, |dS| {worst:.2e}")
+
+
 def case_dict(work):
     try:
         import yaml
@@ -285,7 +305,8 @@ def main():
     os.environ["PLANARMOM_CACHE_DIR"] = os.path.join(work, "cache")  # the user's stays untouched
     {"cli": lambda: case_cli(exe, work), "network": lambda: case_network(work),
      "dict": lambda: case_dict(work), "interrupt": lambda: case_interrupt(work),
-     "errors": lambda: case_errors(exe, work), "formulas": case_formulas}[case]()
+     "errors": lambda: case_errors(exe, work), "formulas": case_formulas,
+     "adaptive": lambda: case_adaptive(work)}[case]()
     print(f"check_module {case}: {len(failures)} failures")
     return 1 if failures else 0
 

@@ -88,4 +88,10 @@ struct SweepData {
   std::optional<SweepFit> fit;  // an adaptive sweep's, once finished
 };
 
+// Every point of a sweep in increasing frequency: its records, or for an adaptive sweep every
+// frequency of its fit, the solved ones their records and the fitted ones their S alone (no
+// currents, iterations 0, residual, density and dense_error NaN, times 0). `solved`, where
+// given, says which are records.
+std::vector<FrequencyRecord> every_point(const SweepData& sweep, std::vector<bool>* solved = nullptr);
+
 }  // namespace pmom::io
