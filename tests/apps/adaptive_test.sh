@@ -51,19 +51,7 @@ echo "adaptive: $solves solves of 41; $(cat "$work/close.txt")"
 
 # Killed after its third solve, then resumed: the solves in the file are not repeated.
 res=$work/resumed
-$exe sweep "$work/stub.yaml" --adaptive --out-dir "$res" >/dev/null 2>"$work/killed.log" &
-pid=$!
-for _ in $(seq 1200); do
-  grep -q '\[3/' "$work/killed.log" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.1
-done
-kill -9 "$pid" 2>/dev/null || true
-set +e
-wait "$pid" 2>/dev/null
-rc=$?
-set -e
-[ "$rc" -eq 137 ] || fail "adaptive kill/resume: the sweep ended (status $rc) before the kill"
+kill_once_logged "$work/killed.log" '\[3/' $exe sweep "$work/stub.yaml" --adaptive --out-dir "$res"
 $exe sweep "$work/stub.yaml" --adaptive --out-dir "$res" --resume >/dev/null 2>"$work/resume.log" ||
   fail "adaptive --resume exited non-zero: $(cat "$work/resume.log")"
 grep -qE "adaptive sweep: [3-9] solves from the file resumed" "$work/resume.log" ||

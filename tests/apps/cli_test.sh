@@ -384,23 +384,7 @@ done
 # bit for bit: frequencies, S, currents, iterations, residuals, and the Touchstone numbers.
 res=$work/resumed
 rm -rf "$res"
-$exe sweep "$work/line2.yaml" --out-dir "$res" >"$work/killed.out" 2>"$work/killed.log" &
-pid=$!
-for _ in $(seq 1200); do  # up to 4 minutes for two frequencies (about 10 s on 2 cores)
-  grep -q '\[2/6\]' "$work/killed.log" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.2
-done
-kill -9 "$pid" 2>/dev/null || true
-set +e
-wait "$pid" 2>/dev/null  # (quiet: bash would report the job's "Killed")
-rc=$?
-set -e
-grep -q '\[2/6\]' "$work/killed.log" ||
-  fail "kill/resume: no '[2/6]' log line (sweep status $rc): $(cat "$work/killed.log")"
-[ "$rc" -eq 137 ] ||
-  fail "kill/resume: the sweep ended by itself (status $rc) before it could be killed with 2 of" \
-    "6 frequencies done; nothing was resumed. Log: $(cat "$work/killed.log")"
+kill_once_logged "$work/killed.log" '\[2/6\]' $exe sweep "$work/line2.yaml" --out-dir "$res"
 [ -e "$res/line2.h5.partial" ] && [ ! -e "$res/line2.h5" ] ||
   fail "kill/resume: the killed sweep did not leave just its partial file: $(ls "$res")"
 $exe sweep "$work/line2.yaml" --out-dir "$res" --resume >"$work/resume.out" 2>"$work/resume.log" ||
@@ -439,19 +423,7 @@ fi
 # Started again with the same command, a killed sweep continues (no flag needed), a finished one
 # is not computed again (and says so), and --restart computes every frequency anew.
 again=$work/again
-$exe sweep "$work/line2.yaml" --out-dir "$again" >/dev/null 2>"$work/again_killed.log" &
-pid=$!
-for _ in $(seq 1200); do
-  grep -q '\[2/6\]' "$work/again_killed.log" && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.2
-done
-kill -9 "$pid" 2>/dev/null || true
-set +e
-wait "$pid" 2>/dev/null
-rc=$?
-set -e
-[ "$rc" -eq 137 ] || fail "continue: the sweep ended (status $rc) before it could be killed"
+kill_once_logged "$work/again_killed.log" '\[2/6\]' $exe sweep "$work/line2.yaml" --out-dir "$again"
 $exe sweep "$work/line2.yaml" --out-dir "$again" >/dev/null 2>"$work/again.log" ||
   fail "sweep started again exited non-zero: $(cat "$work/again.log")"
 grep -qE "resuming .*line2.h5.partial: [2-5] frequencies already done \(--restart would discard them\)" \
