@@ -56,14 +56,20 @@ double largest_difference(const std::vector<cd>& a, const std::vector<cd>& b) {
   return d;
 }
 
-TEST(RationalFit, RecoversARationalFunctionItsPolesAndResidues) {
-  const Rational r = two_resonators();
-  const std::vector<double> f = grid(4e9, 6e9, 40);
+// r at every frequency of f, one row of entries each.
+std::vector<cd> sampled(const Rational& r, const std::vector<double>& f) {
   std::vector<cd> samples;
   for (const double hz : f) {
     const std::vector<cd> v = r(hz);
     samples.insert(samples.end(), v.begin(), v.end());
   }
+  return samples;
+}
+
+TEST(RationalFit, RecoversARationalFunctionItsPolesAndResidues) {
+  const Rational r = two_resonators();
+  const std::vector<double> f = grid(4e9, 6e9, 40);
+  const std::vector<cd> samples = sampled(r, f);
   const RationalModel model = aaa_fit(f, samples, 1e-13);
   // Three poles: four support points. Off the samples it is the function, to rounding.
   EXPECT_EQ(model.support_hz().size(), 4u);
@@ -87,11 +93,7 @@ TEST(RationalFit, RecoversARationalFunctionItsPolesAndResidues) {
 TEST(RationalFit, ReciprocalSamplesGiveAReciprocalModelExactly) {
   const Rational r = two_resonators();  // components 1 and 2 are S21 and S12
   const std::vector<double> f = grid(4e9, 6e9, 23);
-  std::vector<cd> samples;
-  for (const double hz : f) {
-    const std::vector<cd> v = r(hz);
-    samples.insert(samples.end(), v.begin(), v.end());
-  }
+  const std::vector<cd> samples = sampled(r, f);
   const RationalModel model = aaa_fit(f, samples, 1e-6);
   for (const double hz : grid(4.01e9, 5.99e9, 57)) {
     const std::vector<cd> v = model(hz);
