@@ -105,6 +105,16 @@ def load(path):
 FIT = ("frequency", "s", "solved", "estimate")
 
 
+def every_point(sweep):
+    """Frequencies, S and a solved mask of every point, in increasing frequency: the records', or
+    an adaptive sweep's /fit (as the C++ io::every_point)."""
+    fit = sweep["fit"]
+    if fit is not None:
+        return fit["frequency"], fit["s"], fit["solved"].astype(bool)
+    order = np.argsort(sweep["frequency"])
+    return sweep["frequency"][order], sweep["s"][order], np.ones(len(order), dtype=bool)
+
+
 def _fit(f, ports):
     """An adaptive sweep's /fit group as a dict of arrays, or None; LayoutError when malformed."""
     if "fit" not in f:

@@ -13,6 +13,7 @@ Usage:
                                            in both (a -39 dB null moving to -38.7 dB is 0.3 dB
                                            but 0.0004 in S)
 
+An adaptive sweep's table lists its solves; its summary and --compare take every point (/fit).
 The summary gives what the issue's coupler bars ask: |S - S^T| and the largest singular value
 of S at every frequency, the frequency of minimum |S11| and S21, S31, S41 and the phase of
 S21 over S31 there, the largest solution error against the dense solve (when the sweep ran with
@@ -49,6 +50,11 @@ def report(path):
         print(f"{f[k] * 1e-9:6.3f} " + " ".join(f"{v:7.2f}" for v in db(s[k, :, 0])) +
               f"  {recip[k]:.1e}   {sigma[k]:.6f}  {solver['dense_error'][k]:9.3g}"
               f"  {int(solver['iterations'][k]):5d}  {timing['solve_s'][k]:.3f}")
+    f, s, solved = read_sweep.every_point(sweep)
+    if not solved.all():
+        print(f"adaptive: {int(solved.sum())} of {len(f)} points solved; the summary takes every point")
+        recip = np.array([np.abs(m - m.T).max() for m in s])
+        sigma = np.array([np.linalg.svd(m, compute_uv=False)[0] for m in s])
     print(f"max |S - S^T| {recip.max():.2e}; max sigma_max(S) {sigma.max():.6f}")
     if ports == 4:
         k = int(np.argmin(np.abs(s[:, 0, 0])))
@@ -66,7 +72,9 @@ def report(path):
 
 def compare(path, reference, floor_db):
     import numpy as np
-    a, b = read_sweep.load(path), read_sweep.load(reference)
+    (fa, a_s, _), (fb, b_s, _) = (read_sweep.every_point(read_sweep.load(p))
+                                  for p in (path, reference))
+    a, b = {"frequency": fa, "s": a_s}, {"frequency": fb, "s": b_s}
     common = np.intersect1d(a["frequency"], b["frequency"])
     if len(common) == 0 or a["s"].shape[1:] != b["s"].shape[1:]:
         print("no common frequencies or different port counts", file=sys.stderr)
