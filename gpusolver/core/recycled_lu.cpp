@@ -28,7 +28,7 @@ bool lu_renewal_due(double lu_iterations, int solves, long long iterations,
 
 bool RecycledLu::stale() const {
   if (!op_ || last_iterations_ > kRefreshIterations) return true;
-  if (iterations_ <= 0 || seconds_ <= 0) return false;
+  if (renewal_ == Renewal::when_slow || iterations_ <= 0 || seconds_ <= 0) return false;
   const double lu_iterations = lu_seconds_ / (seconds_ / static_cast<double>(iterations_));
   return lu_renewal_due(lu_iterations, solves_, iterations_, last_iterations_);
 }

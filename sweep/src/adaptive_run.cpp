@@ -101,12 +101,18 @@ class AdaptiveRun {
   }
 
   void run() {
-    // The first solves, with the current pictures' frequencies (only a solve has currents).
+    // The first solves, with the current pictures' frequencies (only a solve has currents), from
+    // the band's centre outwards: the LU preconditioner made at the first (fft_route.cpp) then
+    // serves the whole band.
     std::vector<std::size_t> first = sampler_.initial();
     for (const double hz : settings_.current_frequencies_hz) first.push_back(index_of(hz));
     std::sort(first.begin(), first.end());
     first.erase(std::unique(first.begin(), first.end()), first.end());
     std::erase_if(first, [this](std::size_t i) { return sampler_.is_solved(i); });
+    const double centre = 0.5 * static_cast<double>(settings_.frequencies_hz.size() - 1);
+    std::stable_sort(first.begin(), first.end(), [centre](std::size_t a, std::size_t b) {
+      return std::abs(static_cast<double>(a) - centre) < std::abs(static_cast<double>(b) - centre);
+    });
     progress_.todo = first.size();
     for (std::size_t k = 0; k < first.size(); ++k)
       solve(first[k], k + 1 < first.size() ? std::optional<double>(

@@ -34,6 +34,25 @@ TEST(RecycledLu, AsksForANewLuAfterASlowSolve) {
   EXPECT_GT(largest_lu(*backend), 2126);  // the coupler example's LU is made on the host
 }
 
+// Renewal::when_slow (an adaptive sweep's systems, in no order): the cost rule never asks, only a
+// solve slower than kRefreshIterations. The same solves make the by_cost rule ask at once.
+TEST(RecycledLu, WhenSlowRenewsOnlyAfterASlowSolve) {
+  auto backend = make_cpu_backend<cd>();
+  RecycledLu by_cost(*backend), when_slow(*backend, Renewal::when_slow);
+  for (RecycledLu* m : {&by_cost, &when_slow}) {
+    Block<cd> a = backend->allocate<cd>(2, 2);
+    backend->upload(std::span<const cd>(std::vector<cd>{2.0, 1.0, 1.0, 3.0}), a);
+    m->refresh([&] { return std::move(a); });
+    // Rising iterations of an hour each: the 2x2 LU costs nothing beside them.
+    m->record(5, 5 * 3600.0);
+    m->record(kRefreshIterations, kRefreshIterations * 3600.0);
+  }
+  EXPECT_TRUE(by_cost.stale());
+  EXPECT_FALSE(when_slow.stale());
+  when_slow.record(kRefreshIterations + 1, 1.0);
+  EXPECT_TRUE(when_slow.stale());
+}
+
 // On a device the LU and its inverse (2 n² × 16 bytes) take at most half of the free memory;
 // the host's limit is one of time. 80 GB free hold the 0.2 mm FR-4 coupler's 30 064 unknowns.
 TEST(RecycledLu, LargestLuOnADeviceIsWhatHalfItsFreeMemoryHolds) {

@@ -25,11 +25,15 @@ class FftRoute final : public ZRoute {
         });
     PMOM_LOG(info) << "sparsify rule exact: " << exact_->summary();
     if (uses_lu(s)) {
-      recycled_ = std::make_unique<RecycledInverse>(backend);
+      // An adaptive sweep's solves jump about the band: its first LU is at the band's centre
+      // (adaptive_run.cpp) and is renewed only for a slow solve.
+      const bool adaptive = is_adaptive(s);
+      recycled_ = std::make_unique<RecycledInverse>(
+          backend, adaptive ? Renewal::when_slow : Renewal::by_cost);
       PMOM_LOG(info) << "preconditioner: Z's LU at one frequency for the next ones, made anew "
-                        "once a solve takes more iterations than the LU's cost spread over the "
-                        "solves since it, or more than "
-                     << kRefreshIterations;
+                     << (adaptive ? "" : "once a solve takes more iterations than the LU's cost "
+                                         "spread over the solves since it, or ")
+                     << "once a solve takes more than " << kRefreshIterations << " iterations";
     }
   }
 

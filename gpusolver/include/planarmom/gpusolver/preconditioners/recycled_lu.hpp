@@ -38,13 +38,20 @@ inline constexpr int kRefreshIterations = 30;
 // The same for a backend with this much device memory free (0: the host's).
 [[nodiscard]] index_t largest_lu_in(std::size_t device_free_bytes);
 
+// When a new LU is made. by_cost: the renewal rule or kRefreshIterations, for systems that
+// walk away from the LU's (a sweep in order); when_slow: kRefreshIterations alone, for systems
+// in no order (an adaptive sweep's), where the rule's premise, that the next system lies further
+// on, does not hold.
+enum class Renewal { by_cost, when_slow };
+
 class RecycledLu {
  public:
   using cd = std::complex<double>;
-  explicit RecycledLu(DenseKernels<cd>& backend) : backend_(backend) {}
+  explicit RecycledLu(DenseKernels<cd>& backend, Renewal renewal = Renewal::by_cost)
+      : backend_(backend), renewal_(renewal) {}
 
-  // Whether the next system needs a new LU: none yet, the renewal rule says so, or the last
-  // solve took more than kRefreshIterations.
+  // Whether the next system needs a new LU: none yet, the last solve took more than
+  // kRefreshIterations, or (by_cost) the renewal rule says so.
   [[nodiscard]] bool stale() const;
   // A new LU of the matrix that make_matrix returns (n x n in backend memory, as
   // DenseKernels::make_dense_inverse takes it), in single precision on the host; its time
@@ -60,6 +67,7 @@ class RecycledLu {
 
  private:
   DenseKernels<cd>& backend_;
+  Renewal renewal_;
   std::shared_ptr<const Operator<cd>> op_;
   double lu_seconds_ = 0;
   // The solves since the LU: their number, iterations and time, and the last one's iterations.
