@@ -424,19 +424,28 @@ bool SweepFile::contains(double frequency_hz) const {
          impl_->frequencies.end();
 }
 
-std::vector<std::complex<double>> SweepFile::currents(double frequency_hz) const {
+std::size_t SweepFile::row_of(double frequency_hz, const char* who) const {
   if (!impl_ || !impl_->file.is_open())
-    throw std::logic_error("SweepFile::currents: the sweep file is already finished");
+    throw std::logic_error(cat("SweepFile::", who, ": the sweep file is already finished"));
   const auto found =
       std::find(impl_->frequencies.begin(), impl_->frequencies.end(), frequency_hz);
   if (found == impl_->frequencies.end())
-    throw std::invalid_argument(cat("SweepFile::currents: frequency ",
+    throw std::invalid_argument(cat("SweepFile::", who, ": frequency ",
                                     std::to_string(frequency_hz), " Hz is not in ",
                                     impl_->partial.string()));
+  return static_cast<std::size_t>(found - impl_->frequencies.begin());
+}
+
+std::vector<std::complex<double>> SweepFile::currents(double frequency_hz) const {
+  const hsize_t row = row_of(frequency_hz, "currents");
   const h5::QuietErrors quiet;
-  return read_currents(impl_->file.get(),
-                       static_cast<hsize_t>(found - impl_->frequencies.begin()), impl_->ports,
-                       impl_->unknowns);
+  return read_complex_row(impl_->file.get(), kCurrents, row, impl_->ports * impl_->unknowns);
+}
+
+std::vector<std::complex<double>> SweepFile::s(double frequency_hz) const {
+  const hsize_t row = row_of(frequency_hz, "s");
+  const h5::QuietErrors quiet;
+  return read_complex_row(impl_->file.get(), kS, row, impl_->ports * impl_->ports);
 }
 
 void SweepFile::append(const FrequencyRecord& record) {

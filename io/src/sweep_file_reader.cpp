@@ -117,12 +117,12 @@ void check_frequencies(hid_t file, const std::vector<double>& frequencies) {
                        " Hz twice: the file is damaged"));
 }
 
-std::vector<std::complex<double>> read_currents(hid_t file, hsize_t row, std::size_t ports,
-                                                std::size_t unknowns) {
-  std::vector<std::complex<double>> currents(ports * unknowns);
+std::vector<std::complex<double>> read_complex_row(hid_t file, const char* path, hsize_t row,
+                                                   std::size_t count) {
+  std::vector<std::complex<double>> values(count);
   const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
-  h5::read_row(h5::open_dataset(file, kCurrents).get(), row, complex.get(), currents.data());
-  return currents;
+  h5::read_row(h5::open_dataset(file, path).get(), row, complex.get(), values.data());
+  return values;
 }
 
 std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepInfo& info,
@@ -149,7 +149,7 @@ std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepI
   check_frequencies(file, frequencies);
   if (currents) {
     for (std::size_t f = 0; f < records.size(); ++f)
-      records[f].currents = read_currents(file, f, ports, info.unknowns);
+      records[f].currents = read_complex_row(file, kCurrents, f, ports * info.unknowns);
   }
   return records;
 }
@@ -157,15 +157,13 @@ std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepI
 FrequencyRecord read_record(hid_t file, hsize_t row, const SweepInfo& info) {
   FrequencyRecord record;
   const std::size_t ports = info.ports();
-  record.s.resize(ports * ports);
-  const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
-  h5::read_row(h5::open_dataset(file, kS).get(), row, complex.get(), record.s.data());
+  record.s = read_complex_row(file, kS, row, ports * ports);
   for_each_column([&](const char* path, auto member) {
     auto& value = record.*member;
     using Value = std::remove_cvref_t<decltype(value)>;
     h5::read_row(h5::open_dataset(file, path).get(), row, h5::memory_type<Value>(), &value);
   });
-  record.currents = read_currents(file, row, ports, info.unknowns);
+  record.currents = read_complex_row(file, kCurrents, row, ports * info.unknowns);
   return record;
 }
 

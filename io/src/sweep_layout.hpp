@@ -100,8 +100,9 @@ void write_fit(hid_t file, const SweepFit& fit, std::size_t ports);
 void remove_fit(hid_t file);
 std::optional<SweepFit> read_fit(hid_t file, std::size_t ports);
 
-// Row `row` of /currents, N x P column-major.
-std::vector<std::complex<double>> read_currents(hid_t file, hsize_t row, std::size_t ports,
-                                                std::size_t unknowns);
+// Row `row` of the complex dataset at `path`, `count` values (/s: P x P row-major; /currents:
+// N x P column-major).
+std::vector<std::complex<double>> read_complex_row(hid_t file, const char* path, hsize_t row,
+                                                   std::size_t count);
 
 }  // namespace pmom::io::sweep_layout

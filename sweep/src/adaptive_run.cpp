@@ -6,8 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
-#include <sstream>
 
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/sweep/adaptive_sampler.hpp"
@@ -17,21 +15,7 @@
 namespace pmom::sweep {
 namespace {
 
-namespace fs = std::filesystem;
 using cd = std::complex<double>;
-
-// The records a killed run of this sweep left (its partial file, or its finished one), S only;
-// none when there is no such file or it cannot be read (SweepFile then says why).
-std::vector<io::FrequencyRecord> earlier_solves(const fs::path& target) {
-  const fs::path partial = io::SweepFile::partial_path(target);
-  const fs::path file = fs::exists(partial) ? partial : target;
-  if (!fs::exists(file)) return {};
-  try {
-    return io::read_sweep_file(file, /*with_currents=*/false).records;
-  } catch (const io::SweepFileError&) {
-    return {};
-  }
-}
 
 // The sampler's fit as the file stores it.
 io::SweepFit file_fit(const AdaptiveFit& fit, double tolerance) {
@@ -87,14 +71,12 @@ class AdaptiveRun {
         sampler_(settings.frequencies_hz, ports * ports, settings.adaptive_tolerance),
         start_(std::chrono::steady_clock::now()) {}
 
-  // The solves a killed run left, back into the sampler.
-  void resume(const std::vector<io::FrequencyRecord>& records) {
+  // The solves of a killed run that the file resumed, back into the sampler.
+  void resume() {
     const auto& f = settings_.frequencies_hz;
-    for (const io::FrequencyRecord& r : records) {
-      const std::size_t i = index_of(r.frequency_hz);
-      if (file_.contains(r.frequency_hz) && i < f.size() && f[i] == r.frequency_hz &&
-          !sampler_.is_solved(i))
-        sampler_.add(i, r.s);
+    for (const double hz : file_.frequencies()) {
+      const std::size_t i = index_of(hz);
+      if (i < f.size() && f[i] == hz && !sampler_.is_solved(i)) sampler_.add(i, file_.s(hz));
     }
     if (sampler_.solves() > 0)
       PMOM_LOG(info) << "adaptive sweep: " << sampler_.solves() << " solves from the file resumed";
@@ -197,15 +179,12 @@ class AdaptiveRun {
 io::SweepData steps::run_adaptive(const SweepJob& job, const SweepSettings& settings,
                                   const RunOptions& options, const std::string& backend_name,
                                   Backend<cd>& backend) {
-  const std::vector<io::FrequencyRecord> earlier =
-      options.continuation != Continuation::restart ? earlier_solves(settings.hdf5)
-                                                    : std::vector<io::FrequencyRecord>{};
   io::SweepFile file(settings.hdf5, sweep_info(job, backend_name),
                      file_mode(options.continuation));
   SweepPipeline pipeline(job.mesh, settings, backend);
   const std::size_t ports = job.mesh.ports().size();
   AdaptiveRun run(settings, options, file, pipeline, ports);
-  run.resume(earlier);
+  run.resume();
   run.run();
   if (run.sampler().stalled()) return finish(file, job, settings);
   const io::SweepFit fit = file_fit(run.sampler().fit(), settings.adaptive_tolerance);

@@ -63,6 +63,9 @@ class SweepFile {
   // std::invalid_argument when the frequency is not in the file, std::logic_error after
   // finish(), SweepFileError on a read failure.
   [[nodiscard]] std::vector<std::complex<double>> currents(double frequency_hz) const;
+  // The S stored with a frequency in the file (P x P, row-major, as FrequencyRecord::s): what a
+  // resumed adaptive sweep fits. Throws as currents() does.
+  [[nodiscard]] std::vector<std::complex<double>> s(double frequency_hz) const;
 
   // Appends one record and flushes it to disk, so that a kill loses at most the record being
   // written; the disk space it needs is reserved first, so that a full disk stops the sweep
@@ -82,6 +85,8 @@ class SweepFile {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // The row of a frequency in the open file; `who` names the caller in what it throws.
+  [[nodiscard]] std::size_t row_of(double frequency_hz, const char* who) const;
 };
 
 // Reads a sweep file, finished or partial; a partial file gives the records written in full.
