@@ -17,7 +17,7 @@ using cd = std::complex<double>;
 // Each array of the group, its path and its rows' shape after the first extent.
 struct FitArrays {
   std::size_t p;
-  template <class Visit> void each(SweepFit& f, Visit&& visit) const {
+  template <class Fit, class Visit> void each(Fit& f, Visit&& visit) const {
     visit("fit/frequency", f.frequency_hz, std::vector<hsize_t>{});
     visit("fit/s", f.s, std::vector<hsize_t>{p, p});
     visit("fit/solved", f.solved, std::vector<hsize_t>{});
@@ -48,9 +48,8 @@ void write_fit(hid_t file, const SweepFit& fit, std::size_t ports) {
       fit.residues.size() != fit.poles_hz.size() * pp || fit.constant.size() != pp)
     throw std::invalid_argument("write_fit: the fit's arrays do not match in length");
   remove_fit(file);  // a resumed finished file has one: the new fit replaces it
-  SweepFit copy = fit;
-  FitArrays{ports}.each(copy, [&](const char* path, auto& values, std::vector<hsize_t> row) {
-    using T = typename std::remove_reference_t<decltype(values)>::value_type;
+  FitArrays{ports}.each(fit, [&](const char* path, const auto& values, std::vector<hsize_t> row) {
+    using T = typename std::remove_cvref_t<decltype(values)>::value_type;
     std::size_t per_row = 1;
     for (const hsize_t e : row) per_row *= e;
     row.insert(row.begin(), values.size() / per_row);
@@ -79,13 +78,13 @@ std::optional<SweepFit> read_fit(hid_t file, std::size_t ports) {
   FitArrays{ports}.each(fit, [&](const char* path, auto& values, const std::vector<hsize_t>&) {
     using T = typename std::remove_reference_t<decltype(values)>::value_type;
     const h5::Dataset dataset = h5::open_dataset(file, path);
+    const std::vector<hsize_t> shape = h5::dataset_shape(dataset.get());
     hsize_t count = 1;
-    for (const hsize_t e : h5::dataset_shape(dataset.get())) count *= e;
+    for (const hsize_t e : shape) count *= e;
     values.resize(static_cast<std::size_t>(count));
     if (count == 0) return;
     const auto [file_type, memory_part] = types<T>();
     (void)file_type;
-    const std::vector<hsize_t> shape = h5::dataset_shape(dataset.get());
     if constexpr (std::is_same_v<T, cd>) {
       const h5::Type memory = h5::complex_type(memory_part);
       h5::read_rows(dataset.get(), shape.front(), memory.get(), values.data());

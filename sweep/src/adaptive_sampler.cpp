@@ -116,7 +116,8 @@ std::optional<std::size_t> AdaptiveSampler::next() {
   }
   // Where the models disagree most; once they agree, a second look in the widest gap between
   // solves, at a frequency neither model has seen.
-  return estimate_ <= tolerance_ || worst <= tolerance_ ? widest_gap_middle() : at;
+  // (estimate_ is at least worst.)
+  return worst <= tolerance_ ? widest_gap_middle() : at;
 }
 
 AdaptiveFit AdaptiveSampler::fit() const {
