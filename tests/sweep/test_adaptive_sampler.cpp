@@ -111,8 +111,10 @@ TEST(RationalFit, AConstantNeedsOneSupportPointAndBadInputIsRefused) {
   EXPECT_THROW((void)aaa_fit({}, {}, 1e-3), std::invalid_argument);
 }
 
-// The sampler driven as the sweep drives it, on `r` over `f`: the solves it asks for.
-std::size_t drive(AdaptiveSampler& sampler, const Rational& r, const std::vector<double>& f) {
+// The sampler driven as the sweep drives it, on the response r (S entries at a frequency in Hz)
+// over f: the solves it asks for.
+template <class Response>
+std::size_t drive(AdaptiveSampler& sampler, const Response& r, const std::vector<double>& f) {
   for (const std::size_t i : sampler.initial()) sampler.add(i, r(f[i]));
   while (const auto i = sampler.next()) sampler.add(*i, r(f[*i]));
   return sampler.solves();
@@ -158,8 +160,7 @@ TEST(AdaptiveSampler, ResonatorsBehindALineWithinTheTolerance) {
     return v;
   };
   AdaptiveSampler sampler(f, 4, 1e-3);
-  for (const std::size_t i : sampler.initial()) sampler.add(i, delayed(f[i]));
-  while (const auto i = sampler.next()) sampler.add(*i, delayed(f[*i]));
+  drive(sampler, delayed, f);
   const AdaptiveFit fit = sampler.fit();
   double worst = 0;
   for (std::size_t i = 0; i < f.size(); ++i) {
@@ -213,8 +214,7 @@ TEST(AdaptiveSampler, AToleranceBelowTheSolvesNoiseStalls) {
     }
     return v;
   };
-  for (const std::size_t i : sampler.initial()) sampler.add(i, noisy(f[i]));
-  while (const auto i = sampler.next()) sampler.add(*i, noisy(f[*i]));
+  drive(sampler, noisy, f);
   std::cout << "solves: " << sampler.solves() << ", best estimate " << sampler.best_estimate()
             << "\n";
   EXPECT_TRUE(sampler.stalled());
