@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 
 #include "cpu_dense.hpp"
+#include "host_lu.hpp"
 #include "planarmom/gpusolver/precision.hpp"
 #include "cpu_kernels.hpp"
 #include "cpu_operator.hpp"
@@ -118,28 +119,22 @@ template <class T> class CpuBackend final : public Backend<T> {
     DenseKernels<T>::check_dense_input(a);
     if (precision == FactorPrecision::single && !std::is_same_v<single_t<T>, T>)
       return single_precision_inverse(a);
-    using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
     const index_t n = a.rows();
-    // Factored in place (Eigen's PartialPivLU of a Ref): the block holds the factors. An
-    // explicit inverse, as the CUDA backend makes, costs several LUs' time here
-    // (docs/PERFORMANCE.md), so the host substitutes instead.
+    // Factored in place (host_lu.hpp): the block holds the factors. An explicit inverse, as the
+    // CUDA backend makes, costs several LUs' time here (docs/PERFORMANCE.md), so the host
+    // substitutes instead.
     struct Factor {
-      Block<T> storage;
-      Eigen::Map<Dense> matrix;
-      Eigen::PartialPivLU<Eigen::Ref<Dense>> lu;
-      explicit Factor(Block<T> b)
-          : storage(std::move(b)),
-            matrix(storage.data(), storage.rows(), storage.cols()),
-            lu(matrix) {}
+      Block<T> lu;
+      std::vector<int> row_of;
     };
-    auto factor = std::make_shared<Factor>(std::move(a));
-    check_factor(factor->lu, "make_dense_inverse");
+    auto factor = std::make_shared<Factor>();
+    factor->row_of = cpu::factor_lu(a.data(), n, "make_dense_inverse");
+    factor->lu = std::move(a);
     return std::make_shared<FunctionOperator<T>>(
         n,
         host_apply<T>(n,
                       [factor, n](const T* x, T* y, index_t columns) {
-                        cpu::lu_substitute(factor->matrix.data(),
-                                           factor->lu.permutationP().indices().data(), n, x, y,
+                        cpu::lu_substitute(factor->lu.data(), factor->row_of.data(), n, x, y,
                                            columns);
                       }),
         std::vector<T>{}, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
@@ -147,13 +142,9 @@ template <class T> class CpuBackend final : public Backend<T> {
 
   void solve_dense(Block<T> a, Block<T>& b) override {
     DenseKernels<T>::check_dense_input(a, &b);
-    using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
-    Eigen::Map<Dense> matrix(a.data(), a.rows(), a.cols());
-    const Eigen::PartialPivLU<Eigen::Ref<Dense>> lu(matrix);
-    check_factor(lu, "solve_dense");
-    Eigen::Map<Dense> columns(b.data(), b.rows(), b.cols());
-    const Dense x = lu.solve(columns);
-    columns = x;
+    const std::vector<int> row_of = cpu::factor_lu(a.data(), a.rows(), "solve_dense");
+    const std::vector<T> rhs(b.data(), b.data() + b.size());
+    cpu::lu_substitute(a.data(), row_of.data(), a.rows(), rhs.data(), b.data(), b.cols());
   }
 
   void fold_dense(const Block<T>& a, const Block<index_t>& kept, const Block<index_t>& partner,
@@ -234,17 +225,15 @@ template <class T> class CpuBackend final : public Backend<T> {
   // columns rounded, substituted and widened again (the substitutions read half the bytes).
   static std::shared_ptr<const Operator<T>> single_precision_inverse(const Block<T>& a) {
     using S = single_t<T>;
-    using Dense = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
     const index_t n = a.rows();
     struct Factor {
-      Eigen::PartialPivLU<Dense> lu;
+      std::vector<S> lu;
+      std::vector<int> row_of;
       std::vector<S> in, out;  // an application's columns in S
     };
     auto factor = std::make_shared<Factor>();
-    factor->lu.compute(Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>>(
-                           a.data(), n, n)
-                           .template cast<S>());
-    check_factor(factor->lu, "make_dense_inverse");
+    factor->lu.assign(a.data(), a.data() + a.size());
+    factor->row_of = cpu::factor_lu(factor->lu.data(), n, "make_dense_inverse");
     return std::make_shared<FunctionOperator<T>>(
         n,
         host_apply<T>(n,
@@ -255,21 +244,11 @@ template <class T> class CpuBackend final : public Backend<T> {
                         f.in.resize(size);
                         f.out.resize(size);
                         for (std::size_t k = 0; k < size; ++k) f.in[k] = static_cast<S>(x[k]);
-                        cpu::lu_substitute(f.lu.matrixLU().data(),
-                                           f.lu.permutationP().indices().data(), n,
-                                           f.in.data(), f.out.data(), columns);
+                        cpu::lu_substitute(f.lu.data(), f.row_of.data(), n, f.in.data(),
+                                           f.out.data(), columns);
                         for (std::size_t k = 0; k < size; ++k) y[k] = static_cast<T>(f.out[k]);
                       }),
         std::vector<T>{}, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  }
-  // PartialPivLU does not stop at a zero pivot; a singular A shows as a zero or non-finite
-  // estimate of its reciprocal condition number.
-  template <class Lu> static void check_factor(const Lu& lu, const char* who) {
-    const real rcond = lu.rcond();
-    if (!(rcond > 0) || !std::isfinite(static_cast<double>(rcond)))
-      throw std::runtime_error(std::string(who) + ": the matrix is singular (reciprocal "
-                               "condition number estimate " +
-                               std::to_string(static_cast<double>(rcond)) + ")");
   }
   static std::string dims(index_t rows, index_t cols) {
     return std::to_string(rows) + " x " + std::to_string(cols);

@@ -7,7 +7,7 @@
 namespace pmom::cpu {
 
 // x = A⁻¹ b for the k columns of b and x (n x k column-major, distinct), A's LU with partial
-// pivoting as Eigen's PartialPivLU stores it: lu n x n column-major (L below the unit diagonal,
+// pivoting as factor_lu (host_lu.hpp) leaves it: lu n x n column-major (L below the unit diagonal,
 // U on and above), row_of the permutation's indices (P A = L U, (P b)[row_of[i]] = b[i]).
 // Eigen's own solve packs for many right-hand sides and ran several times slower for a few
 // (docs/PERFORMANCE.md, "Measurements behind choices in the code").

@@ -250,6 +250,14 @@ TYPED_TEST(CpuBackendTest, DenseInverseAppliesTheInverse) {
       EXPECT_EQ(one[static_cast<std::size_t>(i)], got[static_cast<std::size_t>(c * n + i)]);
   }
 
+  // Rows reversed, the diagonal is small: the LU must pivot (every row moves), and the
+  // permutation the library returns must be the one the substitutions apply.
+  const Dense<T> flipped = a.colwise().reverse();
+  const auto pivoted = be.make_dense_inverse(put(be, flipped));
+  Block<T> pb = put(be, x), py = be.template allocate<T>(n, 3);
+  be.spmv(*pivoted, Transpose::none, pb, py);
+  EXPECT_CLOSE(get(be, py), Dense<T>(flipped.partialPivLu().solve(x)));
+
   Block<T> singular = be.template allocate<T>(n, n);  // zeros
   EXPECT_THROW((void)be.make_dense_inverse(std::move(singular)), std::runtime_error);
   EXPECT_THROW((void)be.make_dense_inverse(be.template allocate<T>(n, n - 1)),
