@@ -1,0 +1,28 @@
+// The propagation constant and characteristic impedance of an infinitely long straight
+// microstrip line on the sweep's cells, from one period of it (one cell along): the Floquet
+// impedance matrix Ẑ(β) of the period's rooftops (the mesh's edge-shaped ones) from the
+// spectral-domain Green's functions of the grounded slab, the mode's root det Ẑ(β) = 0, and from
+// the residue of Ẑ⁻¹ there the wave a delta gap launches, hence Z0 as the long line checks
+// define it (line_characterisation.hpp: the gap voltage over twice the wave's current). Costs
+// the same at every frequency, where a long line check grows with the wavelength.
+#pragma once
+
+#include "planarmom/mom/line_characterisation.hpp"
+
+namespace pmom::mom {
+
+struct PeriodicLineOptions {
+  // The transverse wavenumbers integrated, |ky| up to this many per cell across (the rest of
+  // the integral falls like its square).
+  double ky_max_per_cell = 1000;
+  // Floquet harmonics β + 2πp/Δx, |p| up to this (their terms fall like p⁻⁵).
+  int harmonics = 3;
+};
+
+// γ (the bound quasi-TEM mode's, Re γ ≥ 0) and Z0 of spec's line at f; spec.half_length_mm and
+// gap_mm are not read, spec.metal must be perfect (std::invalid_argument otherwise, and for
+// fewer than 2 cells across); std::runtime_error where the root search does not converge.
+LineResult periodic_line(const LineSpec& spec, double frequency_hz,
+                         const PeriodicLineOptions& options = {});
+
+}  // namespace pmom::mom
