@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "planarmom/gpusolver/backends.hpp"
 #include "planarmom/gpusolver/solver.hpp"
@@ -129,8 +132,12 @@ TEST(SolverIterates, CgEqualsBicgWithResidualShadowOnHermitian) {
 }
 
 // A unit diagonal makes Jacobi the identity: BiCGSTAB with it (p̂ = 1·p in separate vectors)
-// and without it (p̂ and ŝ are p and s, no diagonal pass) do the same arithmetic, so their
-// histories and solutions must be equal to the last bit, and both must solve the system.
+// and without it (p̂ and ŝ are p and s, no diagonal pass) do the same arithmetic but for
+// FMA: the compiler fuses a multiply-add in one kernel's vectorised loop and not in another's
+// (CMakeLists.txt, PLANARMOM_NATIVE), one rounding instead of two. So their histories agree to
+// rounding grown over the iterations (measured 9e-13 after 7 on a κ ≈ 5 system; bar 1e-10)
+// and their solutions to a few ulps (1.3e-16 of the largest; bar 1e-14), and both solve the
+// system.
 TEST(SolverIterates, BicgstabWithoutJacobiEqualsJacobiOnUnitDiagonal) {
   Csr<cplx> a = test::make_system<cplx>(SystemKind::general, 250, 17);
   for (index_t i = 0; i < a.rows; ++i) {
@@ -151,8 +158,19 @@ TEST(SolverIterates, BicgstabWithoutJacobiEqualsJacobiOnUnitDiagonal) {
   EXPECT_EQ(rj.rhs[0].outcome, Outcome::converged);
   EXPECT_EQ(rn.rhs[0].outcome, Outcome::converged);
   EXPECT_GT(rn.rhs[0].history.size(), 5u);
-  EXPECT_EQ(rn.rhs[0].history, rj.rhs[0].history);
-  EXPECT_EQ(xn, xj);
+  ASSERT_EQ(rn.rhs[0].history.size(), rj.rhs[0].history.size());
+  double worst_history = 0, worst_x = 0, size_x = 0;
+  for (std::size_t k = 0; k < rn.rhs[0].history.size(); ++k)
+    worst_history =
+        std::max(worst_history, std::abs(rn.rhs[0].history[k] / rj.rhs[0].history[k] - 1));
+  for (std::size_t k = 0; k < xn.size(); ++k) {
+    worst_x = std::max(worst_x, std::abs(xn[k] - xj[k]));
+    size_x = std::max(size_x, std::abs(xj[k]));
+  }
+  std::printf("[bicgstab] %zu iterations, residuals within %.3g, x within %.3g of its largest\n",
+              rn.rhs[0].history.size(), worst_history, worst_x / size_x);
+  EXPECT_LT(worst_history, 1e-10);
+  EXPECT_LT(worst_x, 1e-14 * size_x);
   // As in SolverConvergence: condition number near 5, so 1e-10 in the residual is 1e-8 in x.
   const DenseVector<cplx> ref = test::to_dense(a).partialPivLu().solve(b);
   EXPECT_LE(test::relative_error(to_eigen(xn), ref), 1e-8);
