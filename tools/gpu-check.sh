@@ -231,7 +231,7 @@ PY
       name=$(basename "$cfg" .yaml)
       export PLANARMOM_CACHE_DIR=$out/raw/cache_$name
       sed -e "s/points: [0-9]*}/points: 101, adaptive: true}/" "$root/$cfg" >"$out/raw/${name}_adaptive.yaml"
-      sed -e "s/points: [0-9]*}/points: 101}/" "$root/$cfg" >"$out/raw/${name}_full.yaml"
+      sed -e "s/points: [0-9]*}/points: 101, adaptive: false}/" "$root/$cfg" >"$out/raw/${name}_full.yaml"
       timed_sweep "${name}_adaptive"
       grep -E "adaptive sweep: [0-9]+ of" "$out/raw/${name}_adaptive.log" | tee -a "$out/summary.txt"
       mv "$out/raw/${name}_adaptive.h5" "$out/raw/${name}_adaptive_cold.h5"
