@@ -166,7 +166,8 @@ def run(exe, name, config, frequencies, work, backend):
     path = os.path.join(work, f"{name}.yaml")
     with open(path, "w") as out:
         yaml.safe_dump(c, out, sort_keys=False)
-    cmd = [exe, "sweep", path, "--out-dir", os.path.join(work, name)]
+    # --restart: a study times every run, so an earlier study's file in WORK is not continued.
+    cmd = [exe, "sweep", path, "--restart", "--out-dir", os.path.join(work, name)]
     if backend:
         cmd += ["--backend", backend]
     print(f"== {name}: {len(frequencies)} frequencies ({' '.join(cmd)})", flush=True)

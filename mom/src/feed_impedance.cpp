@@ -41,20 +41,28 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     LineSpec spec{sub.eps_r,  sub.height_mm, port.width_mm, port.count, 0, true,
                   sub.loss_tangent, conductor(mesh.layout().metal),
                   port.along_mm == port.across_mm ? 0.0 : port.along_mm};
+    // With perfect metal γ and Z0 come from one period of the line (periodic_line.hpp), and
+    // the line, of one length at every frequency, is solved for the load alone.
+    spec.periodic = periodic_checks(spec);
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
     std::vector<double> z0;
     std::vector<std::complex<double>> loads, gammas;
     for (const double f : nodes_) {
-      spec.half_length_mm = half_length_mm(spec, f, half_wavelengths);
+      spec.half_length_mm = spec.periodic ? load_half_length_mm(spec)
+                                          : half_length_mm(spec, f, half_wavelengths);
       const LineCheck check = checks(spec, f, matched_loads);
       z0.push_back(check.line.z0.real());
       // γ/f: β ∝ f·√εeff(f) and the dielectric's α ∝ f are smooth in it. α is what the
-      // losses add: a lossless line's α is 0 (a bound mode), and the fit's own Re γ there
-      // (~1e-4 of β, from the near fields of the line's gap and ends; −5.7 dB/m on the FR-4
-      // line at 6 GHz) is taken away, as the lossless line's Re γ where the board is lossy.
+      // losses add: a lossless line's α is 0 (a bound mode), and the standing wave's fit gives
+      // its own Re γ there (~1e-4 of β, from the near fields of the line's gap and ends;
+      // −5.7 dB/m on the FR-4 line at 6 GHz), taken away as the lossless line's Re γ where
+      // the board is lossy. The period's α is the losses' alone (to rounding: 0 where there
+      // are none).
       double alpha = 0;
       if (spec.lossy())
-        alpha = check.line.gamma.real() - checks(spec.lossless(), f, false).line.gamma.real();
+        alpha = spec.periodic ? check.line.gamma.real()
+                              : check.line.gamma.real() -
+                                    checks(spec.lossless(), f, false).line.gamma.real();
       gammas.push_back(std::complex<double>(alpha, check.line.gamma.imag()) / f);
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.

@@ -1,5 +1,6 @@
 // The centre-fed straight line: mesh, assembly, dense solve and standing-wave fit.
 #include "planarmom/mom/line_characterisation.hpp"
+#include "planarmom/mom/periodic_line.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -152,6 +153,10 @@ int suggested_half_wavelengths(const LineSpec& spec, double frequency_hz) {
 
 double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
   return half_length_mm(spec, frequency_hz, suggested_half_wavelengths(spec, frequency_hz));
+}
+
+double load_half_length_mm(const LineSpec& spec) {
+  return 20 * std::max(spec.width_mm, spec.height_mm);
 }
 
 namespace {
@@ -309,11 +314,49 @@ cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u
 
 }  // namespace
 
+namespace {
+
+// The matched load from the two-port line's two load columns, with γ given.
+struct LoadSolve {
+  cd load;
+  int unknowns = 0;
+  double seconds_assembly = 0, seconds_solve = 0;
+};
+LoadSolve solve_load(const LineSpec& spec, double frequency_hz, cd gamma,
+                     const LineSolver& solve, const char* what) {
+  const LineProblem p = line_problem(spec, frequency_hz, what);
+  const auto n = p.mesh.basis().size();
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2, p.strip});
+  const std::span<const cd> columns(x.x);
+  return {load_from(p, columns.subspan(0, n), columns.subspan(n, n), spec, frequency_hz, gamma),
+          static_cast<int>(n), p.seconds_set_up + x.seconds_assembly, x.seconds_solve};
+}
+
+// line_check of a periodic spec: γ and Z0 from the period, the load (with_load) with that γ.
+LineCheck periodic_check(const LineSpec& spec, double frequency_hz, bool with_load,
+                         const LineSolver& solve) {
+  const auto start = std::chrono::steady_clock::now();
+  LineCheck c;
+  c.line = periodic_line(spec, frequency_hz);
+  c.line.seconds_assembly =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!with_load) return c;
+  const LoadSolve l = solve_load(spec, frequency_hz, c.line.gamma, solve, "load check");
+  c.load = l.load;
+  c.line.unknowns = l.unknowns;
+  c.line.seconds_assembly += l.seconds_assembly;
+  c.line.seconds_solve = l.seconds_solve;
+  return c;
+}
+
+}  // namespace
+
 LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
                      const LineSolver& solve) {
   if (spec.gap_mm > 0)
     throw std::invalid_argument("line check: a coupled pair (gap_mm > 0) is characterised by "
                                 "characterise_coupled_pair, mode by mode");
+  if (spec.periodic) return periodic_check(spec, frequency_hz, with_load, solve);
   const LineProblem p = line_problem(spec, frequency_hz, "line check");
   const auto n = p.mesh.basis().size();
   std::vector<cd> rhs = centre_drive(p, spec.cells_across);
@@ -370,11 +413,7 @@ std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
   if (spec.gap_mm > 0)
     throw std::invalid_argument("matched gap load: needs a single line, got a coupled pair "
                                 "(gap_mm > 0)");
-  const LineProblem p = line_problem(spec, frequency_hz, "matched gap load");
-  const auto n = p.mesh.basis().size();
-  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2, p.strip});
-  const std::span<const cd> columns(x.x);
-  return load_from(p, columns.subspan(0, n), columns.subspan(n, n), spec, frequency_hz, gamma);
+  return solve_load(spec, frequency_hz, gamma, solve, "matched gap load").load;
 }
 
 }  // namespace pmom::mom

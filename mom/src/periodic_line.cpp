@@ -69,7 +69,11 @@ geometry::Edge row_edge(int row, int rows) {
   return geometry::Edge::none;
 }
 
-// The period's rooftops' transforms across (per ky node) and the Floquet matrix.
+// The period's rooftops' transforms across (per ky node) and the Floquet matrix, in the even
+// mode's unknowns: the quasi-TEM mode's x-current is even about the strip's centre line and
+// its y-current odd, so the rooftops enter as mirror pairs (x: row j and row M−1−j summed;
+// y: j and M−2−j differenced; a middle x-row alone, a middle y-rooftop not at all), which
+// halves the unknowns and quarters the products.
 class Period {
  public:
   Period(const LineSpec& spec, double frequency_hz, const PeriodicLineOptions& options)
@@ -92,31 +96,41 @@ class Period {
         weight_.push_back(rule.w[q] * panel);
       }
     const auto nodes = static_cast<Eigen::Index>(ky_.size());
-    across_x_.resize(rows_, nodes);
-    across_y_.resize(rows_ - 1, nodes);
+    const int mx = (rows_ + 1) / 2, my = (rows_ - 1) / 2;
+    across_x_.resize(mx, nodes);
+    across_y_.resize(my, nodes);
+    for (int k = 0; k < mx; ++k) pairs_x_.push_back(rows_ - 1 - k == k ? 1 : 2);
     std::vector<std::vector<ShapePiece>> ramps;
     for (int j = 0; j + 1 < rows_; ++j)
       ramps.push_back(ramp_pieces(row_edge(j, rows_), row_edge(j + 1, rows_)));
+    const auto x_row = [&](int j, double ky) {
+      return transform(profile_pieces(row_edge(j, rows_)), j * dy_, dy_, ky);
+    };
+    const auto y_row = [&](int j, double ky) {
+      return transform(ramps[static_cast<std::size_t>(j)], (j + 1) * dy_, dy_, ky);
+    };
+#pragma omp parallel for schedule(static)
     for (Eigen::Index i = 0; i < nodes; ++i) {
       const double ky = ky_[static_cast<std::size_t>(i)];
-      for (int j = 0; j < rows_; ++j)
-        across_x_(j, i) = transform(profile_pieces(row_edge(j, rows_)), j * dy_, dy_, ky);
-      for (int j = 0; j + 1 < rows_; ++j)
-        across_y_(j, i) = transform(ramps[static_cast<std::size_t>(j)], (j + 1) * dy_, dy_, ky);
+      for (int k = 0; k < mx; ++k)
+        across_x_(k, i) = x_row(k, ky) + (pairs_x_[static_cast<std::size_t>(k)] == 2
+                                              ? x_row(rows_ - 1 - k, ky)
+                                              : cd(0.0));
+      for (int k = 0; k < my; ++k) across_y_(k, i) = y_row(k, ky) - y_row(rows_ - 2 - k, ky);
     }
     ky_across_y_ = across_y_ * Eigen::Map<const Eigen::VectorXd>(ky_.data(), nodes).asDiagonal();
   }
 
-  [[nodiscard]] int unknowns() const { return 2 * rows_ - 1; }
+  [[nodiscard]] int unknowns() const {
+    return static_cast<int>(across_x_.rows() + across_y_.rows());
+  }
   [[nodiscard]] double dx() const { return dx_; }
-  [[nodiscard]] double dy() const { return dy_; }
-  [[nodiscard]] int rows() const { return rows_; }
   [[nodiscard]] double k0() const { return spectrum_.k0; }
 
-  // Ẑ(β) (x-rooftops first, by row; then the y-rooftops).
+  // Ẑ(β) (the x-rooftops' pairs first, from the edge inwards; then the y-rooftops').
   [[nodiscard]] Matrix floquet(cd beta) const {
     const Eigen::Index n = unknowns(), nodes = static_cast<Eigen::Index>(ky_.size());
-    const int m = rows_;
+    const Eigen::Index mx = across_x_.rows(), my = across_y_.rows();
     Matrix z = Matrix::Zero(n, n);
     Eigen::VectorXcd ga(nodes), gv(nodes);
     Matrix charge(n, nodes), charge_back(n, nodes);
@@ -126,6 +140,7 @@ class Period {
       const cd tri = dx_ * sinc(half) * sinc(half);                 // triangle, even in kx
       const cd pulse = dx_ * std::exp(-kJ * half) * sinc(half);     // [0, Δx] at kx
       const cd pulse_back = dx_ * std::exp(kJ * half) * sinc(half);  // at −kx
+#pragma omp parallel for schedule(static)
       for (Eigen::Index i = 0; i < nodes; ++i) {
         const double ky = ky_[static_cast<std::size_t>(i)];
         const Pair g = spectrum_.exact(std::sqrt(kx * kx + ky * ky));
@@ -134,25 +149,31 @@ class Period {
       }
       // k·F at k (charge) and at −k (charge_back; the transforms across at −ky are the
       // conjugates, the shapes being real).
-      charge.topRows(m) = kx * tri * across_x_;
-      charge.bottomRows(m - 1) = pulse * ky_across_y_;
-      charge_back.topRows(m) = kx * tri * across_x_.conjugate();
-      charge_back.bottomRows(m - 1) = pulse_back * ky_across_y_.conjugate();
+      charge.topRows(mx) = kx * tri * across_x_;
+      charge.bottomRows(my) = pulse * ky_across_y_;
+      charge_back.topRows(mx) = kx * tri * across_x_.conjugate();
+      charge_back.bottomRows(my) = pulse_back * ky_across_y_.conjugate();
       const cd jw(0.0, omega_);
-      z.topLeftCorner(m, m).noalias() +=
+      z.topLeftCorner(mx, mx).noalias() +=
           (jw * tri * tri) * (across_x_ * ga.asDiagonal() * across_x_.adjoint());
-      z.bottomRightCorner(m - 1, m - 1).noalias() +=
+      z.bottomRightCorner(my, my).noalias() +=
           (jw * pulse * pulse_back) * (across_y_ * ga.asDiagonal() * across_y_.adjoint());
       z.noalias() += (1.0 / jw) * (charge * gv.asDiagonal() * charge_back.transpose());
     }
     return z / (2.0 * pi * dx_);
   }
 
-  // The delta gap of 1 V across period 0's boundary: ⟨f_m, δ(x) x̂⟩.
+  // The delta gap of 1 V across period 0's boundary, ⟨f_m, δ(x) x̂⟩ for each x-rooftop (Δy),
+  // summed over each pair.
   [[nodiscard]] Vector gap() const {
     Vector e = Vector::Zero(unknowns());
-    e.head(rows_).setConstant(dy_);
+    for (std::size_t k = 0; k < pairs_x_.size(); ++k)
+      e(static_cast<Eigen::Index>(k)) = dy_ * pairs_x_[k];
     return e;
+  }
+  // The current through period 0's boundary of the even-mode solution u: Δy Σ over the rows.
+  [[nodiscard]] cd boundary_current(const Vector& u) const {
+    return gap().cwiseProduct(u).sum();
   }
 
  private:
@@ -161,7 +182,8 @@ class Period {
   int harmonics_;
   SlabSpectrum spectrum_;
   std::vector<double> ky_, weight_;
-  Matrix across_x_, across_y_, ky_across_y_;  // rows × nodes
+  std::vector<int> pairs_x_;                  // rows in each x-rooftop pair: 2, or 1 (middle)
+  Matrix across_x_, across_y_, ky_across_y_;  // even pairs × nodes
 };
 
 // 1 / (eᵀ Ẑ(β)⁻¹ e): zero at the mode's root, where the gap's admittance has its pole.
@@ -207,11 +229,12 @@ LineResult periodic_line(const LineSpec& spec, double frequency_hz,
   const Vector right = svd.matrixV().col(last);
   const Vector left = svd.matrixU().col(last).conjugate();  // wᵀ Ẑ = 0
   const cd step = 1e-5 * beta;
-  const Matrix derivative = (period.floquet(beta + step) - period.floquet(beta - step)) / (2.0 * step);
+  const Matrix derivative =
+      (period.floquet(beta + step) - period.floquet(beta - step)) / (2.0 * step);
   const Vector e = period.gap();
   const cd scale = -kJ * period.dx() * (left.transpose() * e)(0) /
                    (left.transpose() * derivative * right)(0);
-  const cd current = period.dy() * scale * right.head(period.rows()).sum();
+  const cd current = scale * period.boundary_current(right);
   LineResult r;
   r.frequency_hz = frequency_hz;
   r.gamma = kJ * beta;

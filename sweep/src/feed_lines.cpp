@@ -7,6 +7,8 @@
 #include <string>
 
 #include "planarmom/logging/logging.hpp"
+#include "planarmom/mom/feed_impedance.hpp"
+#include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/sweep/line_cache.hpp"
 #include "planarmom/sweep/pipeline.hpp"
 #include "timing.hpp"
@@ -23,10 +25,12 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   std::set<int> widths;
   for (const geometry::MeshPort& port : mesh.ports()) widths.insert(port.count);
   const int nodes = *lo == *hi ? 1 : kNodes;
-  // A lossy board's feeds are checked lossy and lossless (FeedImpedances::propagation_constants).
+  // Every feed has the board's substrate and metal, so the same checks per node.
   const geometry::Substrate& sub = mesh.layout().substrate;
-  const bool lossy = sub.loss_tangent > 0 || !mesh.layout().metal.pec;
-  const int total = static_cast<int>(widths.size()) * nodes * (lossy ? 2 : 1);
+  mom::LineSpec board;
+  board.loss_tangent = sub.loss_tangent;
+  board.metal = mom::conductor(mesh.layout().metal);
+  const int total = static_cast<int>(widths.size()) * nodes * mom::checks_per_node(board);
   std::optional<LineCache> cache;
   if (s.line_cache) cache.emplace(LineCache::default_folder());
   PMOM_LOG(info) << total << " line checks for the feeds' Z0" << (matched ? " and loads" : "")

@@ -75,7 +75,8 @@ std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
          std::to_string(kLineNumerics) + " solver " + (on_device(backend_) ? "device" : "lu") +
          " eps_r " + hex(spec.eps_r) + " h_mm " + hex(spec.height_mm) + " w_mm " +
          hex(spec.width_mm) + " across " + std::to_string(spec.cells_across) + " half_mm " +
-         hex(spec.half_length_mm) + " edges " + (spec.edge_profiles ? "1" : "0") + " f_hz " +
+         hex(spec.half_length_mm) + " edges " + (spec.edge_profiles ? "1" : "0") +
+         (spec.periodic ? " periodic" : "") + " f_hz " +
          hex(frequency_hz) +
          // Square cells keep the keys they had before cells could be oblong.
          (spec.along_mm > 0 ? " along_mm " + hex(spec.along_mm) : std::string()) +
@@ -96,7 +97,8 @@ void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, boo
   result << std::setprecision(6) << "Z0 " << c.line.z0.real() << " ohm, eps_eff "
          << c.line.eps_eff;
   if (spec.along_mm > 0) along << ", cells " << spec.along_mm << " mm along";
-  PMOM_LOG(info) << "line check " << done_ << "/" << total_ << " (Z0"
+  PMOM_LOG(info) << "line check " << done_ << "/" << total_ << " ("
+                 << (spec.periodic ? "Z0 of the period" : "Z0")
                  << (with_load ? " and matched load" : "") << ", W " << spec.width_mm << " mm, "
                  << spec.cells_across << " cells across" << along.str() << ", " << frequency_hz * 1e-9
                  << " GHz, half " << spec.half_length_mm << " mm): " << result.str() << "; "

@@ -113,7 +113,7 @@ coupler_at() {
     fail "2 ranks: $(cat "$work/mpi.log")"
   grep -q "$1 frequencies to compute on 2 ranks" "$work/mpi.log" || fail "2 ranks: $(cat "$work/mpi.log")"
   grep -q "on rank 1" "$work/mpi.log" || fail "rank 1 computed nothing: $(cat "$work/mpi.log")"
-  grep -q "line checks: .* 0 solved, 0 from the cache, 12 shared" "$work/mpi.log" ||
+  grep -qE "line checks: .* 0 solved, 0 from the cache, [1-9][0-9]* shared" "$work/mpi.log" ||
     fail "the line checks were not shared: $(grep 'line checks:' "$work/mpi.log")"
   close_to "$work/serial/coupler.h5" "$work/mpi/coupler.h5" "coupler at $1 frequencies, 2 ranks against serial"
 }

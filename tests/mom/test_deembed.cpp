@@ -255,23 +255,23 @@ TEST(Deembed, TooShortAFeedSaysHowLongItMustBe) {
 
 // The band interpolants against the line checks themselves: both ports share one width (one
 // set of line runs), a node returns its own runs, and between nodes the interpolants stay
-// within 0.01% (Z0) and 0.001% (matched load; measured ~1e-6) of direct runs of the same
-// line-length branch (Z0 rises ~0.3% over 2–4 GHz on this board; the load's reactance falls as
-// 1/f from 958 to 479 Ω, so f·Z_L is interpolated, nearly linear; interpolating Z_L itself left
-// 0.17% between 4 nodes, enough to leave |Γ| ~ 0.03).
+// within 0.01% (Z0) and 0.001% (matched load; measured ~1e-6) of direct checks of the same
+// line (perfect metal: Z0 and γ of the period, the load on a line of one length; Z0 rises
+// ~0.3% over 2–4 GHz on this board; the load's reactance falls as 1/f from 958 to 479 Ω, so
+// f·Z_L is interpolated, nearly linear; interpolating Z_L itself left 0.17% between 4 nodes,
+// enough to leave |Γ| ~ 0.03).
 TEST(FeedImpedances, InterpolatesTheLineChecksOverTheBand) {
   const TwoPortLine line = two_port_line(10);
   const FeedImpedances feeds(line.mesh, 2.0e9, 4.0e9, 4);
   ASSERT_EQ(feeds.nodes_hz().size(), 4u);
-  const auto spec_at = [&](double f) {
-    LineSpec spec{3.38, 0.508, line.width_mm, 3, 0, true};
-    spec.half_length_mm = half_length_mm(spec, f, suggested_half_wavelengths(spec, 4.0e9));
-    return spec;
-  };
-  // The direct runs: Z0 and the matched load.
+  LineSpec spec{3.38, 0.508, line.width_mm, 3, 0, true};
+  ASSERT_TRUE(periodic_checks(spec));
+  spec.periodic = true;
+  spec.half_length_mm = load_half_length_mm(spec);
+  // The direct checks: Z0, the matched load and γ.
   const auto direct = [&](double f) {
-    const LineResult run = characterise_line(spec_at(f), f);
-    return std::tuple{run.z0.real(), matched_gap_load(spec_at(f), f, run.gamma), run.gamma};
+    const LineCheck c = line_check(spec, f, true);
+    return std::tuple{c.line.z0.real(), c.load, c.line.gamma};
   };
   const double node = feeds.nodes_hz()[1];
   const std::vector<double> at_node = feeds.at(node);
@@ -308,10 +308,10 @@ TEST(FeedImpedances, InterpolatesTheLineChecksOverTheBand) {
   EXPECT_THROW((void)z0_only.matched_loads(2.0e9), std::logic_error);
 }
 
-// On a lossy board the feed checks run with the board's tanδ, and α is what the loss adds: the
-// lossy line's Re γ less the lossless line's (the fit's own bias, +0.0088/m here, 7% of the
-// loss): within 3% of Pozar's dielectric loss (as LineLoss; measured −0.8%). On the lossless
-// board α is 0.
+// On a lossy board the feed checks run with the board's tanδ, and α is what the loss adds (the
+// period's root; the long line's Re γ less the lossless line's where the metal is lossy, its
+// fit's own bias +0.0088/m here, 7% of the loss): within 3% of Pozar's dielectric loss. On the
+// lossless board α is 0.
 TEST(FeedImpedances, TakeTheBoardsLosses) {
   TwoPortLine line = two_port_line(10);
   geometry::Layout lossy = line.mesh.layout();

@@ -23,15 +23,24 @@ using LineChecks = std::function<LineCheck(const LineSpec&, double frequency_hz,
 inline LineCheck host_line_check(const LineSpec& spec, double frequency_hz, bool with_load) {
   return line_check(spec, frequency_hz, with_load);
 }
+// Whether a feed's checks are periodic (LineSpec::periodic): with perfect metal, which the
+// period models; a lossy metal's feeds keep the long line's standing wave.
+[[nodiscard]] inline bool periodic_checks(const LineSpec& spec) { return spec.metal.perfect(); }
+// The checks FeedImpedances runs at each node for one feed: one, or two where the long line's
+// α must be corrected by the lossless line's (a lossy board, not periodic).
+[[nodiscard]] inline int checks_per_node(const LineSpec& spec) {
+  return !periodic_checks(spec) && spec.lossy() ? 2 : 1;
+}
 
 class FeedImpedances {
  public:
   // Runs the line check for each distinct feed width of the mesh's ports at `nodes` Chebyshev
   // nodes of [f_min_hz, f_max_hz] (one node, at f_min, when the band is a single frequency),
-  // on the mesh's own cell size, with the line lengths of one branch of the line check's
-  // rule (suggested_half_wavelengths at f_max) so that Z0(f) has no steps. Throws std::invalid_argument for nodes < 1 or a band that is
-  // not 0 < f_min <= f_max.
-  // With matched_loads false the loads' line runs (as many again) are skipped.
+  // on the mesh's own cell size: periodic checks (periodic_checks) on a line of one length
+  // (load_half_length_mm), the others with the line lengths of one branch of the line check's
+  // rule (suggested_half_wavelengths at f_max) so that Z0(f) has no steps. Throws
+  // std::invalid_argument for nodes < 1 or a band that is not 0 < f_min <= f_max.
+  // With matched_loads false the loads' line runs are skipped.
   FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz, int nodes = 6,
                  bool matched_loads = true, const LineChecks& checks = host_line_check);
 
@@ -39,8 +48,8 @@ class FeedImpedances {
   // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
   [[nodiscard]] std::vector<double> at(double frequency_hz) const;
   // γ of every port's feed (1/m, in port order) at f, interpolated as γ/f; α is the
-  // attenuation the board's losses (the substrate's tanδ, the metal) add, from the lossy line
-  // less the lossless one (on a lossy board the checks run both). Throws as at().
+  // attenuation the board's losses (the substrate's tanδ, the metal) add: the period's, or the
+  // lossy long line's less the lossless one's (checks_per_node). Throws as at().
   [[nodiscard]] std::vector<std::complex<double>> propagation_constants(double frequency_hz) const;
   // The gap load of every port (Ω, in port order) at f that terminates its feed
   // (matched_gap_load). Throws as at(), std::logic_error when built without the loads.

@@ -33,6 +33,9 @@ struct LineSpec {
   // A coupled pair: a second strip of the same width beside the first, this gap between them
   // (a whole number of cells across; characterise_coupled_pair). 0: the single line.
   double gap_mm = 0;
+  // line_check takes γ and Z0 from one period of the line (periodic_line.hpp; perfect metal)
+  // instead of the standing wave, and solves the line only for the matched load.
+  bool periodic = false;
 
   [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
   [[nodiscard]] double along_cell_mm() const { return along_mm > 0 ? along_mm : across_cell_mm(); }
@@ -61,6 +64,9 @@ struct LineResult {
 // so that the fitted stretch lies well clear of the gap's and the open end's near fields. λg
 // from Kirschning-Jansen: the estimate only sizes the line. Independent of the mesh.
 double suggested_half_length_mm(const LineSpec& spec, double frequency_hz);
+// The half length of a periodic check's line (LineSpec::periodic), which only finds the
+// matched load with the period's γ: 20 widths and 20 heights, at every frequency.
+double load_half_length_mm(const LineSpec& spec);
 // The number of added half wavelengths that rule picks at f, and the half length with a given
 // number of them. Runs over a band keep one number (the one its highest frequency needs):
 // where the rule steps from k to k + 1, Z0 from the shorter line differs by ~0.1%.
