@@ -16,3 +16,21 @@ function(planarmom_add_library name)
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endfunction()
+
+# planarmom_optional_dependency(NAME TARGET target HEADER h LIBRARY lib WITH src WITHOUT src
+#                               MISSING text)
+# A Debian library a module uses where it is installed: found by its header and library, the
+# WITH source compiled and linked against it; otherwise the WITHOUT source, and MISSING said.
+function(planarmom_optional_dependency name)
+  cmake_parse_arguments(ARG "" "TARGET;HEADER;LIBRARY;WITH;WITHOUT;MISSING" "" ${ARGN})
+  find_path(${name}_INCLUDE_DIR ${ARG_HEADER})
+  find_library(${name}_LIBRARY ${ARG_LIBRARY})
+  if(${name}_INCLUDE_DIR AND ${name}_LIBRARY)
+    target_sources(${ARG_TARGET} PRIVATE ${ARG_WITH})
+    target_include_directories(${ARG_TARGET} PRIVATE ${${name}_INCLUDE_DIR})
+    target_link_libraries(${ARG_TARGET} PRIVATE ${${name}_LIBRARY})
+  else()
+    message(STATUS "${ARG_MISSING}")
+    target_sources(${ARG_TARGET} PRIVATE ${ARG_WITHOUT})
+  endif()
+endfunction()
