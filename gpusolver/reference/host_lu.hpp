@@ -16,9 +16,6 @@ namespace pmom::cpu {
 // number) is a std::runtime_error naming `who`.
 template <class T> std::vector<int> factor_lu(T* a, index_t n, const char* who);
 
-// The library that factors, for the log: "LAPACK getrf" or "Eigen PartialPivLU".
-[[nodiscard]] const char* lu_library();
-
 #define PMOM_DECLARE(T) extern template std::vector<int> factor_lu(T*, index_t, const char*);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_DECLARE)
 #undef PMOM_DECLARE

@@ -17,8 +17,6 @@ template <class T> std::vector<int> factor_lu(T* a, index_t n, const char* who) 
   return {indices.data(), indices.data() + indices.size()};
 }
 
-const char* lu_library() { return "Eigen PartialPivLU"; }
-
 #define PMOM_INSTANTIATE(T) template std::vector<int> factor_lu(T*, index_t, const char*);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE

@@ -61,11 +61,10 @@ template <class T> std::vector<int> factor_lu(T* a, index_t n, const char* who) 
   for (index_t i = 0; i < n; ++i)
     std::swap(at[static_cast<std::size_t>(i)],
               at[static_cast<std::size_t>(pivots[static_cast<std::size_t>(i)] - 1)]);
-  for (index_t k = 0; k < n; ++k) row_of[static_cast<std::size_t>(at[static_cast<std::size_t>(k)])] = k;
+  for (index_t k = 0; k < n; ++k)
+    row_of[static_cast<std::size_t>(at[static_cast<std::size_t>(k)])] = k;
   return row_of;
 }
-
-const char* lu_library() { return "LAPACK getrf"; }
 
 #define PMOM_INSTANTIATE(T) template std::vector<int> factor_lu(T*, index_t, const char*);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)

@@ -312,10 +312,6 @@ cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u
   return load;
 }
 
-}  // namespace
-
-namespace {
-
 // The matched load from the two-port line's two load columns, with γ given.
 struct LoadSolve {
   cd load;

@@ -171,10 +171,6 @@ class Period {
       e(static_cast<Eigen::Index>(k)) = dy_ * pairs_x_[k];
     return e;
   }
-  // The current through period 0's boundary of the even-mode solution u: Δy Σ over the rows.
-  [[nodiscard]] cd boundary_current(const Vector& u) const {
-    return gap().cwiseProduct(u).sum();
-  }
 
  private:
   int rows_;
@@ -234,7 +230,8 @@ LineResult periodic_line(const LineSpec& spec, double frequency_hz,
   const Vector e = period.gap();
   const cd scale = -kJ * period.dx() * (left.transpose() * e)(0) /
                    (left.transpose() * derivative * right)(0);
-  const cd current = scale * period.boundary_current(right);
+  // The current through period 0's boundary: Δy Σ over the rows, which is eᵀ u.
+  const cd current = scale * (e.transpose() * right)(0);
   LineResult r;
   r.frequency_hz = frequency_hz;
   r.gamma = kJ * beta;
