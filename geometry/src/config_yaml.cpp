@@ -205,7 +205,7 @@ const ConfigSchema& geometry_config_schema() {
 
 const YamlReader::Keys& other_config_sections() {
   static const YamlReader::Keys sections = {"frequencies", "sparsify", "solver", "output",
-                                            "termination", "accuracy"};
+                                            "termination", "deembedding", "accuracy"};
   return sections;
 }
 

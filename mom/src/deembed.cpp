@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/line_fit.hpp"
@@ -173,6 +174,12 @@ void check_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port
   (void)fit_window(mesh, port, options);
 }
 
+bool has_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                    const DeembedOptions& options) {
+  const Window w = window_of(mesh, port, options);
+  return w.last - w.first >= 6;
+}
+
 double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
                      const DeembedOptions& options) {
   const Window w = window_of(mesh, port, options);
@@ -181,10 +188,12 @@ double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
 
 namespace {
 
-// Every feed's fitted window and currents, after checking the sizes.
+// Every fitted feed's window and currents, after checking the sizes (`fitted` empty: every
+// feed is; a calibrated feed's data stay empty).
 std::vector<FeedData> feed_data(const geometry::Mesh& mesh, std::span<const cd> currents,
                                 std::span<const double> feed_z0_ohm,
-                                const DeembedOptions& options) {
+                                const DeembedOptions& options,
+                                std::span<const PortWaves> how = {}) {
   const auto p = static_cast<int>(mesh.ports().size());
   const auto n = mesh.basis().size();
   if (currents.size() != n * static_cast<std::size_t>(p) ||
@@ -195,6 +204,7 @@ std::vector<FeedData> feed_data(const geometry::Mesh& mesh, std::span<const cd> 
   }
   std::vector<FeedData> feeds(static_cast<std::size_t>(p));
   for (int q = 0; q < p; ++q) {
+    if (!how.empty() && how[static_cast<std::size_t>(q)] == PortWaves::calibrated) continue;
     const geometry::MeshPort& port = mesh.ports()[static_cast<std::size_t>(q)];
     FeedData& feed = feeds[static_cast<std::size_t>(q)];
     feed.w = fit_window(mesh, port, options);
@@ -253,9 +263,29 @@ std::vector<cd> fitted_gammas(const geometry::Mesh& mesh, const std::vector<Feed
   return gamma;
 }
 
-// S from the feeds' waves at the given γ, moved to the reference planes and renormalised.
-SParameters scattering(const geometry::Mesh& mesh, const std::vector<FeedData>& feeds,
-                       std::span<const cd> gamma, std::span<const double> feed_z0_ohm) {
+// Every port's F and B (rows: ports, columns: excitations), I(x) = F e^{−γx} + B e^{γx}.
+struct Waves {
+  Eigen::MatrixXcd forward, backward;
+};
+
+// The waves fitted on the feeds at the given γ.
+Waves fitted_waves(const std::vector<FeedData>& feeds, std::span<const cd> gamma) {
+  const auto p = static_cast<Eigen::Index>(feeds.size());
+  Waves w{Eigen::MatrixXcd::Zero(p, p), Eigen::MatrixXcd::Zero(p, p)};
+  for (Eigen::Index q = 0; q < p; ++q) {
+    const FeedData& feed = feeds[static_cast<std::size_t>(q)];
+    if (feed.current.empty()) continue;  // a calibrated port's
+    for (Eigen::Index e = 0; e < p; ++e)
+      std::tie(w.forward(q, e), w.backward(q, e)) =
+          fit_amplitudes(feed.current[static_cast<std::size_t>(e)], feed.w,
+                         gamma[static_cast<std::size_t>(q)], feed.step_m);
+  }
+  return w;
+}
+
+// S from the feeds' waves, moved to the reference planes and renormalised.
+SParameters scattering(const geometry::Mesh& mesh, const Waves& waves, std::span<const cd> gamma,
+                       std::span<const double> feed_z0_ohm) {
   const auto p = static_cast<int>(mesh.ports().size());
   SParameters out;
   out.ports = p;
@@ -263,16 +293,13 @@ SParameters scattering(const geometry::Mesh& mesh, const std::vector<FeedData>& 
   for (int q = 0; q < p; ++q) {
     const geometry::MeshPort& port = mesh.ports()[static_cast<std::size_t>(q)];
     const geometry::Port& spec = mesh.layout().ports[static_cast<std::size_t>(port.port)];
-    const FeedData& feed = feeds[static_cast<std::size_t>(q)];
     const cd g = gamma[static_cast<std::size_t>(q)];
     const double x_ref = spec.reference_plane_mm * 1e-3;
     const double root_z0 = std::sqrt(feed_z0_ohm[static_cast<std::size_t>(q)]);
     for (int e = 0; e < p; ++e) {
-      const auto [f, b] =
-          fit_amplitudes(feed.current[static_cast<std::size_t>(e)], feed.w, g, feed.step_m);
       // Voltage waves V± = ±Z0 I±, as power waves (÷√Z0), at the reference plane.
-      incident(q, e) = root_z0 * f * std::exp(-g * x_ref);
-      outgoing(q, e) = -root_z0 * b * std::exp(g * x_ref);
+      incident(q, e) = root_z0 * waves.forward(q, e) * std::exp(-g * x_ref);
+      outgoing(q, e) = -root_z0 * waves.backward(q, e) * std::exp(g * x_ref);
     }
     out.gamma.push_back(g);
     out.reference_ohm.push_back(spec.impedance_ohm);
@@ -311,7 +338,8 @@ SParameters scattering(const geometry::Mesh& mesh, const std::vector<FeedData>& 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
                     std::span<const double> feed_z0_ohm, const DeembedOptions& options) {
   const std::vector<FeedData> feeds = feed_data(mesh, currents, feed_z0_ohm, options);
-  return scattering(mesh, feeds, fitted_gammas(mesh, feeds), feed_z0_ohm);
+  const std::vector<cd> gamma = fitted_gammas(mesh, feeds);
+  return scattering(mesh, fitted_waves(feeds, gamma), gamma, feed_z0_ohm);
 }
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
@@ -322,7 +350,72 @@ SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
     throw std::invalid_argument("de-embedding: expected " + std::to_string(feeds.size()) +
                                 " feed propagation constants, got " +
                                 std::to_string(feed_gamma.size()));
-  return scattering(mesh, feeds, feed_gamma, feed_z0_ohm);
+  return scattering(mesh, fitted_waves(feeds, feed_gamma), feed_gamma, feed_z0_ohm);
+}
+
+std::pair<cd, cd> PortLaunch::waves(cd v, cd i) const {
+  // (F, B) = E⁻¹ (V, I).
+  const cd det = e[0] * e[3] - e[1] * e[2];
+  if (!(std::abs(det) > 0) || !std::isfinite(std::abs(det)))
+    throw std::runtime_error("de-embedding: a port's calibrated launch is singular");
+  return {(e[3] * v - e[1] * i) / det, (e[0] * i - e[2] * v) / det};
+}
+
+cd gap_current(const geometry::MeshPort& port, std::span<const cd> x) {
+  cd sum = 0.0;
+  for (const int m : port.delta_gap().basis) sum += x[static_cast<std::size_t>(m)];
+  return port.sign * port.across_mm * 1e-3 * sum;
+}
+
+std::pair<cd, cd> feed_waves(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                             std::span<const cd> x, cd gamma, const DeembedOptions& options) {
+  return fit_amplitudes(feed_currents(port, x, port.across_mm * 1e-3),
+                        fit_window(mesh, port, options), gamma, port.along_mm * 1e-3);
+}
+
+PortLaunch port_launch(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                       std::array<std::span<const cd>, 2> x, std::array<cd, 2> gap_voltage,
+                       cd gamma) {
+  // E = [V₁ V₂; I₁ I₂] [F₁ F₂; B₁ B₂]⁻¹ over the two states.
+  Eigen::Matrix2cd terminal, waves;
+  for (int k = 0; k < 2; ++k) {
+    const auto [f, b] = feed_waves(mesh, port, x[static_cast<std::size_t>(k)], gamma);
+    waves.col(k) << f, b;
+    terminal.col(k) << gap_voltage[static_cast<std::size_t>(k)],
+        gap_current(port, x[static_cast<std::size_t>(k)]);
+  }
+  const Eigen::FullPivLU<Eigen::Matrix2cd> lu(waves);
+  if (!lu.isInvertible())
+    throw std::runtime_error("port launch: the standard's two states carry the same waves");
+  const Eigen::Matrix2cd e = terminal * lu.inverse();
+  return {{e(0, 0), e(0, 1), e(1, 0), e(1, 1)}};
+}
+
+SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
+                    std::span<const double> feed_z0_ohm, std::span<const cd> feed_gamma,
+                    const PortCalibration& calibration, const DeembedOptions& options) {
+  const std::size_t p = mesh.ports().size();
+  if (feed_gamma.size() != p || calibration.waves.size() != p || calibration.launch.size() != p ||
+      calibration.load_ohm.size() != p)
+    throw std::invalid_argument("de-embedding: expected " + std::to_string(p) +
+                                " feed propagation constants, launches, loads and choices");
+  const std::vector<FeedData> feeds =
+      feed_data(mesh, currents, feed_z0_ohm, options, calibration.waves);
+  Waves w = fitted_waves(feeds, feed_gamma);
+  const std::size_t n = mesh.basis().size();
+  for (std::size_t q = 0; q < p; ++q) {
+    if (calibration.waves[q] != PortWaves::calibrated) continue;
+    const geometry::MeshPort& port = mesh.ports()[q];
+    for (std::size_t e = 0; e < p; ++e) {
+      const cd i = gap_current(port, currents.subspan(e * n, n));
+      // The gap's voltage into the circuit: the source's 1 V where driven, less the load's drop
+      // (port_loads.hpp).
+      const cd v = (q == e ? 1.0 : 0.0) - calibration.load_ohm[q] * i;
+      const auto qi = static_cast<Eigen::Index>(q), ei = static_cast<Eigen::Index>(e);
+      std::tie(w.forward(qi, ei), w.backward(qi, ei)) = calibration.launch[q].waves(v, i);
+    }
+  }
+  return scattering(mesh, w, feed_gamma, feed_z0_ohm);
 }
 
 }  // namespace pmom::mom

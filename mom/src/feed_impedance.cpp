@@ -47,6 +47,7 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
     std::vector<double> z0;
     std::vector<std::complex<double>> loads, gammas;
+    std::array<std::vector<std::complex<double>>, 4> launch;
     for (const double f : nodes_) {
       spec.half_length_mm = spec.periodic ? load_half_length_mm(spec)
                                           : half_length_mm(spec, f, half_wavelengths);
@@ -67,7 +68,12 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.
       if (matched_loads) loads.push_back(f * check.load);
+      // The launch's voltage row likewise: the gap's voltage is mostly the open end's
+      // reactance, ∝ 1/f (launches()).
+      for (std::size_t k = 0; k < 4 && matched_loads; ++k)
+        launch[k].push_back((k < 2 ? f : 1.0) * check.launch.e[k]);
     }
+    for (std::size_t k = 0; k < 4; ++k) launch_[k].push_back(std::move(launch[k]));
     z0_.push_back(std::move(z0));
     loads_.push_back(std::move(loads));
     gamma_.push_back(std::move(gammas));
@@ -117,6 +123,18 @@ std::vector<std::complex<double>> FeedImpedances::matched_loads(double frequency
   std::vector<std::complex<double>> loads = interpolate(loads_, frequency_hz);
   for (std::complex<double>& load : loads) load /= frequency_hz;
   return loads;
+}
+
+std::vector<PortLaunch> FeedImpedances::launches(double frequency_hz) const {
+  if (!loads_.empty() && loads_.front().empty())
+    throw std::logic_error("FeedImpedances: built without the matched loads and launches");
+  std::vector<PortLaunch> launch(width_of_port_.size());
+  for (std::size_t k = 0; k < 4; ++k) {
+    const std::vector<std::complex<double>> entry = interpolate(launch_[k], frequency_hz);
+    for (std::size_t p = 0; p < launch.size(); ++p)
+      launch[p].e[k] = entry[p] / (k < 2 ? frequency_hz : 1.0);
+  }
+  return launch;
 }
 
 }  // namespace pmom::mom

@@ -274,28 +274,13 @@ LineResult line_from(const LineProblem& p, std::span<const cd> current, int cell
 // The matched load from the two load columns' solutions (x0: port 1 driven, u: port 2's gap
 // indicator), with the line's γ.
 cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u,
-             const LineSpec& spec, double frequency_hz, cd gamma) {
-  const double a = p.along, across = p.across;
+             double frequency_hz, cd gamma) {
+  const double across = p.across;
   const geometry::MeshPort& loaded = p.mesh.ports()[1];
-  const double cell_mm = spec.along_cell_mm();
-  // On port 2's feed, k cells from its gap: I_k = L e^{−γ k a} + A e^{γ k a}, L leaving the gap
-  // (the reflection), A arriving; least squares over the samples clear of both near fields
-  // (three sizes, as the de-embedding skips).
-  const int skip = static_cast<int>(
-      std::ceil(3.0 * std::max(spec.width_mm, spec.height_mm) / cell_mm));
-  const int first = 1 + skip, last = static_cast<int>(loaded.samples.size()) - skip;
-  Eigen::MatrixXcd waves(last - first, 2);
-  Eigen::MatrixXcd current = Eigen::MatrixXcd::Zero(last - first, 2);
-  for (int k = first; k < last; ++k) {
-    waves(k - first, 0) = std::exp(-gamma * (k * a));
-    waves(k - first, 1) = std::exp(gamma * (k * a));
-    for (const int m : loaded.samples[static_cast<std::size_t>(k)].basis) {
-      current(k - first, 0) += x0[static_cast<std::size_t>(m)];
-      current(k - first, 1) += u[static_cast<std::size_t>(m)];
-    }
-  }
-  const Eigen::MatrixXcd amplitudes = waves.colPivHouseholderQr().solve(current);
-  const cd leaving0 = amplitudes(0, 0), leaving_u = amplitudes(0, 1);
+  // On port 2's feed the wave leaving its gap (the reflection), fitted where the de-embedding
+  // fits it, clear of both near fields.
+  const cd leaving0 = feed_waves(p.mesh, loaded, x0, gamma).first;
+  const cd leaving_u = feed_waves(p.mesh, loaded, u, gamma).first;
   cd gap0 = 0.0, gap_u = 0.0;
   for (const int m : loaded.delta_gap().basis) {
     gap0 += x0[static_cast<std::size_t>(m)];
@@ -312,9 +297,19 @@ cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u
   return load;
 }
 
-// The matched load from the two-port line's two load columns, with γ given.
+// The launch of the loaded port (port 2) from the same two solutions: in x0 its gap is shorted
+// (0 V); u = Z⁻¹ g is its gap driven by the voltage whose right-hand side is 1 on each gap
+// rooftop, sign/a into the line (delta_gap_excitation).
+PortLaunch launch_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u,
+                       cd gamma) {
+  const geometry::MeshPort& loaded = p.mesh.ports()[1];
+  return port_launch(p.mesh, loaded, {x0, u}, {cd(0.0), cd(loaded.sign / p.across)}, gamma);
+}
+
+// The matched load and the launch from the two-port line's two load columns, with γ given.
 struct LoadSolve {
   cd load;
+  PortLaunch launch;
   int unknowns = 0;
   double seconds_assembly = 0, seconds_solve = 0;
 };
@@ -324,7 +319,8 @@ LoadSolve solve_load(const LineSpec& spec, double frequency_hz, cd gamma,
   const auto n = p.mesh.basis().size();
   const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, load_columns(p), 2, p.strip});
   const std::span<const cd> columns(x.x);
-  return {load_from(p, columns.subspan(0, n), columns.subspan(n, n), spec, frequency_hz, gamma),
+  return {load_from(p, columns.subspan(0, n), columns.subspan(n, n), frequency_hz, gamma),
+          launch_from(p, columns.subspan(0, n), columns.subspan(n, n), gamma),
           static_cast<int>(n), p.seconds_set_up + x.seconds_assembly, x.seconds_solve};
 }
 
@@ -339,6 +335,7 @@ LineCheck periodic_check(const LineSpec& spec, double frequency_hz, bool with_lo
   if (!with_load) return c;
   const LoadSolve l = solve_load(spec, frequency_hz, c.line.gamma, solve, "load check");
   c.load = l.load;
+  c.launch = l.launch;
   c.line.unknowns = l.unknowns;
   c.line.seconds_assembly += l.seconds_assembly;
   c.line.seconds_solve = l.seconds_solve;
@@ -366,9 +363,11 @@ LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
   c.line = line_from(p, columns.subspan(0, n), spec.cells_across, frequency_hz);
   c.line.seconds_assembly = p.seconds_set_up + x.seconds_assembly;
   c.line.seconds_solve = x.seconds_solve;
-  if (with_load)
-    c.load = load_from(p, columns.subspan(n, n), columns.subspan(2 * n, n), spec, frequency_hz,
+  if (with_load) {
+    c.load = load_from(p, columns.subspan(n, n), columns.subspan(2 * n, n), frequency_hz,
                        c.line.gamma);
+    c.launch = launch_from(p, columns.subspan(n, n), columns.subspan(2 * n, n), c.line.gamma);
+  }
   return c;
 }
 

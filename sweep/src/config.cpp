@@ -221,6 +221,8 @@ SweepSettings read_sweep_settings(const YAML::Node& root, const std::string& fil
   read_output(r, root["output"], ports, s);
   if (const YAML::Node n = root["termination"])
     s.termination = r.choice(n, "/termination", kTerminationNames);
+  if (const YAML::Node n = root["deembedding"])
+    s.deembedding = r.choice(n, "/deembedding", kDeembeddingNames);
   if (const YAML::Node n = root["accuracy"]) read_accuracy(r, n, s);
   return s;
 }
@@ -230,6 +232,7 @@ std::string to_string(ZFormat v) { return name_of(kZFormatNames, v); }
 std::string to_string(BackendChoice v) { return name_of(kBackendNames, v); }
 std::string to_string(PreconditionerChoice v) { return name_of(kPreconditionerNames, v); }
 std::string to_string(Termination v) { return name_of(kTerminationNames, v); }
+std::string to_string(Deembedding v) { return name_of(kDeembeddingNames, v); }
 
 BackendChoice parse_backend_choice(const std::string& name) {
   for (const Named<BackendChoice>& n : kBackendNames)

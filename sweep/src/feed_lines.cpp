@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "planarmom/logging/logging.hpp"
@@ -15,12 +16,34 @@
 
 namespace pmom::sweep {
 
+std::vector<mom::PortWaves> port_waves(const geometry::Mesh& mesh, const SweepSettings& s) {
+  const bool every_entry = !(s.density < 1 || s.reach_heights > 0);
+  if (s.deembedding == Deembedding::calibrated && !every_entry)
+    throw std::invalid_argument(
+        "/deembedding: calibrated ports need every entry of Z (as on their line standard): "
+        "drop sparsify's density and reach_heights, or use deembedding: fit");
+  std::vector<mom::PortWaves> waves;
+  for (const geometry::MeshPort& port : mesh.ports()) {
+    const bool calibrated =
+        s.deembedding == Deembedding::calibrated ||
+        (s.deembedding == Deembedding::automatic && every_entry && !mom::has_fit_window(mesh, port));
+    waves.push_back(calibrated ? mom::PortWaves::calibrated : mom::PortWaves::fitted);
+  }
+  return waves;
+}
+
+bool any_calibrated(const std::vector<mom::PortWaves>& waves) {
+  return std::find(waves.begin(), waves.end(), mom::PortWaves::calibrated) != waves.end();
+}
+
 mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const SweepSettings& s,
                                          Backend<std::complex<double>>& backend,
                                          LineResults* shared) {
   const auto start = clock::now();
   const auto [lo, hi] = std::minmax_element(s.frequencies_hz.begin(), s.frequencies_hz.end());
   const bool matched = s.termination == Termination::matched;
+  // The loads' line is the ports' calibration standard too.
+  const bool with_load = matched || any_calibrated(port_waves(mesh, s));
   constexpr int kNodes = 6;
   std::set<int> widths;
   for (const geometry::MeshPort& port : mesh.ports()) widths.insert(port.count);
@@ -33,11 +56,13 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   const int total = static_cast<int>(widths.size()) * nodes * mom::checks_per_node(board);
   std::optional<LineCache> cache;
   if (s.line_cache) cache.emplace(LineCache::default_folder());
-  PMOM_LOG(info) << total << " line checks for the feeds' Z0" << (matched ? " and loads" : "")
+  PMOM_LOG(info) << total << " line checks for the feeds' Z0"
+                 << (matched ? " and loads" : "")
+                 << (any_calibrated(port_waves(mesh, s)) ? ", calibrating the ports" : "")
                  << (cache ? ", cached in " + cache->folder().string()
                            : std::string(", cache bypassed (--no-line-cache)"));
   SweepLineChecks checks(&backend, std::move(cache), total, shared);
-  mom::FeedImpedances feeds(mesh, *lo, *hi, kNodes, matched, checks.checks());
+  mom::FeedImpedances feeds(mesh, *lo, *hi, kNodes, with_load, checks.checks());
   PMOM_LOG(info) << "line checks: " << seconds_since(start) << " s, " << checks.solved()
                  << " solved, " << checks.from_cache() << " from the cache"
                  << (checks.from_shared() > 0

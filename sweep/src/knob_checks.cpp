@@ -12,6 +12,7 @@
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
+#include "feed_lines.hpp"
 
 namespace pmom::sweep {
 namespace {
@@ -47,7 +48,10 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
   const double f_min = s.frequencies_hz.front(), f_max = s.frequencies_hz.back();
   // One line per feed width (feeds of one width have one window), naming its ports.
   std::map<std::tuple<int, double, double>, std::vector<const geometry::MeshPort*>> by_width;
-  for (const geometry::MeshPort& port : mesh.ports()) by_width[port.line_key()].push_back(&port);
+  const std::vector<mom::PortWaves> waves = port_waves(mesh, s);
+  for (const geometry::MeshPort& port : mesh.ports())
+    if (waves[static_cast<std::size_t>(port.port)] == mom::PortWaves::fitted)
+      by_width[port.line_key()].push_back(&port);
   for (const auto& [line, ports] : by_width) {
     const geometry::MeshPort& port = *ports.front();
     const double window = mom::fit_window_mm(mesh, port);

@@ -29,26 +29,33 @@ bool on_device(const Backend<cd>* backend) {
   return backend != nullptr && backend->on_device();
 }
 
-// A check as the cache and the other ranks keep it: γ, εeff, Z0, unknowns and the load.
+// A check as the cache and the other ranks keep it: γ, εeff, Z0, unknowns, the load and the
+// launch (an older cache's eight values are a miss).
 std::vector<double> stored_values(const mom::LineCheck& c, bool with_load) {
   std::vector<double> values{c.line.gamma.real(), c.line.gamma.imag(), c.line.eps_eff,
                              c.line.z0.real(),    c.line.z0.imag(),
                              static_cast<double>(c.line.unknowns)};
-  if (with_load) values.insert(values.end(), {c.load.real(), c.load.imag()});
+  if (with_load) {
+    values.insert(values.end(), {c.load.real(), c.load.imag()});
+    for (const cd e : c.launch.e) values.insert(values.end(), {e.real(), e.imag()});
+  }
   return values;
 }
 
 // The check those values hold, or nothing when they are not as many as it needs.
 std::optional<mom::LineCheck> stored_check(const std::vector<double>& v, double frequency_hz,
                                            bool with_load) {
-  if (v.size() != (with_load ? 8u : 6u)) return std::nullopt;
+  if (v.size() != (with_load ? 16u : 6u)) return std::nullopt;
   mom::LineCheck c;
   c.line.frequency_hz = frequency_hz;
   c.line.gamma = {v[0], v[1]};
   c.line.eps_eff = v[2];
   c.line.z0 = {v[3], v[4]};
   c.line.unknowns = static_cast<int>(v[5]);
-  if (with_load) c.load = {v[6], v[7]};
+  if (with_load) {
+    c.load = {v[6], v[7]};
+    for (std::size_t k = 0; k < 4; ++k) c.launch.e[k] = {v[8 + 2 * k], v[9 + 2 * k]};
+  }
   return c;
 }
 

@@ -26,6 +26,7 @@ SweepPipeline::SweepPipeline(const geometry::Mesh& mesh, const SweepSettings& se
       backend_(backend),
       rhs_(mom::port_excitations(mesh)),
       feeds_(band_feed_impedances(mesh, settings, backend, shared_lines)),
+      port_waves_(port_waves(mesh, settings)),
       parts_(std::make_unique<ZParts>(mesh_, settings_)),
       route_(make_z_route(*parts_, backend_)) {
   backend_.synchronize();  // uploads and zeroing are done before any fill writes
@@ -110,10 +111,16 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   // near fields bend it. A thresholded Z is another line, whose γ only a fit on the feeds
   // sees (docs/VALIDATION.md, "Convergence in every knob").
   const bool every_entry = r.nnz == static_cast<long long>(n) * n;
-  r.s = every_entry ? mom::deembed(mesh_, guess, feeds_.at(frequency_hz),
-                                   feeds_.propagation_constants(frequency_hz))
-                          .s
-                    : mom::deembed(mesh_, guess, feeds_.at(frequency_hz)).s;
+  if (any_calibrated(port_waves_))
+    r.s = mom::deembed(mesh_, guess, feeds_.at(frequency_hz),
+                       feeds_.propagation_constants(frequency_hz),
+                       {port_waves_, feeds_.launches(frequency_hz), loads})
+              .s;
+  else
+    r.s = every_entry ? mom::deembed(mesh_, guess, feeds_.at(frequency_hz),
+                                     feeds_.propagation_constants(frequency_hz))
+                            .s
+                      : mom::deembed(mesh_, guess, feeds_.at(frequency_hz)).s;
   r.seconds_deembed = seconds_since(start);
   return r;
 }

@@ -23,6 +23,7 @@
 #include "planarmom/sweep/knob_checks.hpp"
 #include "planarmom/sweep/pipeline.hpp"
 #include "planarmom/sweep/sweep_coordinator.hpp"
+#include "feed_lines.hpp"
 #include "sweep_steps.hpp"
 
 namespace pmom::sweep {
@@ -146,14 +147,38 @@ SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string
   }
   // A feed too short for the de-embedding's fit would stop the sweep at its first frequency,
   // after the line checks: it is the config's error, at the port's line.
+  const std::vector<mom::PortWaves> waves = [&] {
+    try {
+      return port_waves(mesh, settings);
+    } catch (const std::invalid_argument& e) {
+      throw geometry::ConfigError(file, 0, e.what());
+    }
+  }();
+  std::string calibrated;
   for (const geometry::MeshPort& port : mesh.ports()) {
+    if (waves[static_cast<std::size_t>(port.port)] == mom::PortWaves::calibrated) {
+      calibrated += (calibrated.empty() ? "" : ", ") +
+                    g.layout.ports[static_cast<std::size_t>(port.port)].name;
+      continue;
+    }
     try {
       mom::check_fit_window(mesh, port);
     } catch (const std::invalid_argument& e) {
-      const geometry::GeometryError at(e.what(), geometry::Item::port, port.port, "feed_length_mm");
-      throw geometry::ConfigError(file, g.line_of(at), e.what());
+      const std::string what = std::string(e.what()) +
+                               (settings.deembedding == Deembedding::fit
+                                    ? " (deembedding: auto calibrates such a port)"
+                                    : " (or keep every entry of Z, which calibrates such a port)");
+      const geometry::GeometryError at(what, geometry::Item::port, port.port, "feed_length_mm");
+      throw geometry::ConfigError(file, g.line_of(at), what);
     }
   }
+  if (!calibrated.empty())
+    PMOM_LOG(info) << file << ": port" << (calibrated.find(',') == std::string::npos ? " " : "s ")
+                   << calibrated
+                   << (settings.deembedding == Deembedding::calibrated
+                           ? ": calibrated (deembedding: calibrated)"
+                           : ": calibrated, their feeds too short for the fit")
+                   << " (waves from the gap through the launch of a line standard)";
   if (!g.layout.metal.pec)
     PMOM_LOG(info) << file << ": metal of " << g.layout.metal.conductivity_s_per_m << " S/m, "
                    << g.layout.metal.thickness_um

@@ -51,6 +51,7 @@ void check(const sweep::SweepSettings& s) {
                                         s.reach_heights <= 1e4),
                "reach_heights set outside (0, 1e4] or without rule mpie");
   fuzz::expect(named(sweep::kTerminationNames, s.termination), "unknown termination");
+  fuzz::expect(named(sweep::kDeembeddingNames, s.deembedding), "unknown deembedding");
   for (const std::string* path : {&s.hdf5, &s.touchstone, &s.plot, &s.layout})
     fuzz::expect(!path->empty(), "an empty output path");
 }

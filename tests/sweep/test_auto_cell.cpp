@@ -132,10 +132,11 @@ TEST(AutoCell, OblongCellsWhereTheLayoutsXAndYEdgesHaveDifferentGrids) {
   EXPECT_GT(long_x.dx_mm, long_x.dy_mm);
 }
 
-// A feed too short for the de-embedding's fit is the config's error, at the port's line,
+// A feed too short for the de-embedding's fit, where the fit is asked for (deembedding: fit,
+// or a thresholded Z, which cannot be calibrated), is the config's error, at the port's line,
 // before anything is solved or written (it used to stop the sweep at its first frequency,
-// after the line checks, leaving a partial file).
-TEST(AutoCell, FeedsTooShortForTheFitAreAnErrorAtTheirPort) {
+// after the line checks, leaving a partial file). By default such a port is calibrated.
+TEST(AutoCell, FeedsTooShortForTheFitAreAnErrorAtTheirPortWhereTheFitIsAskedFor) {
   const pmom::test::TempDir scratch("short_feed");
   const std::string config =
       "substrate: {eps_r: 3.38, height_mm: 0.508}\nmetal: {pec: true}\n"
@@ -144,9 +145,23 @@ TEST(AutoCell, FeedsTooShortForTheFitAreAnErrorAtTheirPort) {
       "  - {name: b, x: 24, y: 0.6, direction: '-x', feed_length_mm: 16}\n"
       "mesh: {cell_mm: 0.4}\nfrequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 3}\n";
   geometry::test::expect_error<geometry::ConfigError>(
-      [&] { (void)load_sweep(scratch.write("c.yaml", config)); },
-      "c.yaml:6: de-embedding: the feed line of port 'a' (8 mm) leaves fewer than 6 samples "
-      "clear of the near fields of its gap, open end and circuit; make it at least 10 mm long");
+      [&] { (void)load_sweep(scratch.write("fit.yaml", config + "deembedding: fit\n")); },
+      "fit.yaml:6: de-embedding: the feed line of port 'a' (8 mm) leaves fewer than 6 samples "
+      "clear of the near fields of its gap, open end and circuit; make it at least 10 mm long "
+      "(deembedding: auto calibrates such a port)");
+  geometry::test::expect_error<geometry::ConfigError>(
+      [&] { (void)load_sweep(scratch.write("thin.yaml", config + "sparsify: {density: 0.5}\n")); },
+      "thin.yaml:6: de-embedding: the feed line of port 'a' (8 mm) leaves fewer than 6 samples "
+      "clear of the near fields of its gap, open end and circuit; make it at least 10 mm long "
+      "(or keep every entry of Z, which calibrates such a port)");
+  EXPECT_NO_THROW((void)load_sweep(scratch.write("c.yaml", config)));
+  geometry::test::expect_error<geometry::ConfigError>(
+      [&] {
+        (void)load_sweep(scratch.write(
+            "both.yaml", config + "sparsify: {density: 0.5}\ndeembedding: calibrated\n"));
+      },
+      "both.yaml: /deembedding: calibrated ports need every entry of Z (as on their line "
+      "standard): drop sparsify's density and reach_heights, or use deembedding: fit");
 }
 
 TEST(AutoCell, TwoSidesAreReadAndCheckedAndTheMpieRuleRefusesThem) {

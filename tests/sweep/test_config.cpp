@@ -60,7 +60,8 @@ std::string edited(const std::string& from, const std::string& to) {
 auto fields(const SweepSettings& s) {
   return std::tie(s.density, s.rule, s.check_dense, s.format, s.method, s.tolerance,
                   s.max_iterations, s.backend, s.preconditioner, s.termination, s.hdf5,
-                  s.touchstone, s.plot, s.layout, s.sampling, s.adaptive_tolerance);
+                  s.touchstone, s.plot, s.layout, s.sampling, s.adaptive_tolerance,
+                  s.deembedding);
 }
 
 void expect_bad(const std::string& text, const std::string& message) {
@@ -148,6 +149,9 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
             PreconditionerChoice::jacobi);
   EXPECT_EQ(read(kValid + "termination: short\n").termination, Termination::short_circuit);
   EXPECT_EQ(read(kValid + "termination: matched\n").termination, Termination::matched);
+  EXPECT_EQ(read(kValid).deembedding, Deembedding::automatic);
+  EXPECT_EQ(read(kValid + "deembedding: fit\n").deembedding, Deembedding::fit);
+  EXPECT_EQ(read(kValid + "deembedding: calibrated\n").deembedding, Deembedding::calibrated);
   // A file in the working folder: names without a folder; only frequencies is required.
   const SweepSettings bare = read("frequencies: [3.0e9, 1.0e10]\n", "coupler.yaml");
   EXPECT_EQ(bare.frequencies_hz, (std::vector<double>{3.0e9, 1.0e10}));
@@ -301,6 +305,8 @@ TEST(SweepConfig, BadSparsifyAndSolverValues) {
              "7: /sparsify: give density or reach_heights, not both (the reach sets the density)");
   expect_bad(kValid + "termination: open\n",
              "17: /termination must be one of matched, short, got 'open'");
+  expect_bad(kValid + "deembedding: trl\n",
+             "17: /deembedding must be one of auto, fit, calibrated, got 'trl'");
 }
 
 TEST(SweepConfig, BadFrequencies) {

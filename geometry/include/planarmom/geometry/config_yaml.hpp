@@ -63,7 +63,7 @@ struct GeometryConfig {
 [[nodiscard]] const ConfigSchema& geometry_config_schema();
 
 // The top-level sections that the sweep's reader owns in the same file (frequencies, sparsify,
-// solver, output, termination, accuracy); parse_geometry_config skips them.
+// solver, output, termination, deembedding, accuracy); parse_geometry_config skips them.
 [[nodiscard]] const YamlReader::Keys& other_config_sections();
 
 // Reads the geometry sections of `root` (a parsed config file; `file` is its name for

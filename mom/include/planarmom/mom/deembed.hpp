@@ -6,8 +6,10 @@
 // renormalised to each port's reference impedance.
 #pragma once
 
+#include <array>
 #include <complex>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
@@ -52,6 +54,9 @@ double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
 // before it solves anything.
 void check_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
                       const DeembedOptions& options = {});
+// Whether a port's feed leaves the fit its room (check_fit_window would not throw).
+[[nodiscard]] bool has_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                                  const DeembedOptions& options = {});
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
                     std::span<const double> feed_z0_ohm, const DeembedOptions& options = {});
@@ -61,5 +66,53 @@ SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<dou
                     std::span<const double> feed_z0_ohm,
                     std::span<const std::complex<double>> feed_gamma,
                     const DeembedOptions& options = {});
+
+// A port's launch: its delta gap's voltage and current into the circuit as a linear function
+// of the two waves on its feed, (V, I)ᵀ = E (F, B)ᵀ, where the current into the circuit x from
+// the port edge is I(x) = F e^{−γx} + B e^{γx} along the uniform line (F runs into the circuit).
+// E is the gap's and the open end's near field seen from the line: calibrated once per feed
+// line on a line standard of the same cross-section and cells (LineCheck::launch), it gives a
+// port's waves from its gap alone, so the feed needs no room for a fit.
+struct PortLaunch {
+  std::array<std::complex<double>, 4> e{};  // row-major 2×2
+  // (F, B) from the gap's (V, I). Throws std::runtime_error when E is singular.
+  [[nodiscard]] std::pair<std::complex<double>, std::complex<double>> waves(
+      std::complex<double> v, std::complex<double> i) const;
+};
+
+// F and B on a port's feed in one solution x (N values), least squares at γ over the samples
+// the de-embedding fits (clear of the near fields); throws as check_fit_window.
+std::pair<std::complex<double>, std::complex<double>> feed_waves(
+    const geometry::Mesh& mesh, const geometry::MeshPort& port,
+    std::span<const std::complex<double>> x, std::complex<double> gamma,
+    const DeembedOptions& options = {});
+// The current into the circuit through a port's delta gap in one solution.
+std::complex<double> gap_current(const geometry::MeshPort& port,
+                                 std::span<const std::complex<double>> x);
+
+// The launch of `port` on a line standard (its feed long enough to fit) from two of the
+// standard's solutions whose waves on that feed are independent, with the port's gap voltages
+// in them (into the circuit). Throws std::runtime_error when the two states' waves are not
+// independent.
+PortLaunch port_launch(const geometry::Mesh& mesh, const geometry::MeshPort& port,
+                       std::array<std::span<const std::complex<double>>, 2> x,
+                       std::array<std::complex<double>, 2> gap_voltage,
+                       std::complex<double> gamma);
+
+// How each port's waves are found: fitted on its feed's samples clear of the near fields (a
+// long feed), or calibrated: from its gap's voltage and current through its launch (any feed
+// of two cells or more; the circuit's near field must not reach the gap).
+enum class PortWaves { fitted, calibrated };
+struct PortCalibration {
+  std::vector<PortWaves> waves;                // per port
+  std::vector<PortLaunch> launch;              // per port; read where calibrated
+  std::vector<std::complex<double>> load_ohm;  // the gap loads the solutions were made with
+};
+// deembed with each feed's γ given, each port's waves as `calibration` says. Throws as deembed
+// (the fit window only for fitted ports), std::invalid_argument for sizes that disagree.
+SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
+                    std::span<const double> feed_z0_ohm,
+                    std::span<const std::complex<double>> feed_gamma,
+                    const PortCalibration& calibration, const DeembedOptions& options = {});
 
 }  // namespace pmom::mom

@@ -7,6 +7,7 @@
 // handful of dense line solves replaces one per frequency.
 #pragma once
 
+#include <array>
 #include <complex>
 #include <functional>
 #include <vector>
@@ -40,7 +41,7 @@ class FeedImpedances {
   // (load_half_length_mm), the others with the line lengths of one branch of the line check's
   // rule (suggested_half_wavelengths at f_max) so that Z0(f) has no steps. Throws
   // std::invalid_argument for nodes < 1 or a band that is not 0 < f_min <= f_max.
-  // With matched_loads false the loads' line runs are skipped.
+  // With matched_loads false the loads' line runs are skipped (and the launches with them).
   FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz, int nodes = 6,
                  bool matched_loads = true, const LineChecks& checks = host_line_check);
 
@@ -54,6 +55,9 @@ class FeedImpedances {
   // The gap load of every port (Ω, in port order) at f that terminates its feed
   // (matched_gap_load). Throws as at(), std::logic_error when built without the loads.
   [[nodiscard]] std::vector<std::complex<double>> matched_loads(double frequency_hz) const;
+  // The launch of every port (deembed.hpp, in port order) at f, each entry interpolated. Throws
+  // as matched_loads.
+  [[nodiscard]] std::vector<PortLaunch> launches(double frequency_hz) const;
 
   [[nodiscard]] const std::vector<double>& nodes_hz() const { return nodes_; }
 
@@ -65,6 +69,7 @@ class FeedImpedances {
   std::vector<std::vector<double>> z0_;       // per distinct width, per node
   std::vector<std::vector<std::complex<double>>> loads_;  // likewise, times the node's f
   std::vector<std::vector<std::complex<double>>> gamma_;  // likewise, divided by it
+  std::array<std::vector<std::vector<std::complex<double>>>, 4> launch_;  // per entry of E
 
   // Barycentric interpolation of per-width node values at f, returned per port.
   template <class T>

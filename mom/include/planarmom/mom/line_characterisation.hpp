@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
+#include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
 #include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/mom/table_plan.hpp"
@@ -100,11 +101,13 @@ using LineSolver = std::function<LineSolution(const LineSystem&)>;
 LineSolution solve_line_by_lu(const LineSystem& system);
 
 // Both checks of a feed at once: the centre-fed line's εeff, γ and Z0 and, with_load, the
-// matched gap load (matched_gap_load, with this γ) from one solve with three right-hand sides
+// matched gap load (matched_gap_load, with this γ) and the port's launch (the loaded port's,
+// from its shorted and driven states) from one solve with three right-hand sides
 // on the same line (the two-port line is the centre-fed one with ports at its ends).
 struct LineCheck {
   LineResult line;
   std::complex<double> load;  // with_load only
+  PortLaunch launch;          // with_load only: the line's port (deembed.hpp), from the same solve
 };
 LineCheck line_check(const LineSpec& spec, double frequency_hz, bool with_load,
                      const LineSolver& solve = solve_line_by_lu);

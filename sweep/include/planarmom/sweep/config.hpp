@@ -13,6 +13,7 @@
 //            preconditioner: auto}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
 //   termination: matched   # or short: what loads every port's gap (mom/port_loads.hpp)
+//   deembedding: auto      # or fit, calibrated: how each port's waves are found
 //   accuracy: {greens_table: 1.0e-6, quadrature: 1, interpolate_tables: true}
 //     # the MoM integrals' accuracy knobs; interpolate_tables: the host's offset tables over the
 //     # band from a few exact evaluations (mom/band_tables.hpp)
@@ -59,6 +60,13 @@ enum class Sampling { automatic, every_frequency, adaptive };
 // ideal short (the layout is then a resonator of open-ended feeds). S does not depend on it:
 // the de-embedding fits the waves on the feeds.
 enum class Termination { matched, short_circuit };
+// deembedding: how each port's two waves are found (mom/deembed.hpp, PortWaves). fit: fitted on
+// its feed clear of the near fields (the feed long enough for it); calibrated: from its gap's
+// voltage and current through the launch its line standard calibrated (any feed; every entry of
+// Z kept, as on the standard); automatic: fitted where the feed leaves the fit its room (the
+// examples' S as before), calibrated where it does not and every entry is kept (port_waves,
+// feed_lines.hpp).
+enum class Deembedding { automatic, fit, calibrated };
 
 using geometry::Named;
 inline constexpr Named<Rule> kRuleNames[] = {
@@ -80,12 +88,16 @@ inline constexpr Named<PreconditionerChoice> kPreconditionerNames[] = {
     {"jacobi", PreconditionerChoice::jacobi}};
 inline constexpr Named<Termination> kTerminationNames[] = {{"matched", Termination::matched},
                                                            {"short", Termination::short_circuit}};
+inline constexpr Named<Deembedding> kDeembeddingNames[] = {{"auto", Deembedding::automatic},
+                                                           {"fit", Deembedding::fit},
+                                                           {"calibrated", Deembedding::calibrated}};
 
 std::string to_string(Rule v);
 std::string to_string(ZFormat v);
 std::string to_string(BackendChoice v);
 std::string to_string(PreconditionerChoice v);
 std::string to_string(Termination v);
+std::string to_string(Deembedding v);
 // "cpu" or "cuda" for the command line's --backend; throws std::invalid_argument naming the
 // choices.
 BackendChoice parse_backend_choice(const std::string& name);
@@ -133,6 +145,7 @@ struct SweepSettings {
   // frequency). Every example of the project measured safe (docs/PERFORMANCE.md v0.29).
   Sampling sampling = Sampling::automatic;
   double adaptive_tolerance = 1e-3;  // (0, 0.1]
+  Deembedding deembedding = Deembedding::automatic;
   static constexpr std::size_t kAdaptiveFrom = 50;
 };
 

@@ -13,6 +13,7 @@
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/gpusolver/backend.hpp"
 #include "planarmom/io/sweep_record.hpp"
+#include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/band_tables.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
 #include "planarmom/mom/greens_table.hpp"
@@ -70,6 +71,7 @@ class SweepPipeline {
   Backend<std::complex<double>>& backend_;
   std::vector<std::complex<double>> rhs_;  // N×P delta gaps
   mom::FeedImpedances feeds_;
+  std::vector<mom::PortWaves> port_waves_;  // how each port's waves are found
   std::unique_ptr<ZParts> parts_;
   std::unique_ptr<ZRoute> route_;
   // The next frequency's Green's table: being built, then built; the frequency whose offset
