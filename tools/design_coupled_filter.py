@@ -22,6 +22,8 @@ import argparse
 import math
 import sys
 
+from design_output import board_arguments, print_or_check
+
 try:
     import planarmom
 except ImportError:
@@ -125,25 +127,10 @@ def main():
     p.add_argument("--fbw", type=float, default=0.06, help="fractional bandwidth (ripple band)")
     p.add_argument("--order", type=int, default=3)
     p.add_argument("--ripple-db", type=float, default=0.5)
-    p.add_argument("--eps-r", type=float, default=3.38)
-    p.add_argument("--height-mm", type=float, default=0.508)
-    p.add_argument("--loss-tangent", type=float, default=0.0027)
-    p.add_argument("--grid-mm", type=float, default=0.1, help="drawing grid of every dimension")
-    p.add_argument("--feed-mm", type=float, default=20.0)
-    p.add_argument("--span-ghz", type=float, nargs=2, default=None)
-    p.add_argument("--cell-mm", type=float, default=0.1)
-    p.add_argument("--check", metavar="FILE", help="compare FILE with the design instead")
+    board_arguments(p, eps_r=3.38, height_mm=0.508, loss_tangent=0.0027, grid_mm=0.1,
+                    feed_mm=20.0, span_ghz=None, cell_mm=0.1)
     a = p.parse_args()
-    if a.check:
-        text = design_text(a, [arg for arg in sys.argv[1:] if arg not in ("--check", a.check)])
-        with open(a.check, encoding="utf-8") as f:
-            have = f.read()
-        body = lambda t: t[t.index("# g = "):] if "# g = " in t else t
-        if body(have) != body(text):
-            sys.exit(f"{a.check} is not the design's output: run tools/design_coupled_filter.py "
-                     "with its arguments and replace the file from its '# g =' line on")
-        return
-    sys.stdout.write(design_text(a, sys.argv[1:]))
+    print_or_check(design_text, a, sys.argv[1:])
 
 
 def design_text(a, args):

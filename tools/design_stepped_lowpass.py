@@ -23,6 +23,8 @@ import argparse
 import math
 import sys
 
+from design_output import board_arguments, print_or_check
+
 try:
     import planarmom
 except ImportError:
@@ -107,28 +109,13 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--fc-ghz", type=float, default=2.5)
     p.add_argument("--order", type=int, default=6)
-    p.add_argument("--eps-r", type=float, default=4.4)
-    p.add_argument("--height-mm", type=float, default=1.6)
-    p.add_argument("--loss-tangent", type=float, default=0.02)
     p.add_argument("--high-mm", type=float, default=0.8, help="width of the high-impedance line")
     p.add_argument("--low-mm", type=float, default=8.8, help="width of the low-impedance line")
-    p.add_argument("--grid-mm", type=float, default=0.2, help="drawing grid of every dimension")
-    p.add_argument("--feed-mm", type=float, default=5.0)
-    p.add_argument("--span-ghz", type=float, nargs=2, default=(0.1, 5.0))
     p.add_argument("--points", type=int, default=101)
-    p.add_argument("--cell-mm", type=float, default=0.2)
-    p.add_argument("--check", metavar="FILE", help="compare FILE with the design instead")
+    board_arguments(p, eps_r=4.4, height_mm=1.6, loss_tangent=0.02, grid_mm=0.2, feed_mm=5.0,
+                    span_ghz=(0.1, 5.0), cell_mm=0.2)
     a = p.parse_args()
-    if a.check:
-        text = design_text(a, [arg for arg in sys.argv[1:] if arg not in ("--check", a.check)])
-        with open(a.check, encoding="utf-8") as f:
-            have = f.read()
-        body = lambda t: t[t.index("# g = "):] if "# g = " in t else t
-        if body(have) != body(text):
-            sys.exit(f"{a.check} is not the design's output: run tools/design_stepped_lowpass.py "
-                     "with its arguments and replace the file from its '# g =' line on")
-        return
-    sys.stdout.write(design_text(a, sys.argv[1:]))
+    print_or_check(design_text, a, sys.argv[1:])
 
 
 if __name__ == "__main__":
