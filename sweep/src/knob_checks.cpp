@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <tuple>
@@ -46,26 +47,49 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
 
   const geometry::Substrate& sub = mesh.layout().substrate;
   const double f_min = s.frequencies_hz.front(), f_max = s.frequencies_hz.back();
-  // One line per feed width (feeds of one width have one window), naming its ports.
-  std::map<std::tuple<int, double, double>, std::vector<const geometry::MeshPort*>> by_width;
+  // One line per feed width and way of de-embedding (feeds of one width have one window, one
+  // launch), naming its ports.
+  using Group = std::pair<std::tuple<int, double, double>, mom::PortWaves>;
+  std::map<Group, std::vector<const geometry::MeshPort*>> by_width;
   const std::vector<mom::PortWaves> waves = port_waves(mesh, s);
   for (const geometry::MeshPort& port : mesh.ports())
-    if (waves[static_cast<std::size_t>(port.port)] == mom::PortWaves::fitted)
-      by_width[port.line_key()].push_back(&port);
-  for (const auto& [line, ports] : by_width) {
+    by_width[{port.line_key(), waves[static_cast<std::size_t>(port.port)]}].push_back(&port);
+  // "port a" or "ports a, b"; the shortest and longest of their feeds.
+  const auto names = [&](const std::vector<const geometry::MeshPort*>& ports, double& shortest,
+                         double& longest) {
+    std::string text = ports.size() > 1 ? "ports " : "port ";
+    shortest = std::numeric_limits<double>::infinity();
+    longest = 0;
+    for (const geometry::MeshPort* p : ports) {
+      const geometry::Port& spec = mesh.layout().ports[static_cast<std::size_t>(p->port)];
+      text += (p == ports.front() ? "" : ", ") + spec.name;
+      shortest = std::min(shortest, spec.feed_length_mm);
+      longest = std::max(longest, spec.feed_length_mm);
+    }
+    return text;
+  };
+  for (const auto& [group, ports] : by_width) {
     const geometry::MeshPort& port = *ports.front();
+    double shortest = 0, feed_mm = 0;
+    std::ostringstream w;
+    w.precision(3);
+    if (group.second == mom::PortWaves::calibrated) {
+      // The circuit's field at a calibrated port's open end, magnified by the gap's voltage
+      // (docs/VALIDATION.md, "Calibrated ports").
+      const double size = std::max(port.width_mm, sub.height_mm);
+      w << names(ports, shortest, feed_mm);
+      if (shortest >= kCalibratedFeedSizes * size) continue;
+      w << ": calibrated on feeds from " << shortest << " mm, " << shortest / size
+        << " widths or heights: the circuit's field at a port's open end moves S (on the RO4003 "
+           "coupler by 3.0e-3 at 3.3 widths, 1.1e-3 at 6.7); feeds of "
+        << kCalibratedFeedSizes * size << " mm keep it near 1e-3";
+      out.push_back(w.str());
+      continue;
+    }
     const double window = mom::fit_window_mm(mesh, port);
     const double quarter = guided_wavelength_mm(sub, port.width_mm, f_min) / 4;
     if (window >= quarter) continue;
-    std::ostringstream w;
-    w.precision(3);
-    w << (ports.size() > 1 ? "ports " : "port ");
-    double feed_mm = 0;
-    for (const geometry::MeshPort* p : ports) {
-      const geometry::Port& spec = mesh.layout().ports[static_cast<std::size_t>(p->port)];
-      w << (p == ports.front() ? "" : ", ") << spec.name;
-      feed_mm = std::max(feed_mm, spec.feed_length_mm);
-    }
+    w << names(ports, shortest, feed_mm);
     w << ": the de-embedding fits the feed's waves over " << window << " mm (the feed less the "
       << "near fields of its gap and the circuit), " << window / (4 * quarter) << " λg at "
       << f_min * 1e-9 << " GHz; under λg/4 near fields bias the waves' amplitudes (doubling "

@@ -88,6 +88,17 @@ namespace {
 // Two records of a 3-port sweep: reciprocal to 1e-9, then with S23 and S32 3e-3 apart at
 // 2.5 GHz (the size measured on the FR-4 pinwheel). The first passes silently; the second
 // names the pair, the ports and the frequency, once.
+// The FR-4 low-pass's 5 mm feeds are calibrated (no room for the fit): one line for both, with
+// their length in widths or heights (5 / 3.2) and the length that keeps the error near 1e-3.
+TEST(KnobChecks, ShortCalibratedFeedsWarnOnce) {
+  const Example e = load("stepped_lowpass_fr4.yaml");
+  const std::vector<std::string> w = knob_warnings(e.mesh, e.settings);
+  ASSERT_EQ(w.size(), 1u) << testing::PrintToString(w);
+  EXPECT_EQ(count_containing(w, "ports in, out: calibrated on feeds from 5 mm, 1.56 widths or "
+                                "heights"), 1) << w[0];
+  EXPECT_EQ(count_containing(w, "feeds of 19.2 mm keep it near 1e-3"), 1) << w[0];
+}
+
 TEST(KnobChecks, NonReciprocalSWarnsOnceNamingWhere) {
   io::SweepData data;
   data.info.port_names = {"in", "through", "coupled"};
