@@ -183,9 +183,9 @@ geometry::Mesh line_mesh(const LineSpec& spec, int half) {
   layout.rects = {{0, 0, length, spec.width_mm}};
   if (spec.gap_mm > 0)
     layout.rects.push_back({0, spec.width_mm + spec.gap_mm, length, 2 * spec.width_mm + spec.gap_mm});
-  // The loaded port's feed, where its waves are fitted (the load, the launch), runs the whole
-  // line to two cells short of the driven port's edge: the line is uniform there, and the fit
-  // keeps clear of both gaps' near fields by itself (deembed.hpp's margins).
+  // The loaded port's feed, where the launch's waves are fitted, runs the whole line to two
+  // cells short of the driven port's edge: the line is uniform there, and the fit keeps clear
+  // of both gaps' near fields by itself (deembed.hpp's margins). The load takes its half.
   const double feed = half * along;
   layout.ports = {{"driven", 0, centre, geometry::Direction::pos_x, feed, 0, 50},
                   {"loaded", length, centre, geometry::Direction::neg_x, length - 2 * along, 0, 50}};
@@ -280,10 +280,15 @@ cd load_from(const LineProblem& p, std::span<const cd> x0, std::span<const cd> u
              double frequency_hz, cd gamma) {
   const double across = p.across;
   const geometry::MeshPort& loaded = p.mesh.ports()[1];
-  // On port 2's feed the wave leaving its gap (the reflection), fitted where the de-embedding
-  // fits it, clear of both near fields.
-  const cd leaving0 = feed_waves(p.mesh, loaded, x0, gamma).first;
-  const cd leaving_u = feed_waves(p.mesh, loaded, u, gamma).first;
+  // On port 2's half of the line the wave leaving its gap (the reflection), fitted where the
+  // de-embedding fits it, clear of both near fields. The half, not the whole line the launch
+  // is fitted on: the load only conditions the sweep's systems, and on the half it keeps the
+  // value it had before the launch, so the sweeps' S and adaptive solves stay as they were
+  // (docs/PERFORMANCE.md v0.31).
+  geometry::MeshPort half = loaded;
+  half.samples.resize(static_cast<std::size_t>(p.half));
+  const cd leaving0 = feed_waves(p.mesh, half, x0, gamma).first;
+  const cd leaving_u = feed_waves(p.mesh, half, u, gamma).first;
   cd gap0 = 0.0, gap_u = 0.0;
   for (const int m : loaded.delta_gap().basis) {
     gap0 += x0[static_cast<std::size_t>(m)];

@@ -17,7 +17,7 @@ using cd = std::complex<double>;
 
 // Bumped whenever the line checks' numbers change (mesh rules, quadrature, fit), so that a
 // cache written by an older version is not read.
-constexpr int kLineNumerics = 2;
+constexpr int kLineNumerics = 3;
 
 std::string hex(double v) {
   char text[40];
