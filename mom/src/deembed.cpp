@@ -17,17 +17,25 @@ namespace {
 
 using cd = std::complex<double>;
 
-// Current into the circuit through each cross-section of a feed, for one excitation.
+// Current into the circuit through one cross-section of a feed, a the cell's side across.
+cd section_current(const geometry::MeshPort& port, const geometry::CrossSection& c,
+                   std::span<const cd> x, double a) {
+  cd sum = 0.0;
+  for (const int m : c.basis) sum += x[static_cast<std::size_t>(m)];
+  return port.sign * a * sum;
+}
+
+// The same through each cross-section of a feed, for one excitation.
 std::vector<cd> feed_currents(const geometry::MeshPort& port, std::span<const cd> x, double a) {
   std::vector<cd> current;
   current.reserve(port.samples.size());
-  for (const geometry::CrossSection& c : port.samples) {
-    cd sum = 0.0;
-    for (const int m : c.basis) sum += x[static_cast<std::size_t>(m)];
-    current.push_back(port.sign * a * sum);
-  }
+  for (const geometry::CrossSection& c : port.samples)
+    current.push_back(section_current(port, c, x, a));
   return current;
 }
+
+// The fewest samples a fit takes.
+constexpr int kFitSamples = 6;
 
 // The fitted window [first, last) of a feed's samples (sample k at k + 1 cells from the edge).
 struct Window {
@@ -49,7 +57,7 @@ Window fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
   const Window w = window_of(mesh, port, options);
   const double cell = port.along_mm;
   const int skip = w.first - 1;
-  if (w.last - w.first < 6) {
+  if (w.last - w.first < kFitSamples) {
     const auto& p = mesh.layout().ports[static_cast<std::size_t>(port.port)];
     std::ostringstream text;
     text << "de-embedding: the feed line of port '" << p.name << "' (" << p.feed_length_mm
@@ -177,7 +185,7 @@ void check_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port
 bool has_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port,
                     const DeembedOptions& options) {
   const Window w = window_of(mesh, port, options);
-  return w.last - w.first >= 6;
+  return w.last - w.first >= kFitSamples;
 }
 
 double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
@@ -188,8 +196,8 @@ double fit_window_mm(const geometry::Mesh& mesh, const geometry::MeshPort& port,
 
 namespace {
 
-// Every fitted feed's window and currents, after checking the sizes (`fitted` empty: every
-// feed is; a calibrated feed's data stay empty).
+// Every fitted feed's window and currents, after checking the sizes (`how` empty: every feed
+// is fitted; a calibrated feed's data stay empty).
 std::vector<FeedData> feed_data(const geometry::Mesh& mesh, std::span<const cd> currents,
                                 std::span<const double> feed_z0_ohm,
                                 const DeembedOptions& options,
@@ -362,9 +370,7 @@ std::pair<cd, cd> PortLaunch::waves(cd v, cd i) const {
 }
 
 cd gap_current(const geometry::MeshPort& port, std::span<const cd> x) {
-  cd sum = 0.0;
-  for (const int m : port.delta_gap().basis) sum += x[static_cast<std::size_t>(m)];
-  return port.sign * port.across_mm * 1e-3 * sum;
+  return section_current(port, port.delta_gap(), x, port.across_mm * 1e-3);
 }
 
 std::pair<cd, cd> feed_waves(const geometry::Mesh& mesh, const geometry::MeshPort& port,

@@ -11,6 +11,13 @@
 #include "planarmom/mom/line_characterisation.hpp"
 
 namespace pmom::mom {
+namespace {
+
+// What entry k of a launch (row-major E) is multiplied by for the band's interpolant: f on the
+// voltage row, mostly the open end's reactance ∝ 1/f, 1 on the current row.
+double launch_scale(std::size_t k, double frequency_hz) { return k < 2 ? frequency_hz : 1.0; }
+
+}  // namespace
 
 FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz,
                                int nodes, bool matched_loads, const LineChecks& checks)
@@ -68,10 +75,9 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.
       if (matched_loads) loads.push_back(f * check.load);
-      // The launch's voltage row likewise: the gap's voltage is mostly the open end's
-      // reactance, ∝ 1/f (launches()).
+      // The launch's voltage row likewise (launch_scale).
       for (std::size_t k = 0; k < 4 && matched_loads; ++k)
-        launch[k].push_back((k < 2 ? f : 1.0) * check.launch.e[k]);
+        launch[k].push_back(launch_scale(k, f) * check.launch.e[k]);
     }
     for (std::size_t k = 0; k < 4; ++k) launch_[k].push_back(std::move(launch[k]));
     z0_.push_back(std::move(z0));
@@ -132,7 +138,7 @@ std::vector<PortLaunch> FeedImpedances::launches(double frequency_hz) const {
   for (std::size_t k = 0; k < 4; ++k) {
     const std::vector<std::complex<double>> entry = interpolate(launch_[k], frequency_hz);
     for (std::size_t p = 0; p < launch.size(); ++p)
-      launch[p].e[k] = entry[p] / (k < 2 ? frequency_hz : 1.0);
+      launch[p].e[k] = entry[p] / launch_scale(k, frequency_hz);
   }
   return launch;
 }

@@ -43,7 +43,8 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   const auto [lo, hi] = std::minmax_element(s.frequencies_hz.begin(), s.frequencies_hz.end());
   const bool matched = s.termination == Termination::matched;
   // The loads' line is the ports' calibration standard too.
-  const bool with_load = matched || any_calibrated(port_waves(mesh, s));
+  const bool calibrating = any_calibrated(port_waves(mesh, s));
+  const bool with_load = matched || calibrating;
   constexpr int kNodes = 6;
   std::set<int> widths;
   for (const geometry::MeshPort& port : mesh.ports()) widths.insert(port.count);
@@ -58,7 +59,7 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   if (s.line_cache) cache.emplace(LineCache::default_folder());
   PMOM_LOG(info) << total << " line checks for the feeds' Z0"
                  << (matched ? " and loads" : "")
-                 << (any_calibrated(port_waves(mesh, s)) ? ", calibrating the ports" : "")
+                 << (calibrating ? ", calibrating the ports" : "")
                  << (cache ? ", cached in " + cache->folder().string()
                            : std::string(", cache bypassed (--no-line-cache)"));
   SweepLineChecks checks(&backend, std::move(cache), total, shared);

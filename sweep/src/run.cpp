@@ -155,10 +155,12 @@ SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string
     }
   }();
   std::string calibrated;
+  int calibrated_count = 0;
   for (const geometry::MeshPort& port : mesh.ports()) {
     if (waves[static_cast<std::size_t>(port.port)] == mom::PortWaves::calibrated) {
       calibrated += (calibrated.empty() ? "" : ", ") +
                     g.layout.ports[static_cast<std::size_t>(port.port)].name;
+      ++calibrated_count;
       continue;
     }
     try {
@@ -172,8 +174,8 @@ SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string
       throw geometry::ConfigError(file, g.line_of(at), what);
     }
   }
-  if (!calibrated.empty())
-    PMOM_LOG(info) << file << ": port" << (calibrated.find(',') == std::string::npos ? " " : "s ")
+  if (calibrated_count > 0)
+    PMOM_LOG(info) << file << ": port" << (calibrated_count == 1 ? " " : "s ")
                    << calibrated
                    << (settings.deembedding == Deembedding::calibrated
                            ? ": calibrated (deembedding: calibrated)"

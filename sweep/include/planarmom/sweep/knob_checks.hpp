@@ -1,7 +1,7 @@
 // Cheap checks, before a sweep runs, of the knobs its result depends on but that it cannot
 // converge by itself (the thresholding of Z, the feeds' length for the de-embedding's fit or
-// calibration, the cell against the wavelength): one line each for the log, saying what was measured and what to
-// change. tools/converge.py measures every knob for real (docs/VALIDATION.md). And one check
+// calibration, the cell against the wavelength): one line each for the log, saying what was
+// measured and what to change. tools/converge.py measures every knob for real (docs/VALIDATION.md). And one check
 // after it: S's reciprocity, which the physics makes exact and the extraction of the feeds'
 // waves does not.
 #pragma once
