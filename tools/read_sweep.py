@@ -4,7 +4,8 @@
 Usage: read_sweep.py FILE [FILE...]
 
 Layout: /frequency [F] Hz; /s [F, P, P] complex; /currents [F, P, N] complex (each port's MoM
-solution, 1 V delta gap, the next frequency's initial guess); /ports/{name,
+solution, 1 V delta gap, the next frequency's initial guess) where /currents_kept [F] is 1 (a
+finished file keeps them only at output.currents, or everywhere with keep_solutions); /ports/{name,
 reference_impedance_ohm, reference_plane_mm} [P]; /solver/* and /timing/* [F]; root attributes
 program_version, units, config, backend, complete. An adaptive sweep's records are its solves,
 and its finished file adds /fit: frequency [K] (every point), s [K, P, P], solved [K], estimate [K]
@@ -88,10 +89,13 @@ def load(path):
                 raise LayoutError(f"/{path} has shape {data.shape}, expected ({count}, ...)")
             return data[:count]
 
+        # Older files have no /currents_kept: every row kept.
+        kept = rows("currents_kept") if "currents_kept" in f else np.ones(count, dtype=np.int32)
         return {
             "frequency": frequency,
             "s": rows("s"),
             "currents": rows("currents"),
+            "currents_kept": kept.astype(bool),
             "port_names": names,
             "reference_impedance_ohm": f["ports/reference_impedance_ohm"][()],
             "reference_plane_mm": f["ports/reference_plane_mm"][()],
@@ -141,7 +145,8 @@ def summary(path, sweep):
         return "\n".join(lines)
     lines.append(f"  {len(frequency)} frequencies, {frequency.min() / 1e9:g} to "
                  f"{frequency.max() / 1e9:g} GHz; s: {sweep['s'].dtype} {sweep['s'].shape}; "
-                 f"currents: {sweep['currents'].shape}")
+                 f"currents: {sweep['currents'].shape}, kept at "
+                 f"{int(sweep['currents_kept'].sum())} of them")
     solver, timing = sweep["solver"], sweep["timing"]
     lines.append(f"  max |S| {np.abs(sweep['s']).max():.6g}; iterations up to "
                  f"{solver['iterations'].max()}; residual up to {solver['residual'].max():.3g}; "

@@ -91,6 +91,7 @@ void write_header(const fs::path& staging, const SweepInfo& info) {
   const h5::Type complex = h5::complex_type(H5T_IEEE_F64LE);
   h5::create_rows(id, kS, complex.get(), {ports, ports});
   h5::create_rows(id, kCurrents, complex.get(), {ports, info.unknowns});
+  h5::create_rows(id, kCurrentsKept, h5::file_type<int>(), {});
   for_each_column([&](const char* path, auto member) {
     using Value = std::remove_cvref_t<decltype(FrequencyRecord{}.*member)>;
     h5::create_rows(id, path, h5::file_type<Value>(), {});
@@ -238,6 +239,15 @@ hsize_t resumable_rows(const fs::path& partial, const SweepInfo& info) {
   return rows;
 }
 
+// /currents_kept for a file written before it existed, whose `rows` records keep their currents.
+void add_currents_kept(hid_t id, hsize_t rows) {
+  h5::create_rows(id, kCurrentsKept, h5::file_type<int>(), {});
+  const h5::Dataset dataset = h5::open_dataset(id, kCurrentsKept);
+  const int kept = 1;
+  for (hsize_t row = 0; row < rows; ++row)
+    h5::write_row(dataset.get(), row, h5::memory_type<int>(), &kept);
+}
+
 // Opens a stopped run's partial file, cut back to the records it can be trusted with.
 h5::File reopen(const fs::path& partial, const SweepInfo& info, std::vector<double>& frequencies) {
   try {
@@ -246,9 +256,11 @@ h5::File reopen(const fs::path& partial, const SweepInfo& info, std::vector<doub
     const hid_t id = file.get();
     cover_the_last_record(id);
     for_each_row_dataset([&](const char* path) {
+      if (lacks_optional(id, path)) return;
       const h5::Dataset dataset = h5::open_dataset(id, path);
       if (h5::row_count(dataset.get()) > rows) h5::set_row_count(dataset.get(), rows);
     });
+    if (!has_currents_kept(id)) add_currents_kept(id, rows);
     frequencies = h5::read_column<double>(id, kFrequency, rows);
     h5::write_attribute(id, kCompleteAttribute, 0);
     flush(id);
@@ -287,8 +299,13 @@ void write_record(hid_t id, hsize_t row, const FrequencyRecord& record) {
                 &checksum);
   const h5::Type complex = h5::complex_type(H5T_NATIVE_DOUBLE);
   h5::write_row(h5::open_dataset(id, kS).get(), row, complex.get(), record.s.data());
-  h5::write_row(h5::open_dataset(id, kCurrents).get(), row, complex.get(),
-                record.currents.data());
+  const h5::Dataset currents = h5::open_dataset(id, kCurrents);
+  const int kept = record.currents.empty() ? 0 : 1;
+  if (kept != 0)
+    h5::write_row(currents.get(), row, complex.get(), record.currents.data());
+  else
+    h5::set_row_count(currents.get(), row + 1);  // the row unwritten: no space, reads as zeros
+  h5::write_row(h5::open_dataset(id, kCurrentsKept).get(), row, h5::memory_type<int>(), &kept);
   for_each_column([&](const char* path, auto member) {
     const auto& value = record.*member;
     using Value = std::remove_cvref_t<decltype(value)>;
@@ -305,11 +322,13 @@ void rename_finished(const fs::path& from, const fs::path& target) {
                              error.message(), "; the finished sweep is in the former"));
 }
 
-// The finished file with the partial file's records in the order of `order`, written under the
-// staging name and renamed to `target`; the partial file is removed last. A kill on the way
-// leaves the partial file, complete but for the attribute, to resume (and finish) again.
-void write_sorted(const fs::path& partial, const fs::path& target,
-                  const std::vector<double>& order, const SweepFit* fit) {
+// The finished file with the partial file's records in the order of `order` and the currents
+// only where `kept` keeps them, written under the staging name and renamed to `target`; the
+// partial file is removed last. A kill on the way leaves the partial file, complete but for the
+// attribute, to resume (and finish) again.
+void write_finished_copy(const fs::path& partial, const fs::path& target,
+                         const std::vector<double>& order, const SweepFit* fit,
+                         const KeptSolutions& kept) {
   SweepData data = read_sweep_file(partial, /*with_currents=*/true);
   const auto position = [&order](const FrequencyRecord& r) {
     return std::find(order.begin(), order.end(), r.frequency_hz) - order.begin();
@@ -318,6 +337,8 @@ void write_sorted(const fs::path& partial, const fs::path& target,
                    [&](const FrequencyRecord& a, const FrequencyRecord& b) {
                      return position(a) < position(b);
                    });
+  for (FrequencyRecord& r : data.records)
+    if (!kept.keeps(r.frequency_hz)) r.currents = {};
   const fs::path staging = staging_path(partial);
   try {
     write_header(staging, data.info);
@@ -330,7 +351,7 @@ void write_sorted(const fs::path& partial, const fs::path& target,
   } catch (const SweepFileError& error) {
     std::error_code ignored;
     fs::remove(staging, ignored);
-    throw SweepFileError(cat(error.what(), " (writing the finished file in frequency order; ",
+    throw SweepFileError(cat(error.what(), " (writing the finished file; ",
                              partial.string(), " holds the sweep: run again with --resume)"));
   }
   rename_finished(staging, target);
@@ -439,7 +460,13 @@ std::size_t SweepFile::row_of(double frequency_hz, const char* who) const {
 std::vector<std::complex<double>> SweepFile::currents(double frequency_hz) const {
   const hsize_t row = row_of(frequency_hz, "currents");
   const h5::QuietErrors quiet;
+  if (!currents_kept(impl_->file.get(), row)) return {};
   return read_complex_row(impl_->file.get(), kCurrents, row, impl_->ports * impl_->unknowns);
+}
+
+bool KeptSolutions::keeps(double frequency_hz) const {
+  return every || std::find(frequencies_hz.begin(), frequencies_hz.end(), frequency_hz) !=
+                      frequencies_hz.end();
 }
 
 std::vector<std::complex<double>> SweepFile::s(double frequency_hz) const {
@@ -485,7 +512,8 @@ void SweepFile::append(const FrequencyRecord& record) {
   impl_->frequencies.push_back(record.frequency_hz);
 }
 
-void SweepFile::finish(const std::vector<double>& order, const SweepFit* fit) {
+void SweepFile::finish(const std::vector<double>& order, const SweepFit* fit,
+                       const KeptSolutions& kept) {
   if (!impl_ || !impl_->file.is_open())
     throw std::logic_error("SweepFile::finish: the sweep file is already finished");
   const h5::QuietErrors quiet;
@@ -493,13 +521,17 @@ void SweepFile::finish(const std::vector<double>& order, const SweepFit* fit) {
   for (const double f : impl_->frequencies)
     positions.push_back(std::find(order.begin(), order.end(), f) - order.begin());
   const bool sorted = order.empty() || std::is_sorted(positions.begin(), positions.end());
-  if (sorted && fit) write_fit(impl_->file.get(), *fit, impl_->ports);
-  if (sorted && !fit) remove_fit(impl_->file.get());
-  if (sorted) h5::write_attribute(impl_->file.get(), kCompleteAttribute, 1);
+  // Currents to drop must leave the file, not just its index: a copy without them.
+  bool in_place = sorted;
+  for (std::size_t row = 0; row < impl_->frequencies.size() && in_place; ++row)
+    in_place = kept.keeps(impl_->frequencies[row]) || !currents_kept(impl_->file.get(), row);
+  if (in_place && fit) write_fit(impl_->file.get(), *fit, impl_->ports);
+  if (in_place && !fit) remove_fit(impl_->file.get());
+  if (in_place) h5::write_attribute(impl_->file.get(), kCompleteAttribute, 1);
   if (impl_->file.close() < 0) h5::fail(impl_->partial, "cannot close the sweep file");
   impl_->space.release(impl_->record_bytes);
-  if (!sorted) {
-    write_sorted(impl_->partial, impl_->target, order, fit);
+  if (!in_place) {
+    write_finished_copy(impl_->partial, impl_->target, order, fit, kept);
     return;
   }
   rename_finished(impl_->partial, impl_->target);

@@ -56,6 +56,21 @@ void check_row_dataset(hid_t file, const char* path, const std::vector<hsize_t>&
 
 bool has_checksums(hid_t file) { return H5Lexists(file, kChecksum, H5P_DEFAULT) > 0; }
 
+bool has_currents_kept(hid_t file) { return H5Lexists(file, kCurrentsKept, H5P_DEFAULT) > 0; }
+
+bool lacks_optional(hid_t file, const char* path) {
+  const std::string_view p(path);
+  return (p == kChecksum && !has_checksums(file)) ||
+         (p == kCurrentsKept && !has_currents_kept(file));
+}
+
+bool currents_kept(hid_t file, hsize_t row) {
+  if (!has_currents_kept(file)) return true;
+  int kept = 0;
+  h5::read_row(h5::open_dataset(file, kCurrentsKept).get(), row, h5::memory_type<int>(), &kept);
+  return kept != 0;
+}
+
 SweepInfo read_info(hid_t file) {
   SweepInfo info;
   info.port_names = h5::read_strings(file, kPortNames);
@@ -83,6 +98,8 @@ void check_row_datasets(hid_t file, const SweepInfo& info) {
   constexpr std::string_view kComplex = "complex numbers (float64 pairs r, i)";
   check_row_dataset(file, kS, {ports, ports}, complex.get(), kComplex);
   check_row_dataset(file, kCurrents, {ports, info.unknowns}, complex.get(), kComplex);
+  if (has_currents_kept(file))
+    check_row_dataset(file, kCurrentsKept, {}, h5::file_type<int>(), "integers");
   for_each_column([&](const char* path, auto member) {
     using Value = std::remove_cvref_t<decltype(FrequencyRecord{}.*member)>;
     check_row_dataset(file, path, {}, h5::file_type<Value>(),
@@ -94,7 +111,7 @@ RowCounts row_counts(hid_t file) {
   RowCounts rows;
   bool first = true;
   for_each_row_dataset([&](const char* path) {
-    if (std::string_view(path) == kChecksum && !has_checksums(file)) return;
+    if (lacks_optional(file, path)) return;
     const hsize_t count = h5::row_count(h5::open_dataset(file, path).get());
     rows.shortest = first ? count : std::min(rows.shortest, count);
     rows.longest = first ? count : std::max(rows.longest, count);
@@ -149,7 +166,8 @@ std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepI
   check_frequencies(file, frequencies);
   if (currents) {
     for (std::size_t f = 0; f < records.size(); ++f)
-      records[f].currents = read_complex_row(file, kCurrents, f, ports * info.unknowns);
+      if (currents_kept(file, f))
+        records[f].currents = read_complex_row(file, kCurrents, f, ports * info.unknowns);
   }
   return records;
 }
@@ -163,7 +181,8 @@ FrequencyRecord read_record(hid_t file, hsize_t row, const SweepInfo& info) {
     using Value = std::remove_cvref_t<decltype(value)>;
     h5::read_row(h5::open_dataset(file, path).get(), row, h5::memory_type<Value>(), &value);
   });
-  record.currents = read_complex_row(file, kCurrents, row, ports * info.unknowns);
+  if (currents_kept(file, row))
+    record.currents = read_complex_row(file, kCurrents, row, ports * info.unknowns);
   return record;
 }
 

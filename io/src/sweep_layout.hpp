@@ -16,6 +16,10 @@ namespace pmom::io::sweep_layout {
 inline constexpr const char* kFrequency = "frequency";  // [F] Hz
 inline constexpr const char* kS = "s";                  // [F, P, P] complex
 inline constexpr const char* kCurrents = "currents";    // [F, P, N] complex: port solutions
+// [F] int32: 1 where /currents holds the row's port solutions, 0 where the finished file dropped
+// them (KeptSolutions; the row then reads as zeros and takes no space). Files written before it
+// existed keep every row.
+inline constexpr const char* kCurrentsKept = "currents_kept";
 inline constexpr const char* kChecksum = "checksum";    // [F] uint64: record_checksum()
 inline constexpr const char* kPortNames = "ports/name";
 inline constexpr const char* kImpedances = "ports/reference_impedance_ohm";
@@ -32,7 +36,8 @@ inline constexpr const char* kBackendAttribute = "backend";
 inline constexpr const char* kCompleteAttribute = "complete";  // 1 once the sweep finished
 
 inline constexpr const char* kUnits =
-    "frequency: Hz; s: dimensionless; currents: A (per 1 V delta-gap excitation); "
+    "frequency: Hz; s: dimensionless; currents: A (per 1 V delta-gap excitation), where "
+    "currents_kept is 1; "
     "impedance: ohm; plane: mm; time: s";
 
 // Calls visit(path, &FrequencyRecord::member) for each per-frequency scalar dataset, all of
@@ -53,11 +58,12 @@ template <class Visit> void for_each_column(Visit&& visit) {
 }
 
 // Calls visit(path) for every dataset with one row per frequency, in the order the writer
-// fills them: /checksum, /s, /currents, then the columns (/frequency last).
+// fills them: /checksum, /s, /currents, /currents_kept, then the columns (/frequency last).
 template <class Visit> void for_each_row_dataset(Visit&& visit) {
   visit(kChecksum);
   visit(kS);
   visit(kCurrents);
+  visit(kCurrentsKept);
   for_each_column([&](const char* path, auto) { visit(path); });
 }
 
@@ -72,6 +78,11 @@ void check_row_datasets(hid_t file, const SweepInfo& info);
 // Whether the file has /checksum. Files written before there were checksums lack it: they read
 // as before (the datasets below skip it), but cannot be resumed.
 bool has_checksums(hid_t file);
+// Whether the file has /currents_kept; without it every row of /currents is kept.
+bool has_currents_kept(hid_t file);
+// Whether dataset `path` is one a file of this layout may lack (/checksum, /currents_kept) and
+// this file does.
+bool lacks_optional(hid_t file, const char* path);
 // The shortest and the longest of the datasets with a row per frequency. A stopped run leaves
 // them at most one apart (the record it was writing); records are complete up to the shortest.
 // Needs check_row_datasets first.
@@ -80,15 +91,16 @@ struct RowCounts {
   hsize_t longest = 0;
 };
 RowCounts row_counts(hid_t file);
-// The first `rows` records; their currents too when `currents` (N = unknowns). Needs
-// check_row_datasets first.
+// The first `rows` records; their currents too when `currents` (N = unknowns; empty where the
+// file did not keep them). Needs check_row_datasets first.
 std::vector<FrequencyRecord> read_records(hid_t file, hsize_t rows, const SweepInfo& info,
                                           bool currents);
-// Record `row` with its currents. Needs check_row_datasets first.
+// Record `row` with its currents (empty where the file did not keep them). Needs
+// check_row_datasets first.
 FrequencyRecord read_record(hid_t file, hsize_t row, const SweepInfo& info);
 // FNV-1a (64 bits) of everything a record holds: its columns in for_each_column's order, S and
-// the currents, as the little-endian numbers the file stores. Stored in /checksum, so that a
-// resumed run can tell a record that reads back as written from a damaged one.
+// the currents where kept, as the little-endian numbers the file stores. Stored in /checksum,
+// so that a resumed run can tell a record that reads back as written from a damaged one.
 std::uint64_t record_checksum(const FrequencyRecord& record);
 // Throws SweepFileError unless the frequencies read from the file are finite, positive and
 // distinct, as SweepFile::append writes them: anything else is a damaged file.
@@ -100,6 +112,8 @@ void write_fit(hid_t file, const SweepFit& fit, std::size_t ports);
 void remove_fit(hid_t file);
 std::optional<SweepFit> read_fit(hid_t file, std::size_t ports);
 
+// Whether row `row` of /currents holds its port solutions.
+bool currents_kept(hid_t file, hsize_t row);
 // Row `row` of the complex dataset at `path`, `count` values (/s: P x P row-major; /currents:
 // N x P column-major).
 std::vector<std::complex<double>> read_complex_row(hid_t file, const char* path, hsize_t row,

@@ -153,6 +153,8 @@ void read_output(const YamlReader& r, const YAML::Node& node, int ports, SweepSe
       s.current_frequencies_hz.push_back(*nearest);
     }
   }
+  if (node && node["keep_solutions"])
+    s.keep_solutions = r.boolean(node["keep_solutions"], "/output/keep_solutions");
   s.hdf5 = path("hdf5", ".h5");
   s.touchstone = path("touchstone", ".s" + std::to_string(ports) + "p");
   s.plot = path("plot", ".png");

@@ -16,7 +16,7 @@ const geometry::ConfigSchema& settings_schema() {
       {"/sparsify", {"density", "rule", "check_dense", "format", "reach_heights"}},
       {"/solver", {"method", "tolerance", "max_iterations", "backend", "preconditioner"}},
       {"/accuracy", {"greens_table", "quadrature", "interpolate_tables"}},
-      {"/output", {"hdf5", "touchstone", "plot", "layout", "currents"}},
+      {"/output", {"hdf5", "touchstone", "plot", "layout", "currents", "keep_solutions"}},
   });
   return schema;
 }

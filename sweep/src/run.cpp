@@ -281,7 +281,8 @@ io::SweepInfo steps::sweep_info(const SweepJob& job, const std::string& backend)
 
 io::SweepData steps::finish(io::SweepFile& file, const SweepJob& job,
                             const SweepSettings& settings, const io::SweepFit* fit) {
-  file.finish(settings.frequencies_hz, fit);
+  file.finish(settings.frequencies_hz, fit,
+              io::KeptSolutions{settings.keep_solutions, settings.current_frequencies_hz});
   io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/false);
   io::write_touchstone(settings.touchstone, io::touchstone_from_sweep(data));
   write_current_pictures(job.mesh, settings, data.info.port_names);

@@ -42,7 +42,9 @@ expect_error_line() {
 # (15 mm feeds: their fitted stretch is λg/4 at 8 GHz, so the sweep has no warning to print),
 # 2 cells across: 163 unknowns; short termination, so that start-up has only the feed lines' Z0
 # checks; POINTS frequencies from 8 to 9 GHz on the cpu backend, every one solved (not adaptive:
-# the tests compare runs on one rank and on several, and an adaptive sweep runs on one).
+# the tests compare runs on one rank and on several, and an adaptive sweep runs on one). The
+# finished file keeps every frequency's solutions (keep_solutions): the runs are compared with
+# them bit for bit, and fault_test.sh damages a finished file as it would a partial one.
 line_config() {
   cat >"$1" <<YAML
 substrate: {eps_r: 3.38, height_mm: 0.508, loss_tangent: 0}
@@ -57,6 +59,7 @@ frequencies: {start_hz: 8.0e9, stop_hz: 9.0e9, points: $2, adaptive: false}
 sparsify: {density: 1.0}
 solver: {backend: cpu}
 termination: short
+output: {keep_solutions: true}
 YAML
 }
 

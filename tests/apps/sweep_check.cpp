@@ -9,6 +9,8 @@
 //   sweep_check adaptive X.h5         X is a finished adaptive sweep: /fit holds every
 //                                     frequency, its solved ones the records' S bit for bit, its
 //                                     estimate within the tolerance; prints the solves
+//   sweep_check kept X.h5 [all | HZ...]  X keeps the port solutions (currents) of exactly these
+//                                     frequencies (all: every record's; none given: none)
 // An adaptive sweep's S at every frequency is its /fit's (close and touchstone compare those).
 // Prints one line saying what differs (or what was checked) and exits 1 on a difference, 2 on
 // a usage or read error.
@@ -162,6 +164,30 @@ int touchstone(const std::string& h5_file, const std::string& ts_file) {
 
 }  // namespace
 
+int kept(const std::string& file, const std::vector<std::string>& wanted) {
+  const SweepData data = read_sweep_file(file);
+  const bool all = wanted.size() == 1 && wanted[0] == "all";
+  std::vector<double> expected;
+  if (!all)
+    for (const std::string& hz : wanted) expected.push_back(std::stod(hz));
+  std::size_t count = 0;
+  for (const FrequencyRecord& r : data.records) {
+    const bool has = !r.currents.empty();
+    const bool should =
+        all || std::find(expected.begin(), expected.end(), r.frequency_hz) != expected.end();
+    if (has != should)
+      return differ("currents at " + show(r.frequency_hz) + " Hz " +
+                    (has ? "kept, not asked for" : "missing"));
+    if (has && r.currents.size() != data.info.ports() * data.info.unknowns)
+      return differ("currents at " + show(r.frequency_hz) + " Hz not N x P");
+    count += has ? 1 : 0;
+  }
+  if (!all && count != expected.size()) return differ("a frequency asked for is not a record");
+  std::cout << "currents kept at " << count << " of " << data.records.size()
+            << " frequencies\n";
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
@@ -169,10 +195,12 @@ int main(int argc, char** argv) {
     if (args.size() == 3 && args[0] == "touchstone") return touchstone(args[1], args[2]);
     if (args.size() == 4 && args[0] == "close") return close(args[1], args[2], std::stod(args[3]));
     if (args.size() == 2 && args[0] == "adaptive") return adaptive(args[1]);
+    if (args.size() >= 2 && args[0] == "kept")
+      return kept(args[1], std::vector<std::string>(args.begin() + 2, args.end()));
   } catch (const std::exception& e) {
     std::cerr << "sweep_check: " << e.what() << '\n';
     return 2;
   }
-  std::cerr << "usage: sweep_check same A.h5 B.h5 | sweep_check touchstone X.h5 X.sNp | sweep_check close A.h5 B.h5 TOL | sweep_check adaptive X.h5\n";
+  std::cerr << "usage: sweep_check same A.h5 B.h5 | sweep_check touchstone X.h5 X.sNp | sweep_check close A.h5 B.h5 TOL | sweep_check adaptive X.h5 | sweep_check kept X.h5 [all | HZ...]\n";
   return 2;
 }

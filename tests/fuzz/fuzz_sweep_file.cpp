@@ -2,8 +2,9 @@
 // a small sweep written with SweepFile (maybe finished), damage done to the file through the
 // HDF5 C API (sweep_file_edits.hpp), a read with read_sweep_file and a resume that reads the
 // stored currents, appends a record and finishes. Contract: a SweepFileError naming the file,
-// or a consistent result: whole records only, P x P S and N x P currents, finite positive
-// distinct frequencies, and exactly what was written when nothing was damaged.
+// or a consistent result: whole records only, P x P S and N x P currents (or none, where a
+// finished file left them out), finite positive distinct frequencies, and exactly what was
+// written when nothing was damaged.
 #include <hdf5.h>
 
 #include <boost/log/core.hpp>
@@ -101,8 +102,9 @@ void expect_consistent(const io::SweepData& data, bool with_currents) {
   for (std::size_t f = 0; f < data.records.size(); ++f) {
     const io::FrequencyRecord& r = data.records[f];
     fuzz::expect(r.s.size() == ports * ports, "S of a record is not P x P");
-    fuzz::expect(r.currents.size() == (with_currents ? ports * info.unknowns : 0),
-                 "currents of a record are not N x P");
+    fuzz::expect(r.currents.empty() ||
+                     (with_currents && r.currents.size() == ports * info.unknowns),
+                 "currents of a record are neither N x P nor left out");
     fuzz::expect(valid_frequency(r.frequency_hz), "a record at an invalid frequency");
     for (std::size_t g = 0; g < f; ++g)
       fuzz::expect(data.records[g].frequency_hz != r.frequency_hz, "a frequency twice");
@@ -144,7 +146,12 @@ Sweep write_sweep(FuzzBytes& in, const fs::path& target) {
     fuzz::expect(valid, "append took an invalid or repeated frequency");
   }
   if (in.flag()) {
-    file.finish();
+    // Maybe keeping the currents of the first record only (output: {currents}).
+    io::KeptSolutions kept;
+    if (in.flag() && !sweep.written.empty()) kept = {false, {sweep.written.front().frequency_hz}};
+    file.finish({}, nullptr, kept);
+    for (io::FrequencyRecord& r : sweep.written)
+      if (!kept.keeps(r.frequency_hz)) r.currents.clear();
     fs::rename(target, io::SweepFile::partial_path(target));
     sweep.finished = true;
   }
@@ -207,7 +214,9 @@ void check_resume(FuzzBytes& in, const fs::path& target, const Sweep& sweep, boo
       fuzz::expect(valid_frequency(resumed[f]) && file->contains(resumed[f]),
                    "resumed an invalid frequency");
       const auto currents = file->currents(resumed[f]);
-      fuzz::expect(currents.size() == info.ports() * info.unknowns, "currents not N x P");
+      fuzz::expect(currents.size() == info.ports() * info.unknowns ||
+                       (currents.empty() && sweep.finished),
+                   "currents neither N x P nor left out of a finished file");
       fuzz::expect(damaged || same(currents, sweep.written[f].currents), "currents changed");
     }
     double hz = 1e9;

@@ -44,6 +44,7 @@ def check(path, count, complete):
     same("s", sweep["s"], want["s"])
     same("currents.dtype", sweep["currents"].dtype, np.dtype(np.complex128))
     same("currents", sweep["currents"], want["currents"])
+    same("currents_kept", sweep["currents_kept"], np.ones(count, dtype=bool))
     same("iterations", sweep["solver"]["iterations"], want["iterations"])
     same("residual", sweep["solver"]["residual"], want["residual"])
     same("nnz", sweep["solver"]["nnz"], want["nnz"])

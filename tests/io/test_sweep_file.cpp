@@ -136,7 +136,8 @@ std::vector<hsize_t> dataset_shape(const fs::path& file, const char* path) {
 }
 
 const std::vector<std::string> kRowDatasets = {
-    "/frequency",         "/s",                 "/currents",          "/solver/iterations",
+    "/frequency",         "/s",                 "/currents",          "/currents_kept",
+    "/solver/iterations",
     "/solver/residual",   "/solver/nnz",        "/solver/density",    "/solver/dense_error",
     "/timing/greens_s",   "/timing/fill_s",     "/timing/sparsify_s", "/timing/solve_s",
     "/timing/deembed_s"};
@@ -187,6 +188,63 @@ TEST(SweepFile, FinishPutsRecordsWrittenOutOfOrderInTheSweepsOrder) {
   expect_same(data.info, info);
   ASSERT_EQ(data.records.size(), kPoints);
   for (std::size_t f = 0; f < kPoints; ++f) expect_same(data.records[f], example_record(f, kPorts));
+}
+
+// The finished file keeps the port solutions only where asked (output: {currents}): the other
+// rows of /currents take no space and read as none, /currents_kept says which are which, and
+// the file still resumes (its records' checksums hold) with the dropped rows' guesses empty.
+TEST(SweepFile, FinishKeepsTheSolutionsOnlyWhereAsked) {
+  const TempDir dir("sweep_kept");
+  const std::size_t unknowns = 20000;  // rows of 960 kB: what they weigh shows in the file size
+  SweepInfo info = example_sweep_info(kPorts);
+  info.unknowns = unknowns;
+  const auto record = [&](std::size_t f) {
+    FrequencyRecord r = example_record(f, kPorts);
+    r.currents.assign(unknowns * kPorts, {0.25 * static_cast<double>(f + 1), -1.0});
+    return r;
+  };
+  const KeptSolutions kept{false, {record(1).frequency_hz, record(3).frequency_hz}};
+  const auto write = [&](const fs::path& target, const KeptSolutions& keep) {
+    SweepFile file(target, info, SweepFile::Mode::fresh);
+    for (std::size_t f = 0; f < kPoints; ++f) file.append(record(f));
+    file.finish({}, nullptr, keep);
+  };
+  const fs::path every = dir.path() / "every.h5", some = dir.path() / "some.h5";
+  write(every, {});
+  write(some, kept);
+  EXPECT_FALSE(fs::exists(SweepFile::partial_path(some)));
+  EXPECT_FALSE(fs::exists(dir.path() / "some.h5.partial.new")) << "the staging copy is renamed";
+  const double row_bytes = 16.0 * kPorts * unknowns;
+  EXPECT_GT(static_cast<double>(fs::file_size(every)), kPoints * row_bytes);
+  EXPECT_LT(static_cast<double>(fs::file_size(some)), 2.5 * row_bytes)
+      << "the dropped rows must leave the file";
+
+  const SweepData data = read_sweep_file(some);
+  EXPECT_TRUE(data.complete);
+  ASSERT_EQ(data.records.size(), kPoints);
+  for (std::size_t f = 0; f < kPoints; ++f) {
+    FrequencyRecord expected = record(f);
+    if (!kept.keeps(expected.frequency_hz)) expected.currents.clear();
+    expect_same(data.records[f], expected);
+  }
+  {
+    const Raw h5(H5Fopen(some.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    const Raw flags(H5Dopen2(*h5, "/currents_kept", H5P_DEFAULT), H5Dclose);
+    ASSERT_GE(*flags, 0);
+    std::vector<int> values(kPoints, -1);
+    ASSERT_GE(H5Dread(*flags, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+    EXPECT_EQ(values, (std::vector<int>{0, 1, 0, 1, 0}));
+  }
+
+  // Resumed (a run killed after finishing it): nothing to compute, the guesses as kept.
+  SweepFile resumed(some, info, SweepFile::Mode::resume);
+  EXPECT_EQ(resumed.frequencies().size(), kPoints);
+  EXPECT_TRUE(resumed.currents(record(0).frequency_hz).empty());
+  EXPECT_EQ(resumed.currents(record(1).frequency_hz), record(1).currents);
+  resumed.finish({}, nullptr, kept);
+  const SweepData again = read_sweep_file(some);
+  ASSERT_EQ(again.records.size(), kPoints);
+  for (std::size_t f = 0; f < kPoints; ++f) expect_same(again.records[f], data.records[f]);
 }
 
 TEST(SweepFile, PartialNameSitsBesideTheTarget) {

@@ -80,6 +80,14 @@ TEST(SweepConfig, CurrentPicturesAtTheSweepsFrequencies) {
              "17: /output/currents must be a list of the sweep's frequencies in Hz");
 }
 
+// The finished file keeps the solutions of output: {currents} only, unless keep_solutions.
+TEST(SweepConfig, KeepSolutionsIsABoolOffByDefault) {
+  EXPECT_FALSE(read(kValid).keep_solutions);
+  EXPECT_TRUE(read(kValid + "  keep_solutions: true\n").keep_solutions);
+  EXPECT_FALSE(read(kValid + "  keep_solutions: false\n").keep_solutions);
+  EXPECT_THROW((void)read(kValid + "  keep_solutions: sometimes\n"), ConfigError);
+}
+
 TEST(SweepConfig, ExampleCouplerParses) {
   const std::string file = PLANARMOM_SOURCE_DIR "/examples/branch_line_coupler.yaml";
   const YAML::Node root = YAML::LoadFile(file);

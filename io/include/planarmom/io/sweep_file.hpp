@@ -29,6 +29,16 @@ class SweepFileError : public std::runtime_error {
   int os_error_ = 0;
 };
 
+// Which frequencies' port solutions a finished sweep file keeps: they are most of its size
+// (P x N complex numbers a frequency). The partial file keeps them all, for a resumed sweep to
+// start its solves from.
+struct KeptSolutions {
+  bool every = true;                   // all of them
+  std::vector<double> frequencies_hz;  // else these (compared exactly), e.g. output: {currents}
+
+  [[nodiscard]] bool keeps(double frequency_hz) const;
+};
+
 class SweepFile {
  public:
   enum class Mode {
@@ -59,7 +69,8 @@ class SweepFile {
   [[nodiscard]] bool contains(double frequency_hz) const;
 
   // The currents (N x P, column-major, as FrequencyRecord::currents) stored with a frequency in
-  // the file: a resumed sweep's initial guess for the frequency after it. Throws
+  // the file, empty where a finished file resumed did not keep them: a resumed sweep's initial
+  // guess for the frequency after it (empty: from zero). Throws
   // std::invalid_argument when the frequency is not in the file, std::logic_error after
   // finish(), SweepFileError on a read failure.
   [[nodiscard]] std::vector<std::complex<double>> currents(double frequency_hz) const;
@@ -79,8 +90,11 @@ class SweepFile {
   // `order`, where given, is the sweep's frequency list: records written in another order (an
   // MPI sweep's ranks return them as they finish) are put in it, in a copy written under a
   // staging name and renamed to the target, so that a kill leaves the partial file to resume.
-  // `fit`, where given (an adaptive sweep), is written into the finished file as /fit.
-  void finish(const std::vector<double>& order = {}, const SweepFit* fit = nullptr);
+  // `fit`, where given (an adaptive sweep), is written into the finished file as /fit. The
+  // currents of the frequencies `kept` does not keep are left out of the finished file (a copy
+  // made as for the order): /currents_kept says which rows hold them.
+  void finish(const std::vector<double>& order = {}, const SweepFit* fit = nullptr,
+              const KeptSolutions& kept = {});
 
  private:
   struct Impl;
@@ -91,8 +105,9 @@ class SweepFile {
 
 // Reads a sweep file, finished or partial; a partial file gives the records written in full.
 // with_currents == false leaves every record's currents empty: they are most of the file and
-// only resuming needs them. Throws SweepFileError naming the file and the missing or malformed
-// part.
+// only resuming and the current pictures need them; with it, the records whose currents the
+// file did not keep have them empty. Throws SweepFileError naming the file and the missing or
+// malformed part.
 SweepData read_sweep_file(const std::filesystem::path& file, bool with_currents = true);
 
 }  // namespace pmom::io

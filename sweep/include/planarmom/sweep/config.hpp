@@ -122,6 +122,9 @@ struct SweepSettings {
   // `output: {currents: [Hz, ...]}`: frequencies of the sweep (each one of frequencies_hz) whose
   // current pictures are drawn for every driven port (current_picture.hpp).
   std::vector<double> current_frequencies_hz;
+  // `output: {keep_solutions: true}`: the finished HDF5 file keeps the port solutions of every
+  // frequency solved, not only of current_frequencies_hz (io::KeptSolutions).
+  bool keep_solutions = false;
   // Not in the file: `sweep --no-line-cache` turns it off (sweep/line_cache.hpp).
   bool line_cache = true;
   // The accuracy of the integrals behind Z, for convergence studies (tools/converge.py): the
