@@ -76,6 +76,10 @@ double largest_snapping_side(const Layout& layout, Axis axis, double max_cell_mm
       if (!fits) break;
       if (along_x(p) == x) fits = near(x ? p.x_mm : p.y_mm);
     }
+    for (const LumpedElement& e : layout.lumped) {
+      if (!fits) break;
+      if (e.along_x == x) fits = near(x ? e.x_mm : e.y_mm);
+    }
     if (fits) return cell;
   }
   return 0;
@@ -143,6 +147,11 @@ Layout snapped_layout(const Layout& layout, CellSize cell, double snap_mm,
     const bool x = along_x(p);
     snap(x ? p.x_mm : p.y_mm, x ? ox : oy, "port '" + p.name + "'", Item::port,
          static_cast<int>(k), x ? "x" : "y");
+  }
+  for (std::size_t k = 0; k < out.lumped.size(); ++k) {
+    LumpedElement& e = out.lumped[k];
+    snap(e.along_x ? e.x_mm : e.y_mm, e.along_x ? ox : oy, "lumped element '" + e.name + "'",
+         Item::lumped, static_cast<int>(k), e.along_x ? "x" : "y");
   }
   return out;
 }

@@ -110,20 +110,33 @@ class Reader : public YamlReader {
     }
   }
 
+  // What a port and a lumped element share: an item of list `path` (keys of `schema`) with a
+  // name and a point (x, y), their lines recorded for errors that come later.
+  struct NamedPoint {
+    std::string name;
+    double x_mm = 0, y_mm = 0;
+  };
+  NamedPoint named_point(const YAML::Node& item, const std::string& path, const char* schema,
+                         Item kind, int index) const {
+    check_keys(item, path, keys(schema));
+    c_.lines[{kind, index, ""}] = line_of(item);
+    const YAML::Node name = require(item, path, "name");
+    c_.lines[{kind, index, "name"}] = line_of(name);
+    return {text(name, path + "/name"), field(item, path, "x", kind, index),
+            field(item, path, "y", kind, index)};
+  }
+
   void ports(const YAML::Node& node) const {
     if (!node.IsSequence() || node.size() == 0) fail(node, "/ports must be a non-empty list");
     for (std::size_t p = 0; p < node.size(); ++p) {
       const int index = static_cast<int>(p);
       const std::string path = "/ports/" + std::to_string(p);
       const YAML::Node item = node[p];
-      check_keys(item, path, keys("/ports/*"));
-      c_.lines[{Item::port, index, ""}] = line_of(item);
       Port port;
-      const YAML::Node name = require(item, path, "name");
-      c_.lines[{Item::port, index, "name"}] = line_of(name);
-      port.name = text(name, path + "/name");
-      port.x_mm = field(item, path, "x", Item::port, index);
-      port.y_mm = field(item, path, "y", Item::port, index);
+      const NamedPoint at = named_point(item, path, "/ports/*", Item::port, index);
+      port.name = at.name;
+      port.x_mm = at.x_mm;
+      port.y_mm = at.y_mm;
       const YAML::Node direction = require(item, path, "direction");
       try {
         port.direction = parse_direction(text(direction, path + "/direction"));
@@ -139,6 +152,42 @@ class Reader : public YamlReader {
       c_.layout.ports.push_back(port);
     }
     // Port checks, including distinct names, report the port's own index.
+    validated([&] { validate(c_.layout); });
+  }
+
+  // `lumped:` (optional): elements in the metal, each on a grid line across a strip.
+  void lumped(const YAML::Node& node) const {
+    if (!node.IsSequence() || node.size() == 0)
+      fail(node, "/lumped must be a non-empty list of elements ({name, x, y, axis, r_ohm, l_nh, "
+                 "c_pf, topology})");
+    for (std::size_t e = 0; e < node.size(); ++e) {
+      const int index = static_cast<int>(e);
+      const std::string path = "/lumped/" + std::to_string(e);
+      const YAML::Node item = node[e];
+      LumpedElement element;
+      const NamedPoint at = named_point(item, path, "/lumped/*", Item::lumped, index);
+      element.name = at.name;
+      element.x_mm = at.x_mm;
+      element.y_mm = at.y_mm;
+      const YAML::Node axis = require(item, path, "axis");
+      const std::string axis_text = text(axis, path + "/axis");
+      if (axis_text != "x" && axis_text != "y")
+        fail(axis, path + "/axis must be x or y (the axis its current runs along), got '" +
+                       axis_text + "'");
+      element.along_x = axis_text == "x";
+      element.r_ohm = optional_field(item, path, "r_ohm", Item::lumped, index, 0.0);
+      element.l_nh = optional_field(item, path, "l_nh", Item::lumped, index, 0.0);
+      element.c_pf = optional_field(item, path, "c_pf", Item::lumped, index, 0.0);
+      if (item["topology"]) {
+        const std::string topology = text(item["topology"], path + "/topology");
+        if (topology != "series" && topology != "parallel")
+          fail(item["topology"], path + "/topology must be series or parallel, got '" +
+                                     topology + "'");
+        element.topology = topology == "series" ? LumpedElement::Topology::series
+                                                : LumpedElement::Topology::parallel;
+      }
+      c_.layout.lumped.push_back(element);
+    }
     validated([&] { validate(c_.layout); });
   }
 
@@ -191,13 +240,14 @@ class Reader : public YamlReader {
 
 const ConfigSchema& geometry_config_schema() {
   static const ConfigSchema schema({
-      {"", {"substrate", "metal", "layout", "ports", "mesh"}},
+      {"", {"substrate", "metal", "layout", "ports", "lumped", "mesh"}},
       {"/substrate", {"eps_r", "height_mm", "loss_tangent"}},
       {"/metal", {"pec", "conductivity_s_per_m", "thickness_um"}},
       {"/layout", {"gds", "cell", "layer"}},  // the GDSII form; else a list of rectangles
       {"/layout/*", detail::layout_item_keys()},
       {"/ports/*", {"name", "x", "y", "direction", "feed_length_mm", "reference_plane_mm",
                     "impedance_ohm"}},
+      {"/lumped/*", {"name", "x", "y", "axis", "r_ohm", "l_nh", "c_pf", "topology"}},
       {"/mesh", {"cell_mm", "cells_per_wavelength", "snap_mm", "max_unknowns"}},
   });
   return schema;
@@ -239,6 +289,7 @@ GeometryConfig parse_geometry_config(const YAML::Node& root, const std::string& 
   reader.metal(reader.require(root, "", "metal"));
   reader.layout(reader.require(root, "", "layout"));
   reader.ports(reader.require(root, "", "ports"));
+  if (root["lumped"]) reader.lumped(root["lumped"]);
   reader.mesh(reader.require(root, "", "mesh"));
   return config;
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <utility>
 
 #include "format.hpp"
 #include "planarmom/geometry/error.hpp"
@@ -107,6 +108,25 @@ void validate_port(const Port& port, int index) {
   }
 }
 
+void validate_lumped(const LumpedElement& element, int index) {
+  const std::string name = "lumped element '" + element.name + "'";
+  auto fail = [&](const std::string& what, const char* field) {
+    throw GeometryError(what, Item::lumped, index, field);
+  };
+  if (element.name.empty())
+    fail("lumped element " + std::to_string(index) + " has an empty name", "name");
+  if (!std::isfinite(element.x_mm)) fail(name + " has a non-finite position", "x");
+  if (!std::isfinite(element.y_mm)) fail(name + " has a non-finite position", "y");
+  for (const auto& [value, field] : {std::pair{element.r_ohm, "r_ohm"},
+                                     std::pair{element.l_nh, "l_nh"},
+                                     std::pair{element.c_pf, "c_pf"}}) {
+    if (!(value >= 0.0) || !std::isfinite(value))
+      fail(name + " " + field + " must be >= 0, got " + num(value), field);
+  }
+  if (element.r_ohm == 0 && element.l_nh == 0 && element.c_pf == 0)
+    fail(name + " has no part: give r_ohm, l_nh or c_pf (> 0)", "");
+}
+
 void validate(const Layout& layout) {
   validate(layout.substrate);
   validate(layout.metal);
@@ -125,6 +145,13 @@ void validate(const Layout& layout) {
       throw GeometryError("port name '" + layout.ports[p].name + "' is used twice", Item::port,
                           static_cast<int>(p), "name");
     }
+  }
+  std::set<std::string> element_names;
+  for (std::size_t e = 0; e < layout.lumped.size(); ++e) {
+    validate_lumped(layout.lumped[e], static_cast<int>(e));
+    if (!element_names.insert(layout.lumped[e].name).second)
+      throw GeometryError("lumped element name '" + layout.lumped[e].name + "' is used twice",
+                          Item::lumped, static_cast<int>(e), "name");
   }
 }
 

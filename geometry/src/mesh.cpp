@@ -135,6 +135,7 @@ Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
 
   Mesh mesh(layout, grid, std::move(metal), cell_bubbles);
   mesh.ports_ = detail::locate_ports(mesh);
+  mesh.lumped_ = detail::locate_lumped(mesh);
   mesh.warnings_ = std::move(warnings);
   return mesh;
 }

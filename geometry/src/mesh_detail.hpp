@@ -31,6 +31,9 @@ struct Components {
 
 // Locates every port of mesh.layout() on the mesh (see MeshPort), or throws GeometryError.
 [[nodiscard]] std::vector<MeshPort> locate_ports(const Mesh& mesh);
+// Locates every lumped element of mesh.layout() (see MeshLumped), or throws GeometryError;
+// needs the mesh's ports located.
+[[nodiscard]] std::vector<MeshLumped> locate_lumped(const Mesh& mesh);
 
 // The cells rectangle r covers; its edges lie on grid lines (checked before).
 struct CellRange {

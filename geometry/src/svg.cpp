@@ -113,6 +113,19 @@ void draw_port(Writer& w, const Mesh& mesh, const MeshPort& mp, double arrow_mm)
          "dominant-baseline=\"middle\" fill=\"#06c\"");
 }
 
+// A lumped element: a bar across its strip on its grid line, and its name beside it.
+void draw_lumped(Writer& w, const Mesh& mesh, const MeshLumped& l) {
+  const Grid& g = mesh.grid();
+  const bool x = l.axis == Axis::x;
+  const double line = x ? g.x0 + l.line * g.dx_mm : g.y0 + l.line * g.dy_mm;
+  const double from = (x ? g.y0 : g.x0) + l.first * l.across_mm;
+  const double to = from + l.count * l.across_mm;
+  const auto at = [&](double across) { return x ? Point{line, across} : Point{across, line}; };
+  w.line(at(from), at(to), "stroke=\"#7a1fa2\" stroke-width=\"5\" class=\"lumped\"");
+  w.text(at(to + l.across_mm), mesh.layout().lumped[static_cast<std::size_t>(l.element)].name,
+         "font-size=\"12\" font-family=\"sans-serif\" text-anchor=\"middle\" fill=\"#7a1fa2\"");
+}
+
 }  // namespace
 
 std::string svg_text(const Mesh& mesh) {
@@ -148,6 +161,7 @@ std::string svg_text(const Mesh& mesh) {
     w.polygon(p, "fill=\"none\" stroke=\"#333\" stroke-width=\"1\"");
   w.raw() << "</g>\n";
   for (const MeshPort& mp : mesh.ports()) draw_port(w, mesh, mp, margin * 0.5);
+  for (const MeshLumped& l : mesh.lumped()) draw_lumped(w, mesh, l);
 
   const double bar = nice_length(0.3 * std::max(width, height));
   const Point bar_start{g.x0, g.y0 - margin * 0.6};

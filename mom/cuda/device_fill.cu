@@ -1,6 +1,6 @@
 // DeviceFill (device_fill.hpp): the plan, basis functions and pattern uploaded once; per
 // frequency the Green's table samples go up and three kernels run: table entries, their
-// symmetric copies, and Z on the pattern with the port loads.
+// symmetric copies, and Z on the pattern with the loaded gaps' loads.
 #include <cuda_runtime.h>
 
 #include <cuda/std/complex>
@@ -54,11 +54,11 @@ __global__ void dense_entries(TableViewT<dc> view, const RooftopCells* cells, in
   z[k] = c >= m ? basis_entry(view, cells[m], cells[c]) : basis_entry(view, cells[c], cells[m]);
 }
 
-// A port's load times a², a the cell's side across its gap (add_port_loads).
-__global__ void add_loads(const long long* slot, const int* port, const double* across,
+// A loaded gap's load times a², a the cell's side across the gap (add_gap_loads).
+__global__ void add_loads(const long long* slot, const int* gap, const double* across,
                           long long count, const dc* loads, dc* z) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (k < count) z[slot[k]] += loads[port[k]] * across[k] * across[k];
+  if (k < count) z[slot[k]] += loads[gap[k]] * across[k] * across[k];
 }
 
 __global__ void add_surface(const long long* slot, const double* gram, const double* image,
@@ -86,11 +86,11 @@ struct DeviceFill::Impl {
   DeviceArray<RooftopCells> cells;
   DeviceArray<index_t> row_of, col_idx;
   DeviceArray<long long> load_slot, gram_slot;
-  DeviceArray<int> load_port;
+  DeviceArray<int> load_gap;
   DeviceArray<double> load_across;
   DeviceArray<double> gram, image;
   DeviceArray<dc> tables, remainder, quasi_static, loads;
-  std::size_t ports = 0;
+  std::size_t gaps = 0;  // loaded: the ports' and the lumped elements' (Mesh::loaded_gaps)
 };
 
 DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern,
@@ -142,22 +142,22 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
                                   ", " + std::to_string(c) + ") of " + what);
     return at;
   };
-  // The gaps' pairs, where add_port_loads puts each port's load.
+  // The gaps' pairs, where add_gap_loads puts each loaded gap's load.
   std::vector<long long> slots;
-  std::vector<int> ports;
+  std::vector<int> gap_of;
   std::vector<double> across;
-  for (std::size_t p = 0; p < mesh.ports().size(); ++p) {
-    const std::vector<int>& gap = mesh.ports()[p].delta_gap().basis;
-    for (const int m : gap)
-      for (const int c : gap) {
-        slots.push_back(slot_of(m, c, "port " + std::to_string(p + 1) + "'s gap"));
-        ports.push_back(static_cast<int>(p));
-        across.push_back(mesh.ports()[p].across_mm * 1e-3);
+  const std::vector<geometry::LoadedGap> gaps = mesh.loaded_gaps();
+  for (std::size_t g = 0; g < gaps.size(); ++g) {
+    for (const int m : *gaps[g].basis)
+      for (const int c : *gaps[g].basis) {
+        slots.push_back(slot_of(m, c, "loaded gap " + std::to_string(g + 1)));
+        gap_of.push_back(static_cast<int>(g));
+        across.push_back(gaps[g].across_mm * 1e-3);
       }
   }
-  d.ports = mesh.ports().size();
+  d.gaps = gaps.size();
   d.load_slot = DeviceArray<long long>(slots, d.stream);
-  d.load_port = DeviceArray<int>(ports, d.stream);
+  d.load_gap = DeviceArray<int>(gap_of, d.stream);
   d.load_across = DeviceArray<double>(across, d.stream);
   // The strips' loss entries, where add_surface_impedance puts their impedances.
   std::vector<long long> gram_slots;
@@ -172,7 +172,7 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   d.image = DeviceArray<double>(image_values, d.stream);
   d.tables = DeviceArray<dc>(static_cast<std::size_t>(plan.size));
   check(cudaMemsetAsync(d.tables.data, 0, sizeof(dc) * d.tables.size, d.stream), "cudaMemset");
-  d.loads = DeviceArray<dc>(std::max<std::size_t>(d.ports, 1));
+  d.loads = DeviceArray<dc>(std::max<std::size_t>(d.gaps, 1));
   d.pattern = std::move(pattern);
   check(cudaStreamSynchronize(d.stream), "upload");
 }
@@ -226,9 +226,9 @@ void DeviceFill::start_tables(const GreensTable& greens) {
 void DeviceFill::assemble(std::span<const std::complex<double>> loads,
                           std::complex<double>* values, const StripImpedance& strip) {
   Impl& d = *impl_;
-  if (loads.size() != d.ports)
+  if (loads.size() != d.gaps)
     throw std::invalid_argument("DeviceFill: " + std::to_string(loads.size()) + " loads for " +
-                                std::to_string(d.ports) + " ports");
+                                std::to_string(d.gaps) + " loaded gaps");
   if (!(d.frequency_hz > 0))
     throw std::logic_error("DeviceFill: assemble() before start_tables()");
   d.loads.upload(loads.data(), loads.size(), d.stream);
@@ -250,7 +250,7 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
                                                          d.pattern.charge_reach2, z);
   const auto load_count = static_cast<long long>(d.load_slot.size);
   if (load_count > 0)
-    add_loads<<<blocks(load_count), kBlock, 0, d.stream>>>(d.load_slot.data, d.load_port.data,
+    add_loads<<<blocks(load_count), kBlock, 0, d.stream>>>(d.load_slot.data, d.load_gap.data,
                                                           d.load_across.data, load_count,
                                                           d.loads.data, z);
   const auto gram_count = static_cast<long long>(d.gram_slot.size);

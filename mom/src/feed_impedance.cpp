@@ -19,8 +19,14 @@ double launch_scale(std::size_t k, double frequency_hz) { return k < 2 ? frequen
 
 }  // namespace
 
+GapParasitics host_gap_check(const LineSpec& spec, double frequency_hz) {
+  const LineResult line = line_check(spec, frequency_hz, false).line;
+  return gap_parasitics(spec, frequency_hz, line.gamma, line.z0);
+}
+
 FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz,
-                               int nodes, bool matched_loads, const LineChecks& checks)
+                               int nodes, bool matched_loads, const LineChecks& checks,
+                               const GapChecks& gap_checks)
     : f_min_(f_min_hz), f_max_(f_max_hz) {
   if (nodes < 1) throw std::invalid_argument("FeedImpedances: at least one node is needed");
   if (!(f_min_hz > 0) || !(f_max_hz >= f_min_hz)) {
@@ -84,11 +90,33 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     loads_.push_back(std::move(loads));
     gamma_.push_back(std::move(gammas));
   }
+  // Each lumped element's strip: its gap's shunt at the nodes (one check per distinct strip).
+  std::map<std::tuple<int, double, double>, int> strip_index;
+  for (const geometry::MeshLumped& l : mesh.lumped()) {
+    const double along = l.axis == geometry::Axis::x ? mesh.grid().dx_mm : mesh.grid().dy_mm;
+    auto [it, added] = strip_index.emplace(std::tuple{l.count, along, l.across_mm},
+                                           static_cast<int>(shunt_.size()));
+    strip_of_element_.push_back(it->second);
+    if (!added) continue;
+    LineSpec spec{sub.eps_r,  sub.height_mm, l.count * l.across_mm, l.count, 0, true,
+                  sub.loss_tangent, conductor(mesh.layout().metal),
+                  along == l.across_mm ? 0.0 : along};
+    spec.periodic = periodic_checks(spec);
+    const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
+    std::vector<std::complex<double>> shunts;
+    for (const double f : nodes_) {
+      spec.half_length_mm = spec.periodic ? load_half_length_mm(spec)
+                                          : half_length_mm(spec, f, half_wavelengths);
+      shunts.push_back(gap_checks(spec, f).shunt / f);
+    }
+    shunt_.push_back(std::move(shunts));
+  }
 }
 
 template <class T>
 std::vector<T> FeedImpedances::interpolate(const std::vector<std::vector<T>>& values,
-                                           double frequency_hz) const {
+                                           double frequency_hz,
+                                           const std::vector<int>& owner) const {
   const double slack = 1e-9 * f_max_;
   if (!(frequency_hz >= f_min_ - slack && frequency_hz <= f_max_ + slack)) {
     throw std::out_of_range("FeedImpedances: " + std::to_string(frequency_hz) +
@@ -108,17 +136,18 @@ std::vector<T> FeedImpedances::interpolate(const std::vector<std::vector<T>>& va
     denominator += c;
     for (std::size_t w = 0; w < values.size(); ++w) numerator[w] += c * values[w][k];
   }
-  std::vector<T> per_port;
-  for (const int w : width_of_port_) per_port.push_back(numerator[static_cast<std::size_t>(w)] / denominator);
-  return per_port;
+  std::vector<T> per_owner;
+  for (const int w : owner)
+    per_owner.push_back(numerator[static_cast<std::size_t>(w)] / denominator);
+  return per_owner;
 }
 
 std::vector<double> FeedImpedances::at(double frequency_hz) const {
-  return interpolate(z0_, frequency_hz);
+  return interpolate(z0_, frequency_hz, width_of_port_);
 }
 
 std::vector<std::complex<double>> FeedImpedances::propagation_constants(double frequency_hz) const {
-  std::vector<std::complex<double>> gamma = interpolate(gamma_, frequency_hz);
+  std::vector<std::complex<double>> gamma = interpolate(gamma_, frequency_hz, width_of_port_);
   for (std::complex<double>& g : gamma) g *= frequency_hz;
   return gamma;
 }
@@ -126,7 +155,7 @@ std::vector<std::complex<double>> FeedImpedances::propagation_constants(double f
 std::vector<std::complex<double>> FeedImpedances::matched_loads(double frequency_hz) const {
   if (!loads_.empty() && loads_.front().empty())
     throw std::logic_error("FeedImpedances: built without the matched loads");
-  std::vector<std::complex<double>> loads = interpolate(loads_, frequency_hz);
+  std::vector<std::complex<double>> loads = interpolate(loads_, frequency_hz, width_of_port_);
   for (std::complex<double>& load : loads) load /= frequency_hz;
   return loads;
 }
@@ -136,11 +165,18 @@ std::vector<PortLaunch> FeedImpedances::launches(double frequency_hz) const {
     throw std::logic_error("FeedImpedances: built without the matched loads and launches");
   std::vector<PortLaunch> launch(width_of_port_.size());
   for (std::size_t k = 0; k < 4; ++k) {
-    const std::vector<std::complex<double>> entry = interpolate(launch_[k], frequency_hz);
+    const std::vector<std::complex<double>> entry =
+        interpolate(launch_[k], frequency_hz, width_of_port_);
     for (std::size_t p = 0; p < launch.size(); ++p)
       launch[p].e[k] = entry[p] / launch_scale(k, frequency_hz);
   }
   return launch;
+}
+
+std::vector<std::complex<double>> FeedImpedances::gap_shunts(double frequency_hz) const {
+  std::vector<std::complex<double>> shunts = interpolate(shunt_, frequency_hz, strip_of_element_);
+  for (std::complex<double>& y : shunts) y *= frequency_hz;
+  return shunts;
 }
 
 }  // namespace pmom::mom

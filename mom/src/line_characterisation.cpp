@@ -411,6 +411,29 @@ CoupledLineResult characterise_coupled_pair(const LineSpec& spec, double frequen
   return r;
 }
 
+GapParasitics gap_parasitics(const LineSpec& spec, double frequency_hz, cd gamma, cd z0,
+                             const LineSolver& solve) {
+  const LineProblem p = line_problem(spec, frequency_hz, "gap parasitics");
+  const std::vector<cd> rhs = centre_drive(p, spec.cells_across);
+  const LineSolution x = solve(LineSystem{p.mesh, p.plan, p.greens, rhs, 1, p.strip});
+  // The right half as the right port's feed up to the gap: its samples k cells from the right
+  // end, the gap's at k = half.
+  geometry::MeshPort right = p.mesh.ports()[1];
+  right.samples.resize(static_cast<std::size_t>(p.half - 1));
+  const auto [f, b] = feed_waves(p.mesh, right, x.x, gamma);
+  const double d = p.half * p.along;
+  const cd forward = f * std::exp(-gamma * d), backward = b * std::exp(gamma * d);
+  geometry::CrossSection centre{d * 1e3, {}};
+  for (int j = 0; j < spec.cells_across; ++j)
+    centre.basis.push_back(p.mesh.x_edge_basis(p.half, j));
+  cd gap = 0.0;
+  for (const int m : centre.basis) gap += x.x[static_cast<std::size_t>(m)];
+  gap *= right.sign * p.across;  // into the right port's feed's circuit: leftwards
+  // Leftwards is against the source's current: the gap's current is the line's less what
+  // crosses the gap's capacitance.
+  return {(forward + backward) - gap, 2.0 * z0 * (forward - backward)};
+}
+
 std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
                                       std::complex<double> gamma, const LineSolver& solve) {
   if (spec.gap_mm > 0)

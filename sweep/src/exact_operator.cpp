@@ -65,7 +65,7 @@ struct ExactOperator::Impl {
 void ExactOperator::Impl::assemble(std::span<const cd> loads, const mom::StripImpedance& strip,
                                    mom::ImpedanceMatrix& into) const {
   mom::assemble_impedance(mesh, tables, into);
-  mom::add_port_loads(mesh, loads, into);
+  mom::add_gap_loads(mesh, loads, into);
   if (!gram.empty() && !strip.zero()) mom::add_surface_impedance(gram, strip, into);
 }
 
@@ -108,9 +108,9 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
   // The correction's pattern: the gaps' pairs, the loss entries and the diagonal.
   Coo<cd> pairs;
   pairs.rows = pairs.cols = d.n;
-  for (const geometry::MeshPort& port : mesh.ports())
-    for (const int m : port.delta_gap().basis)
-      for (const int k : port.delta_gap().basis) add_pair(pairs, m, k);
+  for (const geometry::LoadedGap& gap : mesh.loaded_gaps())
+    for (const int m : *gap.basis)
+      for (const int k : *gap.basis) add_pair(pairs, m, k);
   for (const mom::GramEntry& e : d.gram) add_pair(pairs, e.row, e.col);
   for (index_t m = 0; m < d.n; ++m) add_pair(pairs, m, m);
   d.correction = to_csr(pairs);
@@ -187,7 +187,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
     return d.dense_at(loads, strip);
   }
   std::fill(d.correction.values.begin(), d.correction.values.end(), cd(0.0));
-  mom::add_port_loads(d.mesh, loads, d.correction);
+  mom::add_gap_loads(d.mesh, loads, d.correction);
   if (!d.gram.empty() && !strip.zero()) mom::add_surface_impedance(d.gram, strip, d.correction);
   const mom::ConvolutionFootprint fp = mom::footprint(*d.layout);
   const std::size_t work = static_cast<std::size_t>(fp.kernels) * fp.grid_points;

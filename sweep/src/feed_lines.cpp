@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
@@ -62,8 +63,17 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
                  << (calibrating ? ", calibrating the ports" : "")
                  << (cache ? ", cached in " + cache->folder().string()
                            : std::string(", cache bypassed (--no-line-cache)"));
+  // A lumped element's strip gets a gap check at every node (one per distinct strip).
+  std::set<std::tuple<int, double, double>> strips;
+  for (const geometry::MeshLumped& l : mesh.lumped())
+    strips.insert({l.count, l.axis == geometry::Axis::x ? mesh.grid().dx_mm : mesh.grid().dy_mm,
+                   l.across_mm});
+  const int gap_total = static_cast<int>(strips.size()) * nodes;
+  if (gap_total > 0)
+    PMOM_LOG(info) << gap_total << " gap checks for the lumped elements' gaps";
   SweepLineChecks checks(&backend, std::move(cache), total, shared);
-  mom::FeedImpedances feeds(mesh, *lo, *hi, kNodes, with_load, checks.checks());
+  mom::FeedImpedances feeds(mesh, *lo, *hi, kNodes, with_load, checks.checks(),
+                            checks.gaps(gap_total));
   PMOM_LOG(info) << "line checks: " << seconds_since(start) << " s, " << checks.solved()
                  << " solved, " << checks.from_cache() << " from the cache"
                  << (checks.from_shared() > 0

@@ -1,7 +1,10 @@
 // SweepLineChecks (line_checks.hpp): cached, logged line checks.
 #include "planarmom/sweep/line_checks.hpp"
 
+#include <chrono>
 #include <cstdio>
+#include <numbers>
+#include <optional>
 #include <iomanip>
 #include <sstream>
 #include <string>
@@ -69,6 +72,55 @@ mom::LineChecks SweepLineChecks::checks() {
   return [this](const mom::LineSpec& spec, double f, bool with_load) {
     return check(spec, f, with_load);
   };
+}
+
+mom::GapChecks SweepLineChecks::gaps(int gap_total) {
+  gap_total_ = gap_total;
+  return [this](const mom::LineSpec& spec, double f) { return gap(spec, f); };
+}
+
+mom::GapParasitics SweepLineChecks::gap(const mom::LineSpec& spec, double frequency_hz) {
+  const std::string k = "gap numerics 1 of the " + key(spec, frequency_hz, false);
+  ++gaps_done_;
+  const auto stored = [&](const std::vector<double>& v) -> std::optional<mom::GapParasitics> {
+    if (v.size() != 4) return std::nullopt;
+    return mom::GapParasitics{{v[0], v[1]}, {v[2], v[3]}};
+  };
+  const auto log = [&](const mom::GapParasitics& g, const std::string& how) {
+    PMOM_LOG(info) << "gap check " << gaps_done_ << "/" << gap_total_ << " (a lumped element's "
+                   << "strip, W " << spec.width_mm << " mm, " << spec.cells_across
+                   << " cells across, " << frequency_hz * 1e-9 << " GHz): the gap's C "
+                   << std::setprecision(4)
+                   << g.shunt.imag() / (2 * std::numbers::pi * frequency_hz) * 1e12
+                   << " pF, taken out of the element; " << how;
+  };
+  if (shared_)
+    if (const auto it = shared_->find(k); it != shared_->end())
+      if (const auto g = stored(it->second)) return *g;
+  if (cache_)
+    if (const auto v = cache_->get(k))
+      if (const auto g = stored(*v)) {
+        ++from_cache_;
+        log(*g, "from the cache");
+        if (shared_) (*shared_)[k] = *v;
+        return *g;
+      }
+  const auto start = std::chrono::steady_clock::now();
+  const mom::GapParasitics g = [&] {
+    const logging::Heartbeat beat("gap check " + std::to_string(gaps_done_) + "/" +
+                                  std::to_string(gap_total_));
+    const mom::LineResult line = mom::line_check(spec, frequency_hz, false, solver()).line;
+    return mom::gap_parasitics(spec, frequency_hz, line.gamma, line.z0, solver());
+  }();
+  ++solved_;
+  std::ostringstream how;
+  how << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s";
+  log(g, how.str());
+  const std::vector<double> values{g.shunt.real(), g.shunt.imag(), g.line_voltage.real(),
+                                   g.line_voltage.imag()};
+  if (cache_) cache_->put(k, values);
+  if (shared_) (*shared_)[k] = values;
+  return g;
 }
 
 mom::LineSolver SweepLineChecks::solver() {

@@ -71,9 +71,12 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   const auto n = static_cast<index_t>(mesh_.basis().size());
 
   auto start = clock::now();
-  const std::vector<cd> loads = settings_.termination == Termination::matched
-                                    ? feeds_.matched_loads(frequency_hz)
-                                    : std::vector<cd>(mesh_.ports().size(), cd(0.0));
+  // The ports' terminations, then the lumped elements' impedances (add_gap_loads' order).
+  const std::vector<cd> port_loads = settings_.termination == Termination::matched
+                                         ? feeds_.matched_loads(frequency_hz)
+                                         : std::vector<cd>(mesh_.ports().size(), cd(0.0));
+  const std::vector<cd> loads =
+      mom::gap_loads(mesh_, port_loads, frequency_hz, feeds_.gap_shunts(frequency_hz));
   // The time recorded for a table built in the background is only the wait for it.
   const mom::GreensTable greens = greens_table(frequency_hz);
   r.seconds_greens = seconds_since(start);
@@ -114,7 +117,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   if (any_calibrated(port_waves_))
     r.s = mom::deembed(mesh_, guess, feeds_.at(frequency_hz),
                        feeds_.propagation_constants(frequency_hz),
-                       {port_waves_, feeds_.launches(frequency_hz), loads})
+                       {port_waves_, feeds_.launches(frequency_hz), port_loads})
               .s;
   else
     r.s = every_entry ? mom::deembed(mesh_, guess, feeds_.at(frequency_hz),

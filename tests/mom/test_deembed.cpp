@@ -62,7 +62,7 @@ Eigen::MatrixXcd port_solutions(const geometry::Mesh& mesh, double f_hz,
                                 const std::vector<cd>& loads = {}) {
   const GreensTable greens(Slab{3.38, 0.0, 0.508e-3}, f_hz, required_rho_max(mesh.grid()));
   ImpedanceMatrix z = assemble_impedance(mesh, make_interaction_tables(greens, mesh));
-  if (!loads.empty()) add_port_loads(mesh, loads, z);
+  if (!loads.empty()) add_gap_loads(mesh, loads, z);
   const int n = z.n;
   using RowMajor = Eigen::Matrix<cd, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   const std::vector<cd> v = port_excitations(mesh);

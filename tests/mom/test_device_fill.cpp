@@ -46,7 +46,7 @@ void expect_same_fill(const geometry::Mesh& mesh, const MpiePattern& host_patter
   const TablePlan plan = make_table_plan(mesh);
   const InteractionTables tables = evaluate_tables(plan, greens);
   Csr<cd> z = assemble_sparse_impedance(mesh, tables, host_pattern);
-  add_port_loads(mesh, loads, z);
+  add_gap_loads(mesh, loads, z);
   const std::vector<GramEntry> gram =
       metal.perfect() ? std::vector<GramEntry>{}
                       : entries_in_pattern(strip_loss_entries(mesh, plan.edge_profiles),

@@ -350,16 +350,16 @@ TEST(PortLoads, ZeroLoadLeavesZAndLoadsTouchOnlyTheGapPairs) {
   ImpedanceMatrix z0 = z;
   Csr<cd> s0 = s;
   const std::vector<cd> shorts(2, cd(0.0));
-  add_port_loads(mesh, shorts, z0);
-  add_port_loads(mesh, shorts, s0);
+  add_gap_loads(mesh, shorts, z0);
+  add_gap_loads(mesh, shorts, s0);
   EXPECT_EQ(z0.values, z.values);
   EXPECT_EQ(s0.values, s.values);
 
   const std::vector<cd> loads{cd(50, 0), cd(26.8, 640)};
   ImpedanceMatrix zl = z;
   Csr<cd> sl = s;
-  add_port_loads(mesh, loads, zl);
-  add_port_loads(mesh, loads, sl);
+  add_gap_loads(mesh, loads, zl);
+  add_gap_loads(mesh, loads, sl);
   const double a = mesh.grid().dx_mm * 1e-3;
   std::map<std::pair<int, int>, cd> added;
   ASSERT_EQ(mesh.ports().size(), 2u);
@@ -395,18 +395,19 @@ TEST(PortLoads, BadInputIsRefused) {
   const std::vector<cd> loads{cd(50, 0), cd(0.0)};
   Csr<cd> diagonal = assemble_sparse_impedance(mesh, ring_tables(), MpieSparsity{0, 0, 0});
   try {
-    add_port_loads(mesh, loads, diagonal);
+    add_gap_loads(mesh, loads, diagonal);
     FAIL() << "no exception";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("loaded port's gap"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("of a loaded gap (a port's"), std::string::npos)
+        << e.what();
   }
   ImpedanceMatrix small;
   small.n = 3;
   small.values.resize(9);
-  EXPECT_THROW(add_port_loads(mesh, loads, small), std::invalid_argument);
+  EXPECT_THROW(add_gap_loads(mesh, loads, small), std::invalid_argument);
   ImpedanceMatrix z = assemble_impedance(mesh, ring_tables());
-  EXPECT_THROW(add_port_loads(mesh, std::vector<cd>{cd(50, 0)}, z), std::invalid_argument);
-  EXPECT_THROW(add_port_loads(mesh, std::vector<cd>{cd(50, 0), cd(std::nan(""), 0)}, z),
+  EXPECT_THROW(add_gap_loads(mesh, std::vector<cd>{cd(50, 0)}, z), std::invalid_argument);
+  EXPECT_THROW(add_gap_loads(mesh, std::vector<cd>{cd(50, 0), cd(std::nan(""), 0)}, z),
                std::invalid_argument);
 }
 

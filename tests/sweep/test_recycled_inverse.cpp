@@ -29,7 +29,7 @@ mom::ImpedanceMatrix coupler_z(const geometry::Mesh& mesh, const mom::TablePlan&
                                 f, mom::required_rho_max(mesh.grid()));
   mom::ImpedanceMatrix z = mom::assemble_impedance(mesh, mom::evaluate_tables(plan, greens));
   const std::vector<cd> loads(mesh.ports().size(), cd(50.0));
-  mom::add_port_loads(mesh, loads, z);
+  mom::add_gap_loads(mesh, loads, z);
   return z;
 }
 

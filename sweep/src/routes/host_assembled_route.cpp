@@ -68,12 +68,12 @@ class HostAssembledRoute final : public ZRoute {
       const mom::InteractionTables tables = parts_.host_tables(greens);
       if (s.check_dense || !mpie) {
         z_ = mom::assemble_impedance(mesh, tables);
-        mom::add_port_loads(mesh, loads, *z_);
+        mom::add_gap_loads(mesh, loads, *z_);
         parts_.add_metal_loss(hz, *z_);
       }
       if (mpie) {
         sparse_ = mom::assemble_sparse_impedance(mesh, tables, *mpie);
-        mom::add_port_loads(mesh, loads, sparse_);
+        mom::add_gap_loads(mesh, loads, sparse_);
         parts_.add_metal_loss(hz, sparse_);
       }
     }

@@ -52,7 +52,7 @@ class PatternRoute final : public ZRoute {
     } else {
       Csr<cd> z =
           mom::assemble_sparse_impedance(parts_.mesh(), parts_.host_tables(greens), *parts_.mpie());
-      mom::add_port_loads(parts_.mesh(), loads, z);
+      mom::add_gap_loads(parts_.mesh(), loads, z);
       parts_.add_metal_loss(hz, z);
       backend_.copy_bytes(values, z.values.data(), z.values.size() * sizeof(cd),
                           CopyKind::to_backend);

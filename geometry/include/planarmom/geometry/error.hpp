@@ -10,7 +10,7 @@ namespace pmom::geometry {
 
 // The kind of input item an error is about; `index` numbers rectangles, polygons and ports
 // (each in its own list).
-enum class Item { layout, substrate, metal, rectangle, polygon, port, mesh };
+enum class Item { layout, substrate, metal, rectangle, polygon, port, lumped, mesh };
 
 class GeometryError : public std::invalid_argument {
  public:

@@ -43,12 +43,26 @@ struct Port {
   double impedance_ohm = 50;        // > 0: reference impedance of this port
 };
 
+// A lumped element in the metal: the current crossing one grid line of a strip, across the
+// strip's whole width, flows through the element's impedance (a series R, L and C, or the three
+// in parallel; a part of zero value is left out: no resistor, no inductor, no capacitor). The
+// metal stays drawn through it; mom/lumped.hpp says how it enters Z.
+struct LumpedElement {
+  enum class Topology { series, parallel };
+  std::string name;
+  double x_mm = 0, y_mm = 0;  // a point of the grid line it sits on, inside the strip
+  bool along_x = true;        // the current it carries runs along x (a vertical grid line)
+  Topology topology = Topology::series;
+  double r_ohm = 0, l_nh = 0, c_pf = 0;  // >= 0, at least one > 0
+};
+
 struct Layout {
   Substrate substrate;
   Metal metal;
   std::vector<Rect> rects;        // on the grid: each edge on a grid line
   std::vector<Polygon> polygons;  // any outline, staircased on the grid
   std::vector<Port> ports;
+  std::vector<LumpedElement> lumped;
 };
 
 // "+x", "-x", "+y", "-y".
@@ -62,8 +76,9 @@ void validate(const Substrate& substrate);
 void validate(const Metal& metal);
 void validate_rect(const Rect& rect, int index);
 void validate_port(const Port& port, int index);
+void validate_lumped(const LumpedElement& element, int index);
 // All of the above and validate_polygon, at least one rectangle or polygon, and distinct
-// non-empty port names.
+// non-empty port names and lumped element names.
 void validate(const Layout& layout);
 
 // "rectangle 3 (x 0..0.1 mm, y 0..5 mm)", the way errors name a rectangle.

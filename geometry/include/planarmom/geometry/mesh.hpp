@@ -107,6 +107,24 @@ struct MeshPort {
   }
 };
 
+// A lumped element located on the mesh: the rooftops crossing its grid line over the whole run
+// of metal there that holds its point (LumpedElement).
+struct MeshLumped {
+  int element = 0;           // index into Layout::lumped
+  Axis axis = Axis::x;       // of its rooftops: the current's
+  int line = 0;              // grid line: vertical (x) for axis x, else horizontal
+  int first = 0, count = 0;  // the rows j (axis x) or columns i (axis y) it spans
+  double across_mm = 0;      // the cell's side across its rooftops
+  CrossSection section;      // its rooftops, ordered across
+};
+
+// A cross-section of rooftops that carries a lumped impedance in Z (mom/port_loads.hpp): a
+// port's delta gap or a lumped element.
+struct LoadedGap {
+  const std::vector<int>* basis = nullptr;
+  double across_mm = 0;
+};
+
 class Mesh {
  public:
   [[nodiscard]] const Layout& layout() const { return layout_; }
@@ -134,6 +152,10 @@ class Mesh {
   [[nodiscard]] int y_edge_basis(int i, int j) const;
 
   [[nodiscard]] const std::vector<MeshPort>& ports() const { return ports_; }
+  [[nodiscard]] const std::vector<MeshLumped>& lumped() const { return lumped_; }
+  // Every loaded cross-section: the ports' delta gaps in port order, then the lumped elements
+  // in element order (the order of the loads that port_loads.hpp adds).
+  [[nodiscard]] std::vector<LoadedGap> loaded_gaps() const;
 
   // What the mesh suspects in the drawing, one line each for the log: pieces of metal that touch
   // only at a corner (no current crosses a corner), pieces of one cell (no rooftop: they carry
@@ -160,6 +182,7 @@ class Mesh {
   std::vector<int> x_edge_;  // (nx+1)*ny, row-major by (j, i)
   std::vector<int> y_edge_;  // nx*(ny+1), row-major by (j, i)
   std::vector<MeshPort> ports_;
+  std::vector<MeshLumped> lumped_;
   std::vector<std::string> warnings_;
 };
 
@@ -167,7 +190,8 @@ class Mesh {
 // locates the ports. Throws GeometryError naming the item when: a rectangle is narrower than
 // a cell or has an edge off the grid (the message suggests a cell that divides the layout),
 // the mesh would have more than 1e8 cells, or a port is not on the metal's outer edge, shares its edge with
-// another port, or its feed is not a straight uniform strip at least two cells long.
+// another port, or its feed is not a straight uniform strip at least two cells long, or a
+// lumped element is off the grid, not inside the metal, on a port's feed or on another element.
 // The metal may be any number of pieces (4-neighbour connectivity of cells): coupled lines, gaps
 // and floating metal; the rooftops of each piece keep its charge neutral, as a floating
 // conductor's is. Mesh::warnings() names what looks like a drawing error, and polygons that

@@ -1,7 +1,7 @@
 // The per-frequency fill on a CUDA device: the offset tables of a TablePlan (table_entry per
 // entry) and Z on a fixed sparse pattern (basis_entry per stored entry, port loads added), by
 // kernels writing into device memory, so that a GPU sweep's Z never passes through the host.
-// The host path (evaluate_tables, assemble_sparse_impedance, add_port_loads) is the reference
+// The host path (evaluate_tables, assemble_sparse_impedance, add_gap_loads) is the reference
 // it is tested against. In a build without CUDA, constructing one throws.
 #pragma once
 
@@ -49,9 +49,9 @@ class DeviceFill {
   DeviceFill(const DeviceFill&) = delete;
   DeviceFill& operator=(const DeviceFill&) = delete;
 
-  // Z at the Green's table's frequency, the port loads (Ω, one per port) added on the gaps and
-  // the strips' impedances on the loss entries given at construction, into `values`: device
-  // memory for nnz() values in the pattern's order.
+  // Z at the Green's table's frequency, the loads (Ω, one per loaded gap: add_gap_loads) added
+  // and the strips' impedances on the loss entries given at construction, into `values`:
+  // device memory for nnz() values in the pattern's order.
   // Returns when done.
   void fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
             std::complex<double>* values, const StripImpedance& strip = {});

@@ -24,6 +24,10 @@ using LineChecks = std::function<LineCheck(const LineSpec&, double frequency_hz,
 inline LineCheck host_line_check(const LineSpec& spec, double frequency_hz, bool with_load) {
   return line_check(spec, frequency_hz, with_load);
 }
+// The gap check FeedImpedances runs at each node for each lumped element's strip
+// (gap_parasitics with the line check's γ and Z0); the sweep passes its own, as for LineChecks.
+using GapChecks = std::function<GapParasitics(const LineSpec&, double frequency_hz)>;
+GapParasitics host_gap_check(const LineSpec& spec, double frequency_hz);
 // Whether a feed's checks are periodic (LineSpec::periodic): with perfect metal, which the
 // period models; a lossy metal's feeds keep the long line's standing wave.
 [[nodiscard]] inline bool periodic_checks(const LineSpec& spec) { return spec.metal.perfect(); }
@@ -42,8 +46,10 @@ class FeedImpedances {
   // rule (suggested_half_wavelengths at f_max) so that Z0(f) has no steps. Throws
   // std::invalid_argument for nodes < 1 or a band that is not 0 < f_min <= f_max.
   // With matched_loads false the loads' line runs are skipped (and the launches with them).
+  // Each lumped element's strip (geometry::MeshLumped) gets a gap check at the nodes too.
   FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz, int nodes = 6,
-                 bool matched_loads = true, const LineChecks& checks = host_line_check);
+                 bool matched_loads = true, const LineChecks& checks = host_line_check,
+                 const GapChecks& gap_checks = host_gap_check);
 
   // Z0 of every port's feed (Ω, in port order) at f, by the barycentric interpolant through
   // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
@@ -59,6 +65,9 @@ class FeedImpedances {
   // as matched_loads.
   [[nodiscard]] std::vector<PortLaunch> launches(double frequency_hz) const;
 
+  // The admittance of each lumped element's gap in parallel with it (GapParasitics::shunt;
+  // in element order) at f, interpolated as shunt/f (a capacitance). Throws as at().
+  [[nodiscard]] std::vector<std::complex<double>> gap_shunts(double frequency_hz) const;
   [[nodiscard]] const std::vector<double>& nodes_hz() const { return nodes_; }
 
  private:
@@ -71,9 +80,13 @@ class FeedImpedances {
   std::vector<std::vector<std::complex<double>>> gamma_;  // likewise, divided by it
   std::array<std::vector<std::vector<std::complex<double>>>, 4> launch_;  // per entry of E
 
-  // Barycentric interpolation of per-width node values at f, returned per port.
+  std::vector<int> strip_of_element_;                      // index into shunt_
+  std::vector<std::vector<std::complex<double>>> shunt_;  // per distinct strip, per node, / f
+  // Barycentric interpolation of per-width node values at f, returned per `owner` entry (the
+  // ports' widths, or the elements' strips).
   template <class T>
-  std::vector<T> interpolate(const std::vector<std::vector<T>>& values, double frequency_hz) const;
+  std::vector<T> interpolate(const std::vector<std::vector<T>>& values, double frequency_hz,
+                             const std::vector<int>& owner) const;
 };
 
 }  // namespace pmom::mom

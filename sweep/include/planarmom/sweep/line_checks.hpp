@@ -45,6 +45,9 @@ class SweepLineChecks {
 
   // The check for mom::FeedImpedances; it refers to this object.
   [[nodiscard]] mom::LineChecks checks();
+  // The lumped elements' gap checks for mom::FeedImpedances, cached, shared and logged as the
+  // line checks are (their own count, `gap_total`, in the log); it refers to this object.
+  [[nodiscard]] mom::GapChecks gaps(int gap_total);
 
   [[nodiscard]] int from_cache() const { return from_cache_; }
   [[nodiscard]] int from_shared() const { return from_shared_; }
@@ -52,6 +55,7 @@ class SweepLineChecks {
 
  private:
   mom::LineCheck check(const mom::LineSpec& spec, double frequency_hz, bool with_load);
+  mom::GapParasitics gap(const mom::LineSpec& spec, double frequency_hz);
   [[nodiscard]] mom::LineSolver solver();
   [[nodiscard]] std::string key(const mom::LineSpec& spec, double frequency_hz,
                                 bool with_load) const;
@@ -62,6 +66,7 @@ class SweepLineChecks {
   std::optional<LineCache> cache_;
   LineResults* shared_;
   int total_ = 0, done_ = 0, from_cache_ = 0, from_shared_ = 0, solved_ = 0;
+  int gap_total_ = 0, gaps_done_ = 0;
 };
 
 }  // namespace pmom::sweep
