@@ -3,9 +3,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <iomanip>
 #include <numbers>
 #include <optional>
-#include <iomanip>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -21,6 +21,8 @@ using cd = std::complex<double>;
 // Bumped whenever the line checks' numbers change (mesh rules, quadrature, fit), so that a
 // cache written by an older version is not read.
 constexpr int kLineNumerics = 3;
+// Likewise for the lumped elements' gap checks (mom::gap_parasitics).
+constexpr int kGapNumerics = 1;
 
 std::string hex(double v) {
   char text[40];
@@ -80,7 +82,8 @@ mom::GapChecks SweepLineChecks::gaps(int gap_total) {
 }
 
 mom::GapParasitics SweepLineChecks::gap(const mom::LineSpec& spec, double frequency_hz) {
-  const std::string k = "gap numerics 1 of the " + key(spec, frequency_hz, false);
+  const std::string k =
+      "gap numerics " + std::to_string(kGapNumerics) + " of the " + key(spec, frequency_hz, false);
   ++gaps_done_;
   const auto stored = [&](const std::vector<double>& v) -> std::optional<mom::GapParasitics> {
     if (v.size() != 4) return std::nullopt;
