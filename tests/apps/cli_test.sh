@@ -495,6 +495,10 @@ sed 's/height_mm: 0.508/height_mm: -0.508/' "$work/line2.yaml" |
   bad_sweep_config negative_height 1 "substrate height must be > 0 mm, got -0.508"
 sed 's/x: 78.0, y: 0.6/x: 78.0, y: 5.6/' "$work/line2.yaml" |
   bad_sweep_config port_off_metal 7 "port 'b' at (78, 5.6) mm is not on a metal edge"
+{ cat "$work/line2.yaml"; echo "lumped:"; echo "  - {name: R1, x: 39.2, y: 3.0, axis: x, r_ohm: 100}"; } |
+  bad_sweep_config lumped_off_metal 14 "lumped element 'R1' at (39.2, 3) mm is not inside the metal"
+{ cat "$work/line2.yaml"; echo "lumped:"; echo "  - {name: R1, x: 10.0, y: 0.6, axis: x, r_ohm: 100}"; } |
+  bad_sweep_config lumped_on_feed 14 "lumped element 'R1' sits on port 'a''s feed line"
 sed 's/^frequencies: .*/frequencies: []/' "$work/line2.yaml" |
   bad_sweep_config empty_frequencies 9 "/frequencies must not be an empty list"
 sed 's/points: 6/points: 0/' "$work/line2.yaml" |
