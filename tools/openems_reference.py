@@ -5,7 +5,8 @@
   openems_reference.py compare A B [--plot OUT.png]
 
 `run` models the config's layout (rectangles, polygons, paths, circles, arcs; not GDSII) as PEC
-sheets of zero thickness on its substrate over a ground plane, drives each port's feed in turn
+sheets of zero thickness on its substrate over a ground plane, its lumped resistors as openEMS
+lumped elements, drives each port's feed in turn
 through an openEMS MSL port, and writes S at the config's frequencies and reference planes
 (OUT/NAME_openems_CELL.s{P}p and .npz). Given two or more --cell-mm, it runs each and then prints
 how far the reference itself moved between them. `compare` puts two results side by side

@@ -1,7 +1,8 @@
 """One openEMS FDTD run of a planarmom layout (tools/openems_reference.py).
 
 Ground plane (the PEC boundary at z = 0), a substrate filling the box to z = h with its loss
-tangent as a conductivity at the band centre, PEC sheets of zero thickness at z = h, and an
+tangent as a conductivity at the band centre, PEC sheets of zero thickness at z = h, lumped
+resistors (the config's `lumped:` with r_ohm) as openEMS lumped elements in them, and an
 openEMS MSL port on each feed, whose line runs on out of the layout into a PML_8 boundary and
 ends there on a resistor of the port's impedance: the PML absorbs the band, the resistor gives the
 charge a pulse reaching down to DC leaves on the metal a path to ground (docs/VALIDATION.md,
@@ -24,6 +25,8 @@ if not hasattr(np, "int"):
     np.int = int
 
 from CSXCAD import ContinuousStructure  # noqa: E402
+
+from fullwave import layout  # noqa: E402
 from openEMS import openEMS  # noqa: E402
 
 EPS0 = 8.8541878128e-12
@@ -46,6 +49,27 @@ def _stats(log):
     if m:
         found["timestep_s"] = 1 / (2 * int(m[0][0]) * float(m[0][1]))
     return found
+
+
+def add_resistors(csx, grid, config, metal, height, cell):
+    """The config's lumped elements (resistors only) as openEMS lumped resistors: a sheet one fine
+    cell long across the strip, centred on the element's grid line, in place of the metal there
+    (its own two mesh lines along the current)."""
+    for element in config.get("lumped", []):
+        if any(float(element.get(k, 0)) != 0 for k in ("l_nh", "c_pf")):
+            raise layout.ConfigError(f"lumped element {element['name']!r}: this reference models "
+                                     "resistors only (r_ohm)")
+        axis = 0 if element["axis"] == "x" else 1
+        point = [float(element["x"]), float(element["y"])]
+        lo, hi = metal.width_across(point, axis, 1)  # across the strip, just past the line
+        at = point[axis]
+        grid.AddLine("xy"[axis], [at - cell / 2, at + cell / 2])
+        start, stop = [0.0, 0.0, height], [0.0, 0.0, height]
+        start[axis], stop[axis] = at - cell / 2, at + cell / 2
+        start[1 - axis], stop[1 - axis] = lo, hi
+        resistor = csx.AddLumpedElement(element["name"], ny="xy"[axis], caps=True,
+                                        R=float(element["r_ohm"]))
+        resistor.AddBox(start, stop, priority=15)
 
 
 def run(config, metal, ports, box, excited, sim_path, opts):
@@ -77,6 +101,7 @@ def run(config, metal, ports, box, excited, sim_path, opts):
     pec = csx.AddMetal("pec")
     for polygon in metal.polygons:
         pec.AddPolygon(polygon.T, "z", height, priority=10)
+    add_resistors(csx, grid, config, metal, height, box.cell)
 
     handles = {}
     for port in ports:
