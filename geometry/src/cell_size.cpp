@@ -32,6 +32,9 @@ double largest_dividing_cell(const Layout& layout, double max_cell_mm) {
       if (d > kGridToleranceMm) offsets.push_back(d);
     }
   }
+  for (const LumpedElement& e : layout.lumped)  // each on a grid line too
+    if (const double d = e.along_x ? e.x_mm - ox : e.y_mm - oy; d > kGridToleranceMm)
+      offsets.push_back(d);
   if (offsets.empty()) return max_cell_mm;  // polygons alone: staircased on any grid
   // Any dividing cell divides the smallest offset, so it is smallest / n for an integer n;
   // the first n whose cell fits under the maximum and divides the rest gives the largest.

@@ -121,7 +121,7 @@ void validate_lumped(const LumpedElement& element, int index) {
                                      std::pair{element.l_nh, "l_nh"},
                                      std::pair{element.c_pf, "c_pf"}}) {
     if (!(value >= 0.0) || !std::isfinite(value))
-      fail(name + " " + field + " must be >= 0, got " + num(value), field);
+      fail(name + " " + field + " must be finite and >= 0, got " + num(value), field);
   }
   if (element.r_ohm == 0 && element.l_nh == 0 && element.c_pf == 0)
     fail(name + " has no part: give r_ohm, l_nh or c_pf (> 0)", "");

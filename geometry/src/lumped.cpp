@@ -13,8 +13,13 @@ namespace pmom::geometry {
 
 std::vector<LoadedGap> Mesh::loaded_gaps() const {
   std::vector<LoadedGap> gaps;
-  for (const MeshPort& p : ports_) gaps.push_back({&p.delta_gap().basis, p.across_mm});
-  for (const MeshLumped& l : lumped_) gaps.push_back({&l.section.basis, l.across_mm});
+  for (const MeshPort& p : ports_)
+    gaps.push_back({&p.delta_gap().basis, p.across_mm,
+                    "port '" + layout_.ports[static_cast<std::size_t>(p.port)].name + "'"});
+  for (const MeshLumped& l : lumped_)
+    gaps.push_back({&l.section.basis, l.across_mm,
+                    "lumped element '" +
+                        layout_.lumped[static_cast<std::size_t>(l.element)].name + "'"});
   return gaps;
 }
 
@@ -65,23 +70,53 @@ MeshLumped locate(const Mesh& mesh, int index) {
   int last = t0;
   while (rooftop(last + 1) >= 0) ++last;
   l.count = last - l.first + 1;
+  if (l.count < 2)
+    fail(name + " sits across a strip of one cell (" + num(w) + " mm): its gap is measured on a "
+         "line of two cells across or more; use a finer cell or a wider strip there");
   l.across_mm = w;
   for (int t = l.first; t <= last; ++t) l.section.basis.push_back(rooftop(t));
   return l;
 }
 
-// The name of what else loads or samples rooftop m (a port's feed, another element), or "".
-std::string occupant(const Mesh& mesh, const std::vector<MeshLumped>& placed, int m) {
-  for (const MeshPort& p : mesh.ports())
-    for (const CrossSection& s : p.samples)
-      if (std::find(s.basis.begin(), s.basis.end(), m) != s.basis.end())
-        return "port '" + mesh.layout().ports[static_cast<std::size_t>(p.port)].name +
-               "''s feed line (its gap and the de-embedding's samples): move the element "
-               "past the feed's end or shorten feed_length_mm";
-  for (const MeshLumped& l : placed)
-    if (std::find(l.section.basis.begin(), l.section.basis.end(), m) != l.section.basis.end())
-      return "lumped element '" +
-             mesh.layout().lumped[static_cast<std::size_t>(l.element)].name + "'";
+// The rectangle (mm) of a port's feed: from its edge past its last sample, across its width.
+struct Box {
+  double x0, x1, y0, y1;
+};
+Box feed_box(const Mesh& mesh, const MeshPort& p) {
+  const Grid& g = mesh.grid();
+  const bool x = p.direction == Direction::pos_x || p.direction == Direction::neg_x;
+  const double edge = x ? g.x0 + p.line * g.dx_mm : g.y0 + p.line * g.dy_mm;
+  const double end = edge + p.sign * static_cast<double>(p.samples.size() + 1) * p.along_mm;
+  const double a0 = (x ? g.y0 : g.x0) + p.first * p.across_mm, a1 = a0 + p.count * p.across_mm;
+  const double lo = std::min(edge, end), hi = std::max(edge, end);
+  return x ? Box{lo, hi, a0, a1} : Box{a0, a1, lo, hi};
+}
+
+// The name of what the element's segment crosses that it must not (a port's feed, another
+// element's rooftops), or "".
+std::string occupant(const Mesh& mesh, const std::vector<MeshLumped>& placed,
+                     const MeshLumped& l) {
+  const Grid& g = mesh.grid();
+  const bool x = l.axis == Axis::x;
+  const double at = x ? g.x0 + l.line * g.dx_mm : g.y0 + l.line * g.dy_mm;
+  const double from = (x ? g.y0 : g.x0) + l.first * l.across_mm;
+  const double to = from + l.count * l.across_mm;
+  const double t = kGridToleranceMm;
+  for (const MeshPort& p : mesh.ports()) {
+    const Box b = feed_box(mesh, p);
+    const bool crosses = x ? at > b.x0 + t && at < b.x1 - t && to > b.y0 + t && from < b.y1 - t
+                           : at > b.y0 + t && at < b.y1 - t && to > b.x0 + t && from < b.x1 - t;
+    if (crosses)
+      return "port '" + mesh.layout().ports[static_cast<std::size_t>(p.port)].name +
+             "''s feed line (its gap and the de-embedding's samples): move the element "
+             "past the feed's end or shorten feed_length_mm";
+  }
+  for (const MeshLumped& other : placed)
+    for (const int m : l.section.basis)
+      if (std::find(other.section.basis.begin(), other.section.basis.end(), m) !=
+          other.section.basis.end())
+        return "lumped element '" +
+               mesh.layout().lumped[static_cast<std::size_t>(other.element)].name + "'";
   return {};
 }
 
@@ -92,10 +127,9 @@ std::vector<MeshLumped> locate_lumped(const Mesh& mesh) {
   const auto& elements = mesh.layout().lumped;
   for (std::size_t e = 0; e < elements.size(); ++e) {
     MeshLumped l = locate(mesh, static_cast<int>(e));
-    for (const int m : l.section.basis)
-      if (const std::string other = occupant(mesh, placed, m); !other.empty())
-        throw GeometryError("lumped element '" + elements[e].name + "' sits on " + other,
-                            Item::lumped, static_cast<int>(e));
+    if (const std::string other = occupant(mesh, placed, l); !other.empty())
+      throw GeometryError("lumped element '" + elements[e].name + "' sits on " + other,
+                          Item::lumped, static_cast<int>(e));
     placed.push_back(std::move(l));
   }
   return placed;

@@ -329,7 +329,17 @@ void rename_finished(const fs::path& from, const fs::path& target) {
 void write_finished_copy(const fs::path& partial, const fs::path& target,
                          const std::vector<double>& order, const SweepFit* fit,
                          const KeptSolutions& kept) {
-  SweepData data = read_sweep_file(partial, /*with_currents=*/true);
+  // The records, and the currents of only the rows kept: a sweep's currents may not fit in
+  // memory all at once.
+  SweepData data = read_sweep_file(partial, /*with_currents=*/false);
+  {
+    const h5::File in(h5::check(H5Fopen(partial.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), partial,
+                                "cannot open the partial sweep file to finish it"));
+    const std::size_t count = data.info.ports() * data.info.unknowns;
+    for (std::size_t row = 0; row < data.records.size(); ++row)
+      if (kept.keeps(data.records[row].frequency_hz) && currents_kept(in.get(), row))
+        data.records[row].currents = read_complex_row(in.get(), kCurrents, row, count);
+  }
   const auto position = [&order](const FrequencyRecord& r) {
     return std::find(order.begin(), order.end(), r.frequency_hz) - order.begin();
   };
@@ -337,8 +347,6 @@ void write_finished_copy(const fs::path& partial, const fs::path& target,
                    [&](const FrequencyRecord& a, const FrequencyRecord& b) {
                      return position(a) < position(b);
                    });
-  for (FrequencyRecord& r : data.records)
-    if (!kept.keeps(r.frequency_hz)) r.currents = {};
   const fs::path staging = staging_path(partial);
   try {
     write_header(staging, data.info);

@@ -150,7 +150,7 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   for (std::size_t g = 0; g < gaps.size(); ++g) {
     for (const int m : *gaps[g].basis)
       for (const int c : *gaps[g].basis) {
-        slots.push_back(slot_of(m, c, "loaded gap " + std::to_string(g + 1)));
+        slots.push_back(slot_of(m, c, "the loaded gap of " + gaps[g].name));
         gap_of.push_back(static_cast<int>(g));
         across.push_back(gaps[g].across_mm * 1e-3);
       }

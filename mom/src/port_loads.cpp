@@ -14,8 +14,8 @@ namespace {
 
 using cd = std::complex<double>;
 
-// Calls add(m, n, Z_L a²) for every pair of every loaded gap's rooftops, after checking the
-// sizes and the loads.
+// Calls add(m, n, Z_L a², gap) for every pair of every loaded gap's rooftops, after checking
+// the sizes and the loads.
 template <class Add>
 void for_each_load_entry(const geometry::Mesh& mesh, std::span<const cd> load_ohm, long long rows,
                          Add add) {
@@ -34,29 +34,32 @@ void for_each_load_entry(const geometry::Mesh& mesh, std::span<const cd> load_oh
     const double a = gaps[g].across_mm * 1e-3;  // V_gap = Z_L · a Σ I across the gap
     const cd load = load_ohm[g];
     if (!std::isfinite(load.real()) || !std::isfinite(load.imag())) {
-      throw std::invalid_argument("add_gap_loads: loaded gap " + std::to_string(g + 1) +
-                                  "'s load is not finite");
+      throw std::invalid_argument("add_gap_loads: the load of " + gaps[g].name +
+                                  " is not finite");
     }
     if (load == cd(0.0)) continue;
     for (const int m : *gaps[g].basis)
-      for (const int k : *gaps[g].basis) add(m, k, load * a * a);
+      for (const int k : *gaps[g].basis) add(m, k, load * a * a, gaps[g]);
   }
 }
 
 }  // namespace
 
 void add_gap_loads(const geometry::Mesh& mesh, std::span<const cd> load_ohm, ImpedanceMatrix& z) {
-  for_each_load_entry(mesh, load_ohm, z.n, [&z](int m, int n, cd v) { z(m, n) += v; });
+  for_each_load_entry(mesh, load_ohm, z.n,
+                      [&z](int m, int n, cd v, const geometry::LoadedGap&) { z(m, n) += v; });
 }
 
 void add_gap_loads(const geometry::Mesh& mesh, std::span<const cd> load_ohm, Csr<cd>& z) {
-  for_each_load_entry(mesh, load_ohm, z.rows, [&z](int m, int n, cd v) {
+  for_each_load_entry(mesh, load_ohm, z.rows,
+                      [&z](int m, int n, cd v, const geometry::LoadedGap& gap) {
     const std::int64_t at = csr_position(z.row_ptr, z.col_idx, m, n);
     if (at < 0) {
       throw std::invalid_argument("add_gap_loads: the sparse Z lacks entry (" +
                                   std::to_string(m) + ", " + std::to_string(n) +
-                                  ") between two rooftops of a loaded gap (a port's or a lumped "
-                                  "element's); keep the gap's pairs in its pattern");
+                                  ") between two rooftops of the loaded gap of " + gap.name +
+                                  "; keep the gap's pairs in its pattern (every entry of Z: "
+                                  "no density or reach_heights)");
     }
     z.values[static_cast<std::size_t>(at)] += v;
   });

@@ -99,7 +99,10 @@ mom::GapParasitics SweepLineChecks::gap(const mom::LineSpec& spec, double freque
   };
   if (shared_)
     if (const auto it = shared_->find(k); it != shared_->end())
-      if (const auto g = stored(it->second)) return *g;
+      if (const auto g = stored(it->second)) {
+        ++from_shared_;  // solved or read once for the whole sweep, and logged then
+        return *g;
+      }
   if (cache_)
     if (const auto v = cache_->get(k))
       if (const auto g = stored(*v)) {

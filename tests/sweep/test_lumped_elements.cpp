@@ -78,14 +78,15 @@ TEST(LumpedElements, MeshPutsTheElementAcrossTheWholeStrip) {
   EXPECT_EQ(job.mesh.loaded_gaps().size(), 3u);  // two ports' gaps, then the element
 }
 
-void expect_config_error(const std::string& text, const std::string& words) {
+void expect_config_error(const std::string& text, const std::string& words, int line = 9) {
   const pmom::test::TempDir scratch("lumped_errors");
   try {
     (void)load_sweep(scratch.write("line.yaml", text));
     ADD_FAILURE() << "no error for: " << words;
   } catch (const geometry::ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("line.yaml:9:"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("line.yaml:" + std::to_string(line) + ":"),
+              std::string::npos)
         << "not at the element's line: " << e.what();
   }
 }
@@ -94,8 +95,18 @@ TEST(LumpedElements, BadElementsAreOneLineAtTheirItem) {
   expect_config_error(line_with("r_ohm: 50", "x: 40.1, y: 0.6"), "grid");
   expect_config_error(line_with("r_ohm: 50", "x: 40.0, y: 3.0"), "not inside the metal");
   expect_config_error(line_with("r_ohm: 50", "x: 10.0, y: 0.6"), "sits on port 'a''s feed line");
-  expect_config_error(line_with("l_nh: -1"), "l_nh must be >= 0");
+  expect_config_error(line_with("l_nh: -1"), "l_nh must be finite and >= 0");
   expect_config_error(line_with("topology: series"), "has no part");
+  // Across the strip along y, on the horizontal grid line through the feeds' metal.
+  std::string along_y = line_with("r_ohm: 50", "x: 40.0, y: 0.6");
+  along_y.replace(along_y.find("axis: x"), 7, "axis: y");
+  expect_config_error(along_y, "sits on port 'a''s feed line");
+  // A strip of one cell: its gap cannot be measured on a line of one cell across.
+  std::string stub = line_with("r_ohm: 50", "x: 40.1, y: 2.0");
+  stub.replace(stub.find("axis: x"), 7, "axis: y");
+  stub.replace(stub.find("ports:"), 6,
+               "  - {x0: 40.0, y0: 1.2, x1: 40.2, y1: 3.0}\nports:");
+  expect_config_error(stub, "sits across a strip of one cell", 10);
 }
 
 // The gap of zero width under an element holds a charge: a shunt jω C_gap across it, which the

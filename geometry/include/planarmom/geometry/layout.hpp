@@ -46,7 +46,7 @@ struct Port {
 // A lumped element in the metal: the current crossing one grid line of a strip, across the
 // strip's whole width, flows through the element's impedance (a series R, L and C, or the three
 // in parallel; a part of zero value is left out: no resistor, no inductor, no capacitor). The
-// metal stays drawn through it; mom/lumped.hpp says how it enters Z.
+// metal stays drawn through it; mom/port_loads.hpp says how it enters Z.
 struct LumpedElement {
   enum class Topology { series, parallel };
   std::string name;

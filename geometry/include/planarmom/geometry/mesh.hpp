@@ -123,6 +123,7 @@ struct MeshLumped {
 struct LoadedGap {
   const std::vector<int>* basis = nullptr;
   double across_mm = 0;
+  std::string name;  // for messages: "port 'in'", "lumped element 'R1'"
 };
 
 class Mesh {

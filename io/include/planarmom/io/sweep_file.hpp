@@ -30,8 +30,8 @@ class SweepFileError : public std::runtime_error {
 };
 
 // Which frequencies' port solutions a finished sweep file keeps: they are most of its size
-// (P x N complex numbers a frequency). The partial file keeps them all, for a resumed sweep to
-// start its solves from.
+// (P x N complex numbers a frequency). A run writes them all into its partial file, for a
+// resumed sweep to start its solves from.
 struct KeptSolutions {
   bool every = true;                   // all of them
   std::vector<double> frequencies_hz;  // else these (compared exactly), e.g. output: {currents}

@@ -1,5 +1,5 @@
 // The per-frequency fill on a CUDA device: the offset tables of a TablePlan (table_entry per
-// entry) and Z on a fixed sparse pattern (basis_entry per stored entry, port loads added), by
+// entry) and Z on a fixed sparse pattern (basis_entry per stored entry, gap loads added), by
 // kernels writing into device memory, so that a GPU sweep's Z never passes through the host.
 // The host path (evaluate_tables, assemble_sparse_impedance, add_gap_loads) is the reference
 // it is tested against. In a build without CUDA, constructing one throws.

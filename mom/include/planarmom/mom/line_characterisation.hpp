@@ -140,6 +140,10 @@ CoupledLineResult characterise_coupled_pair(const LineSpec& spec, double frequen
 // of the open end (a series model, Z0 minus the stub's impedance from extrapolated waves, left
 // |Γ| 0.95: the gap's near field is not a series element). ≈ 50 + 700j Ω for 50 Ω on εr 3.38
 // at 3 GHz. Throws as characterise_line, std::runtime_error when no finite load matches.
+std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
+                                      std::complex<double> gamma,
+                                      const LineSolver& solve = solve_line_by_lu);
+
 // What a gap of zero width across a strip adds to a lumped element on it (geometry's
 // LumpedElement): on the centre-fed line of this spec (open ends), the line's own current at the
 // gap, extrapolated from the waves fitted on the right half with γ and z0 given (the period's),
@@ -153,9 +157,5 @@ struct GapParasitics {
 GapParasitics gap_parasitics(const LineSpec& spec, double frequency_hz,
                              std::complex<double> gamma, std::complex<double> z0,
                              const LineSolver& solve = solve_line_by_lu);
-
-std::complex<double> matched_gap_load(const LineSpec& spec, double frequency_hz,
-                                      std::complex<double> gamma,
-                                      const LineSolver& solve = solve_line_by_lu);
 
 }  // namespace pmom::mom
