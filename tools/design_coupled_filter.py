@@ -22,13 +22,9 @@ import argparse
 import math
 import sys
 
-from design_output import board_arguments, print_or_check
+from design_output import board_arguments, planarmom_module, print_or_check
 
-try:
-    import planarmom
-except ImportError:
-    sys.exit("design_coupled_filter.py: the planarmom Python module is missing: run tools/run.sh "
-             "(which builds it and makes it importable) or set PYTHONPATH=build/python")
+planarmom = planarmom_module()
 
 C_MM_GHZ = 299.792458  # speed of light, mm GHz
 

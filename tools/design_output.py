@@ -1,8 +1,27 @@
 """The design scripts' output (tools/design_*.py): print the design's config, or with --check FILE
 compare FILE with it from its "# g =" line on (the header names the arguments, which may differ)
 and exit 1 naming the script when they differ: how an example is kept its design's output."""
+import importlib
 import os
 import sys
+
+Z0 = 50.0  # ohm, the ports' reference
+C0 = 299792458.0  # m/s
+
+
+def snap(value, grid):
+    """value to the nearest multiple of grid, to 9 decimals (the drawings' coordinates)."""
+    return round(round(value / grid) * grid, 9)
+
+
+def planarmom_module():
+    """The planarmom Python module, or exit naming the script and how to get the module."""
+    try:
+        return importlib.import_module("planarmom")
+    except ImportError:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: the planarmom Python module is missing: run "
+                 "tools/run.sh (which builds it and makes it importable) or set "
+                 "PYTHONPATH=build/python")
 
 
 def print_or_check(design_text, a, argv):
@@ -30,3 +49,13 @@ def board_arguments(p, eps_r, height_mm, loss_tangent, grid_mm, feed_mm, span_gh
     p.add_argument("--span-ghz", type=float, nargs=2, default=span_ghz)
     p.add_argument("--cell-mm", type=float, default=cell_mm)
     p.add_argument("--check", metavar="FILE", help="compare FILE with the design instead")
+
+
+def sweep_lines(a):
+    """The config's mesh, frequencies and solver lines from the board arguments: every entry of Z
+    kept, the solves to 1e-9."""
+    lo, hi = a.span_ghz
+    return [f"mesh: {{cell_mm: {a.cell_mm:g}}}",
+            f"frequencies: {{start_hz: {lo:g}e9, stop_hz: {hi:g}e9, points: {a.points}}}",
+            "sparsify: {rule: exact}  # every interaction, Z x by FFT, Z's LU preconditions",
+            "solver: {tolerance: 1.0e-9}"]

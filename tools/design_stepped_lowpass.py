@@ -23,20 +23,10 @@ import argparse
 import math
 import sys
 
-from design_output import board_arguments, print_or_check
+from design_output import (C0, Z0, board_arguments, planarmom_module, print_or_check, snap,
+                           sweep_lines)
 
-try:
-    import planarmom
-except ImportError:
-    sys.exit("design_stepped_lowpass.py: the planarmom Python module is missing: run tools/run.sh "
-             "(which builds it and makes it importable) or set PYTHONPATH=build/python")
-
-Z0 = 50.0
-C0 = 299792458.0
-
-
-def snap(value, grid):
-    return round(round(value / grid) * grid, 9)
+planarmom = planarmom_module()
 
 
 def line(width_mm, a):
@@ -97,11 +87,7 @@ def design_text(a, args):
                f"{a.feed_mm:g}, reference_plane_mm: {a.feed_mm:g}}}")
     out.append(f"  - {{name: out, x: {r6(x + a.feed_mm)}, y: {r6(half)}, direction: \"-x\", "
                f"feed_length_mm: {a.feed_mm:g}, reference_plane_mm: {a.feed_mm:g}}}")
-    out.append(f"mesh: {{cell_mm: {a.cell_mm:g}}}")
-    lo, hi = a.span_ghz
-    out.append(f"frequencies: {{start_hz: {lo:g}e9, stop_hz: {hi:g}e9, points: {a.points}}}")
-    out.append("sparsify: {rule: exact}  # every interaction, Z x by FFT, Z's LU preconditions")
-    out.append("solver: {tolerance: 1.0e-9}")
+    out += sweep_lines(a)
     return "\n".join(out) + "\n"
 
 

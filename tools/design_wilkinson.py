@@ -27,20 +27,10 @@ import argparse
 import math
 import sys
 
-from design_output import board_arguments, print_or_check
+from design_output import (C0, Z0, board_arguments, planarmom_module, print_or_check, snap,
+                           sweep_lines)
 
-try:
-    import planarmom
-except ImportError:
-    sys.exit("design_wilkinson.py: the planarmom Python module is missing: run tools/run.sh "
-             "(which builds it and makes it importable) or set PYTHONPATH=build/python")
-
-Z0 = 50.0
-C0 = 299792458.0
-
-
-def snap(value, grid):
-    return round(round(value / grid) * grid, 9)
+planarmom = planarmom_module()
 
 
 def design_text(a, args):
@@ -89,7 +79,7 @@ def design_text(a, args):
         y0, y1 = ys(gap / 2, d + w1 / 2)
         out.append(f"  - {{x0: {r6(xe)}, y0: {y0}, x1: {r6(xo)}, y1: {y1}}}  # its end")
         # The output: along x from the arm's end, turning away at xv (outer corner mitred).
-        corner_x, corner_y = xv + w0, gap / 2
+        corner_x = xv + w0
         points = [(xo, gap / 2), (corner_x - cut, gap / 2), (corner_x, gap / 2 + cut),
                   (corner_x, y_port), (xv, y_port), (xv, y_out), (xo, y_out)]
         if sign < 0:
@@ -108,11 +98,7 @@ def design_text(a, args):
                    f"reference_plane_mm: {r6(feed_out)}}}")
     out.append("lumped:")
     out.append(f"  - {{name: R, x: {r6((xe + xo) / 2)}, y: 0, axis: y, r_ohm: {2 * Z0:g}}}")
-    out.append(f"mesh: {{cell_mm: {a.cell_mm:g}}}")
-    lo, hi = a.span_ghz
-    out.append(f"frequencies: {{start_hz: {lo:g}e9, stop_hz: {hi:g}e9, points: {a.points}}}")
-    out.append("sparsify: {rule: exact}  # every interaction, Z x by FFT, Z's LU preconditions")
-    out.append("solver: {tolerance: 1.0e-9}")
+    out += sweep_lines(a)
     return "\n".join(out) + "\n"
 
 

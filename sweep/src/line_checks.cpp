@@ -64,6 +64,38 @@ std::optional<mom::LineCheck> stored_check(const std::vector<double>& v, double 
   return c;
 }
 
+// Where a check's result came from.
+enum class Source { shared, cache, solved };
+
+// A check's result by key: another rank's (shared), else the cache's, else solved and stored in
+// both. decode turns stored values into the result (nothing when they are not its values: an
+// older cache's), encode the result into values; each source bumps its count.
+template <class Decode, class Encode, class Solve>
+auto shared_cached_or_solved(LineResults* shared, const std::optional<LineCache>& cache,
+                             const std::string& key, Decode decode, Encode encode, Solve solve,
+                             int& from_shared, int& from_cache, int& solved) {
+  using Result = decltype(solve());
+  if (shared)
+    if (const auto it = shared->find(key); it != shared->end())
+      if (std::optional<Result> r = decode(it->second)) {
+        ++from_shared;
+        return std::pair{std::move(*r), Source::shared};
+      }
+  if (cache)
+    if (const auto v = cache->get(key))
+      if (std::optional<Result> r = decode(*v)) {
+        ++from_cache;
+        if (shared) (*shared)[key] = *v;
+        return std::pair{std::move(*r), Source::cache};
+      }
+  Result r = solve();
+  ++solved;
+  const std::vector<double> values = encode(r);
+  if (cache) cache->put(key, values);
+  if (shared) (*shared)[key] = values;
+  return std::pair{std::move(r), Source::solved};
+}
+
 }  // namespace
 
 SweepLineChecks::SweepLineChecks(Backend<cd>* backend, std::optional<LineCache> cache, int total,
@@ -82,50 +114,41 @@ mom::GapChecks SweepLineChecks::gaps(int gap_total) {
 }
 
 mom::GapParasitics SweepLineChecks::gap(const mom::LineSpec& spec, double frequency_hz) {
-  const std::string k =
-      "gap numerics " + std::to_string(kGapNumerics) + " of the " + key(spec, frequency_hz, false);
   ++gaps_done_;
-  const auto stored = [&](const std::vector<double>& v) -> std::optional<mom::GapParasitics> {
-    if (v.size() != 4) return std::nullopt;
-    return mom::GapParasitics{{v[0], v[1]}, {v[2], v[3]}};
-  };
-  const auto log = [&](const mom::GapParasitics& g, const std::string& how) {
-    PMOM_LOG(info) << "gap check " << gaps_done_ << "/" << gap_total_ << " (a lumped element's "
-                   << "strip, W " << spec.width_mm << " mm, " << spec.cells_across
-                   << " cells across, " << frequency_hz * 1e-9 << " GHz): the gap's C "
-                   << std::setprecision(4)
-                   << g.shunt.imag() / (2 * std::numbers::pi * frequency_hz) * 1e12
-                   << " pF, taken out of the element; " << how;
-  };
-  if (shared_)
-    if (const auto it = shared_->find(k); it != shared_->end())
-      if (const auto g = stored(it->second)) {
-        ++from_shared_;  // solved or read once for the whole sweep, and logged then
-        return *g;
-      }
-  if (cache_)
-    if (const auto v = cache_->get(k))
-      if (const auto g = stored(*v)) {
-        ++from_cache_;
-        log(*g, "from the cache");
-        if (shared_) (*shared_)[k] = *v;
-        return *g;
-      }
-  const auto start = std::chrono::steady_clock::now();
-  const mom::GapParasitics g = [&] {
-    const logging::Heartbeat beat("gap check " + std::to_string(gaps_done_) + "/" +
-                                  std::to_string(gap_total_));
-    const mom::LineResult line = mom::line_check(spec, frequency_hz, false, solver()).line;
-    return mom::gap_parasitics(spec, frequency_hz, line.gamma, line.z0, solver());
-  }();
-  ++solved_;
+  double seconds = 0;
+  const auto [g, source] = shared_cached_or_solved(
+      shared_, cache_,
+      "gap numerics " + std::to_string(kGapNumerics) + " of the " +
+          key(spec, frequency_hz, false),
+      [](const std::vector<double>& v) -> std::optional<mom::GapParasitics> {
+        if (v.size() != 4) return std::nullopt;
+        return mom::GapParasitics{{v[0], v[1]}, {v[2], v[3]}};
+      },
+      [](const mom::GapParasitics& r) {
+        return std::vector<double>{r.shunt.real(), r.shunt.imag(), r.line_voltage.real(),
+                                   r.line_voltage.imag()};
+      },
+      [&] {
+        const auto start = std::chrono::steady_clock::now();
+        const logging::Heartbeat beat("gap check " + std::to_string(gaps_done_) + "/" +
+                                      std::to_string(gap_total_));
+        const mom::LineResult line = mom::line_check(spec, frequency_hz, false, solver()).line;
+        const mom::GapParasitics r =
+            mom::gap_parasitics(spec, frequency_hz, line.gamma, line.z0, solver());
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return r;
+      },
+      from_shared_, from_cache_, solved_);
+  if (source == Source::shared) return g;  // solved or read once for the whole sweep, logged then
   std::ostringstream how;
-  how << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s";
-  log(g, how.str());
-  const std::vector<double> values{g.shunt.real(), g.shunt.imag(), g.line_voltage.real(),
-                                   g.line_voltage.imag()};
-  if (cache_) cache_->put(k, values);
-  if (shared_) (*shared_)[k] = values;
+  if (source == Source::cache) how << "from the cache";
+  else how << seconds << " s";
+  PMOM_LOG(info) << "gap check " << gaps_done_ << "/" << gap_total_ << " (a lumped element's "
+                 << "strip, W " << spec.width_mm << " mm, " << spec.cells_across
+                 << " cells across, " << frequency_hz * 1e-9 << " GHz): the gap's C "
+                 << std::setprecision(4)
+                 << g.shunt.imag() / (2 * std::numbers::pi * frequency_hz) * 1e12
+                 << " pF, taken out of the element; " << how.str();
   return g;
 }
 
@@ -172,41 +195,31 @@ void SweepLineChecks::report(const mom::LineSpec& spec, double frequency_hz, boo
 
 mom::LineCheck SweepLineChecks::check(const mom::LineSpec& spec, double frequency_hz,
                                       bool with_load) {
-  const std::string k = key(spec, frequency_hz, with_load);
-  if (shared_) {
-    if (const auto it = shared_->find(k); it != shared_->end()) {
-      if (auto c = stored_check(it->second, frequency_hz, with_load)) {
-        ++from_shared_;
-        ++done_;  // solved or read once for the whole sweep, and logged then
-        PMOM_LOG(debug) << "line check " << done_ << "/" << total_ << ": shared";
-        return *c;
-      }
+  const auto [c, source] = shared_cached_or_solved(
+      shared_, cache_, key(spec, frequency_hz, with_load),
+      [&](const std::vector<double>& v) { return stored_check(v, frequency_hz, with_load); },
+      [&](const mom::LineCheck& r) { return stored_values(r, with_load); },
+      [&] {
+        const logging::Heartbeat beat("line check " + std::to_string(done_ + 1) + "/" +
+                                      std::to_string(total_));
+        return mom::line_check(spec, frequency_hz, with_load, solver());
+      },
+      from_shared_, from_cache_, solved_);
+  switch (source) {
+    case Source::shared:
+      ++done_;  // solved or read once for the whole sweep, and logged then
+      PMOM_LOG(debug) << "line check " << done_ << "/" << total_ << ": shared";
+      break;
+    case Source::cache: report(spec, frequency_hz, with_load, c, "from the cache"); break;
+    case Source::solved: {
+      std::ostringstream how;
+      how << c.line.unknowns << " unknowns, " << c.line.seconds_assembly + c.line.seconds_solve
+          << " s (set-up and fill " << c.line.seconds_assembly << " s, solve "
+          << c.line.seconds_solve << " s)";
+      report(spec, frequency_hz, with_load, c, how.str());
+      break;
     }
   }
-  if (cache_) {
-    if (const auto v = cache_->get(k)) {
-      if (auto c = stored_check(*v, frequency_hz, with_load)) {
-        ++from_cache_;
-        report(spec, frequency_hz, with_load, *c, "from the cache");
-        if (shared_) (*shared_)[k] = *v;
-        return *c;
-      }
-    }
-  }
-  const mom::LineCheck c = [&] {
-    const logging::Heartbeat beat("line check " + std::to_string(done_ + 1) + "/" +
-                             std::to_string(total_));
-    return mom::line_check(spec, frequency_hz, with_load, solver());
-  }();
-  ++solved_;
-  std::ostringstream how;
-  how << c.line.unknowns << " unknowns, " << c.line.seconds_assembly + c.line.seconds_solve
-      << " s (set-up and fill " << c.line.seconds_assembly << " s, solve "
-      << c.line.seconds_solve << " s)";
-  report(spec, frequency_hz, with_load, c, how.str());
-  const std::vector<double> values = stored_values(c, with_load);
-  if (cache_) cache_->put(k, values);
-  if (shared_) (*shared_)[k] = values;
   return c;
 }
 
