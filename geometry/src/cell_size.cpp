@@ -33,7 +33,7 @@ double largest_dividing_cell(const Layout& layout, double max_cell_mm) {
     }
   }
   for (const LumpedElement& e : layout.lumped)  // each on a grid line too
-    if (const double d = e.along_x ? e.x_mm - ox : e.y_mm - oy; d > kGridToleranceMm)
+    if (const double d = e.axis == Axis::x ? e.x_mm - ox : e.y_mm - oy; d > kGridToleranceMm)
       offsets.push_back(d);
   if (offsets.empty()) return max_cell_mm;  // polygons alone: staircased on any grid
   // Any dividing cell divides the smallest offset, so it is smallest / n for an integer n;
@@ -81,7 +81,7 @@ double largest_snapping_side(const Layout& layout, Axis axis, double max_cell_mm
     }
     for (const LumpedElement& e : layout.lumped) {
       if (!fits) break;
-      if (e.along_x == x) fits = near(x ? e.x_mm : e.y_mm);
+      if ((e.axis == Axis::x) == x) fits = near(x ? e.x_mm : e.y_mm);
     }
     if (fits) return cell;
   }
@@ -153,8 +153,9 @@ Layout snapped_layout(const Layout& layout, CellSize cell, double snap_mm,
   }
   for (std::size_t k = 0; k < out.lumped.size(); ++k) {
     LumpedElement& e = out.lumped[k];
-    snap(e.along_x ? e.x_mm : e.y_mm, e.along_x ? ox : oy, "lumped element '" + e.name + "'",
-         Item::lumped, static_cast<int>(k), e.along_x ? "x" : "y");
+    const bool x = e.axis == Axis::x;
+    snap(x ? e.x_mm : e.y_mm, x ? ox : oy, "lumped element '" + e.name + "'", Item::lumped,
+         static_cast<int>(k), x ? "x" : "y");
   }
   return out;
 }

@@ -169,23 +169,12 @@ class Reader : public YamlReader {
       element.name = at.name;
       element.x_mm = at.x_mm;
       element.y_mm = at.y_mm;
-      const YAML::Node axis = require(item, path, "axis");
-      const std::string axis_text = text(axis, path + "/axis");
-      if (axis_text != "x" && axis_text != "y")
-        fail(axis, path + "/axis must be x or y (the axis its current runs along), got '" +
-                       axis_text + "'");
-      element.along_x = axis_text == "x";
+      element.axis = choice(require(item, path, "axis"), path + "/axis", kAxisNames);
       element.r_ohm = optional_field(item, path, "r_ohm", Item::lumped, index, 0.0);
       element.l_nh = optional_field(item, path, "l_nh", Item::lumped, index, 0.0);
       element.c_pf = optional_field(item, path, "c_pf", Item::lumped, index, 0.0);
-      if (item["topology"]) {
-        const std::string topology = text(item["topology"], path + "/topology");
-        if (topology != "series" && topology != "parallel")
-          fail(item["topology"], path + "/topology must be series or parallel, got '" +
-                                     topology + "'");
-        element.topology = topology == "series" ? LumpedElement::Topology::series
-                                                : LumpedElement::Topology::parallel;
-      }
+      if (item["topology"])
+        element.topology = choice(item["topology"], path + "/topology", kTopologyNames);
       c_.layout.lumped.push_back(element);
     }
     validated([&] { validate(c_.layout); });

@@ -29,7 +29,7 @@ namespace {
 MeshLumped locate(const Mesh& mesh, int index) {
   const LumpedElement& e = mesh.layout().lumped[static_cast<std::size_t>(index)];
   const Grid& g = mesh.grid();
-  const bool x = e.along_x;
+  const bool x = e.axis == Axis::x;
   const std::string name = "lumped element '" + e.name + "' at (" + num(e.x_mm) + ", " +
                            num(e.y_mm) + ") mm";
   auto fail = [&](const std::string& what) { throw GeometryError(what, Item::lumped, index); };
@@ -63,7 +63,7 @@ MeshLumped locate(const Mesh& mesh, int index) {
   if (t0 < 0) fail(outside);
   MeshLumped l;
   l.element = index;
-  l.axis = x ? Axis::x : Axis::y;
+  l.axis = e.axis;
   l.line = line;
   l.first = t0;
   while (rooftop(l.first - 1) >= 0) --l.first;
@@ -73,6 +73,7 @@ MeshLumped locate(const Mesh& mesh, int index) {
   if (l.count < 2)
     fail(name + " sits across a strip of one cell (" + num(w) + " mm): its gap is measured on a "
          "line of two cells across or more; use a finer cell or a wider strip there");
+  l.along_mm = h;
   l.across_mm = w;
   for (int t = l.first; t <= last; ++t) l.section.basis.push_back(rooftop(t));
   return l;

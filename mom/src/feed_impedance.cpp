@@ -93,14 +93,12 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
   // Each lumped element's strip: its gap's shunt at the nodes (one check per distinct strip).
   std::map<std::tuple<int, double, double>, int> strip_index;
   for (const geometry::MeshLumped& l : mesh.lumped()) {
-    const double along = l.axis == geometry::Axis::x ? mesh.grid().dx_mm : mesh.grid().dy_mm;
-    auto [it, added] = strip_index.emplace(std::tuple{l.count, along, l.across_mm},
-                                           static_cast<int>(shunt_.size()));
+    auto [it, added] = strip_index.emplace(l.strip_key(), static_cast<int>(shunt_.size()));
     strip_of_element_.push_back(it->second);
     if (!added) continue;
     LineSpec spec{sub.eps_r,  sub.height_mm, l.count * l.across_mm, l.count, 0, true,
                   sub.loss_tangent, conductor(mesh.layout().metal),
-                  along == l.across_mm ? 0.0 : along};
+                  l.along_mm == l.across_mm ? 0.0 : l.along_mm};
     spec.periodic = periodic_checks(spec);
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
     std::vector<std::complex<double>> shunts;

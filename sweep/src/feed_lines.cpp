@@ -65,9 +65,7 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
                            : std::string(", cache bypassed (--no-line-cache)"));
   // A lumped element's strip gets a gap check at every node (one per distinct strip).
   std::set<std::tuple<int, double, double>> strips;
-  for (const geometry::MeshLumped& l : mesh.lumped())
-    strips.insert({l.count, l.axis == geometry::Axis::x ? mesh.grid().dx_mm : mesh.grid().dy_mm,
-                   l.across_mm});
+  for (const geometry::MeshLumped& l : mesh.lumped()) strips.insert(l.strip_key());
   const int gap_total = static_cast<int>(strips.size()) * nodes;
   if (gap_total > 0)
     PMOM_LOG(info) << gap_total << " gap checks for the lumped elements' gaps";

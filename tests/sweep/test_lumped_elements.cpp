@@ -139,6 +139,14 @@ TEST(LumpedElements, TheGapIsAShuntCapacitance) {
             1e-2 * std::abs(mom::host_gap_check(spec, f).shunt));
 }
 
+// The largest |ΔS| of a 2-port record from circuit theory of the ideal series impedance z
+// between its reference planes: S11 = z/(z + 2 Z0), S21 = 2 Z0/(z + 2 Z0), Z0 the ports' 50 Ω.
+double from_ideal_series(const io::FrequencyRecord& r, cd z) {
+  const cd s11 = z / (z + 100.0), s21 = 100.0 / (z + 100.0);
+  return std::max({std::abs(r.s[0] - s11), std::abs(r.s[1] - s21), std::abs(r.s[2] - s21),
+                   std::abs(r.s[3] - s11)});
+}
+
 // Series R, L and C at 1, 2 and 3 GHz against circuit theory: with the reference planes at the
 // element, S11 = Z/(Z + 2 Z0), S21 = 2 Z0/(Z + 2 Z0) (Z0 = the ports' 50 Ω).
 TEST(LumpedElements, SeriesElementOnALineAgainstCircuitTheory) {
@@ -155,9 +163,7 @@ TEST(LumpedElements, SeriesElementOnALineAgainstCircuitTheory) {
     ASSERT_EQ(data.records.size(), 3u);
     for (const io::FrequencyRecord& r : data.records) {
       const double f = r.frequency_hz;
-      const cd z = c.z(f), s11 = z / (z + 100.0), s21 = 100.0 / (z + 100.0);
-      const double error = std::max({std::abs(r.s[0] - s11), std::abs(r.s[1] - s21),
-                                     std::abs(r.s[2] - s21), std::abs(r.s[3] - s11)});
+      const double error = from_ideal_series(r, c.z(f));
       std::printf("[lumped] %-9s %.0f GHz: |dS| against the ideal element %.2e\n", c.part,
                   f * 1e-9, error);
       // The bar. Before the gap's shunt was taken out: up to 1.9e-2 (the 1 pF
@@ -193,9 +199,7 @@ TEST(LumpedElements, ParallelElementAlongYAgainstCircuitTheory) {
   for (const io::FrequencyRecord& r : data.records) {
     const double w = kTwoPi * r.frequency_hz;
     const cd z = 1.0 / (1.0 / 30.0 + 1.0 / cd(0, w * 3e-9) + cd(0, w * 0.5e-12));
-    const cd s11 = z / (z + 100.0), s21 = 100.0 / (z + 100.0);
-    const double error = std::max({std::abs(r.s[0] - s11), std::abs(r.s[1] - s21),
-                                   std::abs(r.s[2] - s21), std::abs(r.s[3] - s11)});
+    const double error = from_ideal_series(r, z);
     std::printf("[lumped] parallel RLC along y, %.0f GHz: |dS| against the ideal element %.2e\n",
                 r.frequency_hz * 1e-9, error);
     EXPECT_LT(error, 1e-3) << r.frequency_hz;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "planarmom/geometry/named.hpp"
 #include "planarmom/geometry/polygon.hpp"
 
 namespace pmom::geometry {
@@ -47,14 +48,19 @@ struct Port {
 // strip's whole width, flows through the element's impedance (a series R, L and C, or the three
 // in parallel; a part of zero value is left out: no resistor, no inductor, no capacitor). The
 // metal stays drawn through it; mom/port_loads.hpp says how it enters Z.
+enum class Axis { x, y };
+inline constexpr Named<Axis> kAxisNames[] = {{"x", Axis::x}, {"y", Axis::y}};
+
 struct LumpedElement {
   enum class Topology { series, parallel };
   std::string name;
   double x_mm = 0, y_mm = 0;  // a point of the grid line it sits on, inside the strip
-  bool along_x = true;        // the current it carries runs along x (a vertical grid line)
+  Axis axis = Axis::x;        // the current it carries runs along it (x: a vertical grid line)
   Topology topology = Topology::series;
   double r_ohm = 0, l_nh = 0, c_pf = 0;  // >= 0, at least one > 0
 };
+inline constexpr Named<LumpedElement::Topology> kTopologyNames[] = {
+    {"series", LumpedElement::Topology::series}, {"parallel", LumpedElement::Topology::parallel}};
 
 struct Layout {
   Substrate substrate;

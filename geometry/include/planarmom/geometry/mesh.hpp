@@ -17,8 +17,6 @@ struct Cell {
   int i = 0, j = 0;
 };
 
-enum class Axis { x, y };
-
 // A cell's sides (mm): square cells by default; dx != dy where a layout's x and y edges fall
 // on different grids (`mesh: {cell_mm: [dx, dy]}` or `cell_mm: auto`).
 struct CellSize {
@@ -114,8 +112,12 @@ struct MeshLumped {
   Axis axis = Axis::x;       // of its rooftops: the current's
   int line = 0;              // grid line: vertical (x) for axis x, else horizontal
   int first = 0, count = 0;  // the rows j (axis x) or columns i (axis y) it spans
-  double across_mm = 0;      // the cell's side across its rooftops
+  double along_mm = 0, across_mm = 0;  // the cell's sides along its rooftops and across them
   CrossSection section;      // its rooftops, ordered across
+  // Elements with equal keys sit on the same strip (as MeshPort::line_key): one gap check.
+  [[nodiscard]] std::tuple<int, double, double> strip_key() const {
+    return {count, along_mm, across_mm};
+  }
 };
 
 // A cross-section of rooftops that carries a lumped impedance in Z (mom/port_loads.hpp): a
