@@ -90,7 +90,7 @@ def feed_span(layout, axis, at, across):
 
 
 def longer_feeds(config):
-    """Each port's feed extended outward by its own length (a rectangle of the feed's width, read
+    """Each edge port's feed extended outward by its own length (a rectangle of the feed's width, read
     from the rectangle or polygon edge at the port, beyond the port), the port moved to the new
     end, its reference plane kept in place."""
     layout = config.get("layout")
@@ -98,6 +98,8 @@ def longer_feeds(config):
         raise StudyError("the feeds knob needs the layout as a list of shapes")
     config = dict(config, layout=list(layout), ports=[dict(p) for p in config["ports"]])
     for port in config["ports"]:
+        if "axis" in port:  # an internal port: no feed to lengthen
+            continue
         x, y, d, length = float(port["x"]), float(port["y"]), port["direction"], float(
             port["feed_length_mm"])
         axis, sign = ("x", 1.0) if d in ("+x", "x") else ("x", -1.0) if d == "-x" else (

@@ -12,7 +12,9 @@ namespace pmom::geometry {
 namespace {
 
 // Whether the port's feed runs along x: its edge line is then at its x, else at its y.
+// An edge port's feed, or an internal port's current, runs along x: it sits on a vertical line.
 bool along_x(const Port& p) {
+  if (p.kind == Port::Kind::internal) return p.axis == Axis::x;
   return p.direction == Direction::pos_x || p.direction == Direction::neg_x;
 }
 
@@ -34,6 +36,10 @@ double largest_dividing_cell(const Layout& layout, double max_cell_mm) {
   }
   for (const LumpedElement& e : layout.lumped)  // each on a grid line too
     if (const double d = e.axis == Axis::x ? e.x_mm - ox : e.y_mm - oy; d > kGridToleranceMm)
+      offsets.push_back(d);
+  for (const Port& p : layout.ports)  // an internal port as well (an edge port on its edge)
+    if (const double d = along_x(p) ? p.x_mm - ox : p.y_mm - oy;
+        p.kind == Port::Kind::internal && d > kGridToleranceMm)
       offsets.push_back(d);
   if (offsets.empty()) return max_cell_mm;  // polygons alone: staircased on any grid
   // Any dividing cell divides the smallest offset, so it is smallest / n for an integer n;

@@ -137,15 +137,30 @@ class Reader : public YamlReader {
       port.name = at.name;
       port.x_mm = at.x_mm;
       port.y_mm = at.y_mm;
-      const YAML::Node direction = require(item, path, "direction");
-      try {
-        port.direction = parse_direction(text(direction, path + "/direction"));
-      } catch (const ConfigError&) {
-        throw;
-      } catch (const GeometryError& e) {
-        fail(direction, path + "/direction: " + e.what());
+      // An edge port has a direction (and a feed); an internal port an axis, and no feed.
+      if (item["axis"] && item["direction"])
+        fail(item, path + ": a port has a direction (an edge port, at a feed's end) or an axis "
+                          "(an internal port, across a strip inside the metal), not both");
+      if (item["axis"]) {
+        port.kind = Port::Kind::internal;
+        port.axis = choice(item["axis"], path + "/axis", kAxisNames);
+        port.feed_length_mm =
+            optional_field(item, path, "feed_length_mm", Item::port, index, 0.0);
+      } else {
+        if (!item["direction"])
+          fail(item, path + ": a port needs a direction (an edge port: the way its feed runs "
+                            "into the circuit, +x, -x, +y or -y) or an axis (an internal port "
+                            "across a strip: x or y)");
+        const YAML::Node direction = item["direction"];
+        try {
+          port.direction = parse_direction(text(direction, path + "/direction"));
+        } catch (const ConfigError&) {
+          throw;
+        } catch (const GeometryError& e) {
+          fail(direction, path + "/direction: " + e.what());
+        }
+        port.feed_length_mm = field(item, path, "feed_length_mm", Item::port, index);
       }
-      port.feed_length_mm = field(item, path, "feed_length_mm", Item::port, index);
       port.reference_plane_mm =
           optional_field(item, path, "reference_plane_mm", Item::port, index, 0.0);
       port.impedance_ohm = optional_field(item, path, "impedance_ohm", Item::port, index, 50.0);
@@ -234,8 +249,8 @@ const ConfigSchema& geometry_config_schema() {
       {"/metal", {"pec", "conductivity_s_per_m", "thickness_um"}},
       {"/layout", {"gds", "cell", "layer"}},  // the GDSII form; else a list of rectangles
       {"/layout/*", detail::layout_item_keys()},
-      {"/ports/*", {"name", "x", "y", "direction", "feed_length_mm", "reference_plane_mm",
-                    "impedance_ohm"}},
+      {"/ports/*", {"name", "x", "y", "direction", "axis", "feed_length_mm",
+                    "reference_plane_mm", "impedance_ohm"}},
       {"/lumped/*", {"name", "x", "y", "axis", "r_ohm", "l_nh", "c_pf", "topology"}},
       {"/mesh", {"cell_mm", "cells_per_wavelength", "snap_mm", "max_unknowns"}},
   });

@@ -95,10 +95,17 @@ void validate_port(const Port& port, int index) {
   if (port.name.empty()) fail("port " + std::to_string(index) + " has an empty name", "name");
   if (!std::isfinite(port.x_mm)) fail(name + " has a non-finite position", "x");
   if (!std::isfinite(port.y_mm)) fail(name + " has a non-finite position", "y");
-  if (!(port.feed_length_mm > 0.0) || !std::isfinite(port.feed_length_mm)) {
+  const bool edge = port.kind == Port::Kind::edge;
+  if (edge && (!(port.feed_length_mm > 0.0) || !std::isfinite(port.feed_length_mm))) {
     fail(name + " feed length must be > 0 mm, got " + num(port.feed_length_mm),
          "feed_length_mm");
   }
+  if (!edge && port.feed_length_mm != 0.0)
+    fail(name + " is an internal port (it has an axis): it has no feed line, drop "
+         "feed_length_mm", "feed_length_mm");
+  if (!edge && port.reference_plane_mm != 0.0)
+    fail(name + " is an internal port (it has an axis): its reference plane is its gap, drop "
+         "reference_plane_mm", "reference_plane_mm");
   if (!(port.reference_plane_mm >= 0.0) || !std::isfinite(port.reference_plane_mm)) {
     fail(name + " reference plane must be >= 0 mm from the port edge, got " +
          num(port.reference_plane_mm), "reference_plane_mm");

@@ -1,7 +1,9 @@
-// Lumped elements on the mesh: the grid line each sits on and the rooftops it loads, and the
-// mesh's loaded cross-sections (ports' gaps and elements) in the order of their loads.
+// Gaps across a strip on one grid line (lumped elements, internal ports): the rooftops each
+// loads and what they must not sit on; the mesh's loaded cross-sections (ports' gaps and
+// elements) in the order of their loads.
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 
 #include "format.hpp"
@@ -24,19 +26,16 @@ std::vector<LoadedGap> Mesh::loaded_gaps() const {
 }
 
 namespace detail {
-namespace {
 
-MeshLumped locate(const Mesh& mesh, int index) {
-  const LumpedElement& e = mesh.layout().lumped[static_cast<std::size_t>(index)];
+GapLine locate_gap_line(const Mesh& mesh, double x_mm, double y_mm, Axis axis,
+                        const std::string& name, Item item, int index) {
   const Grid& g = mesh.grid();
-  const bool x = e.axis == Axis::x;
-  const std::string name = "lumped element '" + e.name + "' at (" + num(e.x_mm) + ", " +
-                           num(e.y_mm) + ") mm";
-  auto fail = [&](const std::string& what) { throw GeometryError(what, Item::lumped, index); };
+  const bool x = axis == Axis::x;
+  auto fail = [&](const std::string& what) { throw GeometryError(what, item, index); };
   const std::string outside =
       name + " is not inside the metal: it needs metal on both sides of its grid line there";
   // Along its current: the grid line; across: the row (axis x) or column (axis y) of the point.
-  const double along = x ? e.x_mm : e.y_mm, across = x ? e.y_mm : e.x_mm;
+  const double along = x ? x_mm : y_mm, across = x ? y_mm : x_mm;
   const double along0 = x ? g.x0 : g.y0, across0 = x ? g.y0 : g.x0;
   const double h = x ? g.dx_mm : g.dy_mm, w = x ? g.dy_mm : g.dx_mm;
   const int across_n = x ? g.ny : g.nx;
@@ -61,9 +60,8 @@ MeshLumped locate(const Mesh& mesh, int index) {
     }
   }
   if (t0 < 0) fail(outside);
-  MeshLumped l;
-  l.element = index;
-  l.axis = e.axis;
+  GapLine l;
+  l.axis = axis;
   l.line = line;
   l.first = t0;
   while (rooftop(l.first - 1) >= 0) --l.first;
@@ -79,7 +77,10 @@ MeshLumped locate(const Mesh& mesh, int index) {
   return l;
 }
 
-// The rectangle (mm) of a port's feed: from its edge past its last sample, across its width.
+namespace {
+
+// The rectangle (mm) of an edge port's feed: from its edge past its last sample, across its
+// width.
 struct Box {
   double x0, x1, y0, y1;
 };
@@ -93,44 +94,57 @@ Box feed_box(const Mesh& mesh, const MeshPort& p) {
   return x ? Box{lo, hi, a0, a1} : Box{a0, a1, lo, hi};
 }
 
-// The name of what the element's segment crosses that it must not (a port's feed, another
-// element's rooftops), or "".
-std::string occupant(const Mesh& mesh, const std::vector<MeshLumped>& placed,
-                     const MeshLumped& l) {
+bool shares_rooftops(const CrossSection& a, const CrossSection& b) {
+  for (const int m : a.basis)
+    if (std::find(b.basis.begin(), b.basis.end(), m) != b.basis.end()) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string gap_occupant(const Mesh& mesh, std::span<const MeshPort> ports,
+                         std::span<const MeshLumped> lumped, const GapLine& l) {
   const Grid& g = mesh.grid();
   const bool x = l.axis == Axis::x;
   const double at = x ? g.x0 + l.line * g.dx_mm : g.y0 + l.line * g.dy_mm;
   const double from = (x ? g.y0 : g.x0) + l.first * l.across_mm;
   const double to = from + l.count * l.across_mm;
   const double t = kGridToleranceMm;
-  for (const MeshPort& p : mesh.ports()) {
+  for (const MeshPort& p : ports) {
+    const std::string name =
+        "port '" + mesh.layout().ports[static_cast<std::size_t>(p.port)].name + "'";
+    if (p.internal) {
+      if (shares_rooftops(p.delta_gap(), l.section)) return name;
+      continue;
+    }
     const Box b = feed_box(mesh, p);
     const bool crosses = x ? at > b.x0 + t && at < b.x1 - t && to > b.y0 + t && from < b.y1 - t
                            : at > b.y0 + t && at < b.y1 - t && to > b.x0 + t && from < b.x1 - t;
     if (crosses)
-      return "port '" + mesh.layout().ports[static_cast<std::size_t>(p.port)].name +
-             "''s feed line (its gap and the de-embedding's samples): move the element "
-             "past the feed's end or shorten feed_length_mm";
+      return name + "'s feed line (its gap and the de-embedding's samples): move it past the "
+                    "feed's end or shorten feed_length_mm";
   }
-  for (const MeshLumped& other : placed)
-    for (const int m : l.section.basis)
-      if (std::find(other.section.basis.begin(), other.section.basis.end(), m) !=
-          other.section.basis.end())
-        return "lumped element '" +
-               mesh.layout().lumped[static_cast<std::size_t>(other.element)].name + "'";
+  for (const MeshLumped& other : lumped)
+    if (shares_rooftops(other.section, l.section))
+      return "lumped element '" +
+             mesh.layout().lumped[static_cast<std::size_t>(other.element)].name + "'";
   return {};
 }
-
-}  // namespace
 
 std::vector<MeshLumped> locate_lumped(const Mesh& mesh) {
   std::vector<MeshLumped> placed;
   const auto& elements = mesh.layout().lumped;
   for (std::size_t e = 0; e < elements.size(); ++e) {
-    MeshLumped l = locate(mesh, static_cast<int>(e));
-    if (const std::string other = occupant(mesh, placed, l); !other.empty())
-      throw GeometryError("lumped element '" + elements[e].name + "' sits on " + other,
-                          Item::lumped, static_cast<int>(e));
+    const LumpedElement& element = elements[e];
+    const int index = static_cast<int>(e);
+    MeshLumped l{locate_gap_line(mesh, element.x_mm, element.y_mm, element.axis,
+                                 "lumped element '" + element.name + "' at (" +
+                                     num(element.x_mm) + ", " + num(element.y_mm) + ") mm",
+                                 Item::lumped, index),
+                 index};
+    if (const std::string other = gap_occupant(mesh, mesh.ports(), placed, l); !other.empty())
+      throw GeometryError("lumped element '" + element.name + "' sits on " + other,
+                          Item::lumped, index);
     placed.push_back(std::move(l));
   }
   return placed;

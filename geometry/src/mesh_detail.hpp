@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "planarmom/geometry/error.hpp"
 #include "planarmom/geometry/mesh.hpp"
 
 namespace pmom::geometry::detail {
@@ -34,6 +36,16 @@ struct Components {
 // Locates every lumped element of mesh.layout() (see MeshLumped), or throws GeometryError;
 // needs the mesh's ports located.
 [[nodiscard]] std::vector<MeshLumped> locate_lumped(const Mesh& mesh);
+
+// The gap across the strip on the grid line through (x, y) whose current runs along `axis`, or
+// GeometryError(item, index) starting with `name`: off the grid, not inside the metal, across
+// a strip of one cell.
+[[nodiscard]] GapLine locate_gap_line(const Mesh& mesh, double x_mm, double y_mm, Axis axis,
+                                      const std::string& name, Item item, int index);
+// What gap `l` must not sit on and does, named for a message ("" if nothing): an edge port's
+// feed, an internal port's gap, a lumped element's.
+[[nodiscard]] std::string gap_occupant(const Mesh& mesh, std::span<const MeshPort> ports,
+                                       std::span<const MeshLumped> lumped, const GapLine& l);
 
 // The cells rectangle r covers; its edges lie on grid lines (checked before).
 struct CellRange {

@@ -2,6 +2,7 @@
 // and its delta-gap edges.
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string>
 
 #include "format.hpp"
@@ -180,13 +181,45 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
   return mp;
 }
 
+// An internal port: its gap line, as a lumped element's (lumped.cpp), clear of the feeds and
+// the other internal ports located so far.
+MeshPort locate_internal(const Mesh& mesh, int index, std::span<const MeshPort> placed) {
+  const Port& port = mesh.layout().ports[static_cast<std::size_t>(index)];
+  const GapLine l = locate_gap_line(
+      mesh, port.x_mm, port.y_mm, port.axis,
+      "internal port '" + port.name + "' at (" + num(port.x_mm) + ", " + num(port.y_mm) + ") mm",
+      Item::port, index);
+  if (const std::string other = gap_occupant(mesh, placed, {}, l); !other.empty())
+    throw GeometryError("internal port '" + port.name + "' sits on " + other, Item::port, index);
+  const Grid& g = mesh.grid();
+  const bool x = port.axis == Axis::x;
+  MeshPort mp;
+  mp.port = index;
+  mp.internal = true;
+  mp.direction = x ? Direction::pos_x : Direction::pos_y;
+  mp.line = l.line;
+  mp.first = l.first;
+  mp.count = l.count;
+  mp.sign = 1;
+  mp.width_mm = l.count * l.across_mm;
+  mp.along_mm = l.along_mm;
+  mp.across_mm = l.across_mm;
+  const double edge_along = (x ? g.x0 : g.y0) + l.line * l.along_mm;
+  const double edge_across = (x ? g.y0 : g.x0) + (l.first + 0.5 * l.count) * l.across_mm;
+  mp.edge_centre = x ? Point{edge_along, edge_across} : Point{edge_across, edge_along};
+  mp.samples.push_back(l.section);
+  return mp;
+}
+
 }  // namespace
 
 std::vector<MeshPort> locate_ports(const Mesh& mesh) {
   const auto exterior = exterior_cells(mesh);
   std::vector<MeshPort> ports;
   const auto& layout_ports = mesh.layout().ports;
+  // The edge ports first: an internal port must keep off their feeds.
   for (std::size_t p = 0; p < layout_ports.size(); ++p) {
+    if (layout_ports[p].kind == Port::Kind::internal) continue;
     MeshPort mp = locate(mesh, static_cast<int>(p), exterior);
     for (const MeshPort& other : ports) {
       if (other.direction == mp.direction && other.line == mp.line && other.first == mp.first) {
@@ -197,6 +230,12 @@ std::vector<MeshPort> locate_ports(const Mesh& mesh) {
     }
     ports.push_back(std::move(mp));
   }
+  for (std::size_t p = 0; p < layout_ports.size(); ++p)
+    if (layout_ports[p].kind == Port::Kind::internal)
+      ports.push_back(locate_internal(mesh, static_cast<int>(p), ports));
+  // In the layout's order.
+  std::sort(ports.begin(), ports.end(),
+            [](const MeshPort& a, const MeshPort& b) { return a.port < b.port; });
   return ports;
 }
 

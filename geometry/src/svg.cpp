@@ -160,7 +160,9 @@ std::string svg_text(const Mesh& mesh) {
   for (const Polygon& p : mesh.layout().polygons)
     w.polygon(p, "fill=\"none\" stroke=\"#333\" stroke-width=\"1\"");
   w.raw() << "</g>\n";
-  for (const MeshPort& mp : mesh.ports()) draw_port(w, mesh, mp, margin * 0.5);
+  // An internal port's arrow points along its current, inside the metal: short.
+  for (const MeshPort& mp : mesh.ports())
+    draw_port(w, mesh, mp, mp.internal ? 2 * mp.width_mm : margin * 0.5);
   for (const MeshLumped& l : mesh.lumped()) draw_lumped(w, mesh, l);
 
   const double bar = nice_length(0.3 * std::max(width, height));

@@ -199,7 +199,7 @@ namespace {
 // Every fitted feed's window and currents, after checking the sizes (`how` empty: every feed
 // is fitted; a calibrated feed's data stay empty).
 std::vector<FeedData> feed_data(const geometry::Mesh& mesh, std::span<const cd> currents,
-                                std::span<const double> feed_z0_ohm,
+                                std::span<const cd> feed_z0_ohm,
                                 const DeembedOptions& options,
                                 std::span<const PortWaves> how = {}) {
   const auto p = static_cast<int>(mesh.ports().size());
@@ -291,9 +291,12 @@ Waves fitted_waves(const std::vector<FeedData>& feeds, std::span<const cd> gamma
   return w;
 }
 
-// S from the feeds' waves, moved to the reference planes and renormalised.
+// S from the feeds' waves at the reference planes: there the current I = F e^{−γx} + B e^{γx}
+// and the voltage V = Z0 (F e^{−γx} − B e^{γx}) (Z0 the feed's, complex on a lossy line; an
+// internal port's Zr at x = 0), whose power waves at the port's reference impedance Zr are
+// a = (V + Zr I) / (2√Zr), b = (V − Zr I) / (2√Zr) (Kurokawa; openEMS's ports likewise).
 SParameters scattering(const geometry::Mesh& mesh, const Waves& waves, std::span<const cd> gamma,
-                       std::span<const double> feed_z0_ohm) {
+                       std::span<const cd> feed_z0_ohm) {
   const auto p = static_cast<int>(mesh.ports().size());
   SParameters out;
   out.ports = p;
@@ -303,14 +306,17 @@ SParameters scattering(const geometry::Mesh& mesh, const Waves& waves, std::span
     const geometry::Port& spec = mesh.layout().ports[static_cast<std::size_t>(port.port)];
     const cd g = gamma[static_cast<std::size_t>(q)];
     const double x_ref = spec.reference_plane_mm * 1e-3;
-    const double root_z0 = std::sqrt(feed_z0_ohm[static_cast<std::size_t>(q)]);
+    const cd z0 = feed_z0_ohm[static_cast<std::size_t>(q)];
+    const double zr = spec.impedance_ohm, root_zr = std::sqrt(zr);
     for (int e = 0; e < p; ++e) {
-      // Voltage waves V± = ±Z0 I±, as power waves (÷√Z0), at the reference plane.
-      incident(q, e) = root_z0 * waves.forward(q, e) * std::exp(-g * x_ref);
-      outgoing(q, e) = -root_z0 * waves.backward(q, e) * std::exp(g * x_ref);
+      const cd forward = waves.forward(q, e) * std::exp(-g * x_ref);
+      const cd backward = waves.backward(q, e) * std::exp(g * x_ref);
+      const cd v = z0 * (forward - backward), i = forward + backward;
+      incident(q, e) = (v + zr * i) / (2.0 * root_zr);
+      outgoing(q, e) = (v - zr * i) / (2.0 * root_zr);
     }
     out.gamma.push_back(g);
-    out.reference_ohm.push_back(spec.impedance_ohm);
+    out.reference_ohm.push_back(zr);
     out.reference_plane_mm.push_back(spec.reference_plane_mm);
   }
   const Eigen::FullPivLU<Eigen::MatrixXcd> lu(incident);
@@ -318,21 +324,7 @@ SParameters scattering(const geometry::Mesh& mesh, const Waves& waves, std::span
     throw std::runtime_error("de-embedding: the port excitations do not determine S (the "
                              "incident-wave matrix is singular)");
   }
-  const Eigen::MatrixXcd s_feed = outgoing * lu.inverse();
-  // Renormalise the waves from each feed's Z0 to the port's reference impedance Zr: with
-  // V = √Z0 (a + b), I = (a − b)/√Z0, the new waves are a' = k (a − r b), b' = k (b − r a),
-  // r = (Zr − Z0)/(Zr + Z0), k = (Z0 + Zr)/(2 √(Z0 Zr)), so S' = K (S − R)(1 − R S)⁻¹ K⁻¹.
-  Eigen::VectorXcd r(p), k(p);
-  for (int q = 0; q < p; ++q) {
-    const double z0 = feed_z0_ohm[static_cast<std::size_t>(q)];
-    const double zr = out.reference_ohm[static_cast<std::size_t>(q)];
-    r(q) = (zr - z0) / (zr + z0);
-    k(q) = (z0 + zr) / (2.0 * std::sqrt(z0 * zr));
-  }
-  const Eigen::MatrixXcd identity = Eigen::MatrixXcd::Identity(p, p);
-  const Eigen::MatrixXcd s = k.asDiagonal() * (s_feed - Eigen::MatrixXcd(r.asDiagonal())) *
-                             (identity - r.asDiagonal() * s_feed).inverse() *
-                             k.cwiseInverse().asDiagonal();
+  const Eigen::MatrixXcd s = outgoing * lu.inverse();
   out.s.resize(static_cast<std::size_t>(p) * static_cast<std::size_t>(p));
   for (int row = 0; row < p; ++row)
     for (int col = 0; col < p; ++col)
@@ -344,14 +336,14 @@ SParameters scattering(const geometry::Mesh& mesh, const Waves& waves, std::span
 }  // namespace
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
-                    std::span<const double> feed_z0_ohm, const DeembedOptions& options) {
+                    std::span<const cd> feed_z0_ohm, const DeembedOptions& options) {
   const std::vector<FeedData> feeds = feed_data(mesh, currents, feed_z0_ohm, options);
   const std::vector<cd> gamma = fitted_gammas(mesh, feeds);
   return scattering(mesh, fitted_waves(feeds, gamma), gamma, feed_z0_ohm);
 }
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
-                    std::span<const double> feed_z0_ohm, std::span<const cd> feed_gamma,
+                    std::span<const cd> feed_z0_ohm, std::span<const cd> feed_gamma,
                     const DeembedOptions& options) {
   const std::vector<FeedData> feeds = feed_data(mesh, currents, feed_z0_ohm, options);
   if (feed_gamma.size() != feeds.size())
@@ -367,6 +359,11 @@ std::pair<cd, cd> PortLaunch::waves(cd v, cd i) const {
   if (!(std::abs(det) > 0) || !std::isfinite(std::abs(det)))
     throw std::runtime_error("de-embedding: a port's calibrated launch is singular");
   return {(e[3] * v - e[1] * i) / det, (e[0] * i - e[2] * v) / det};
+}
+
+PortLaunch internal_port_launch(double reference_ohm, cd gap_shunt) {
+  const cd yz = gap_shunt * reference_ohm;
+  return {{reference_ohm, -reference_ohm, 1.0 + yz, 1.0 - yz}};
 }
 
 cd gap_current(const geometry::MeshPort& port, std::span<const cd> x) {
@@ -398,7 +395,7 @@ PortLaunch port_launch(const geometry::Mesh& mesh, const geometry::MeshPort& por
 }
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
-                    std::span<const double> feed_z0_ohm, std::span<const cd> feed_gamma,
+                    std::span<const cd> feed_z0_ohm, std::span<const cd> feed_gamma,
                     const PortCalibration& calibration, const DeembedOptions& options) {
   const std::size_t p = mesh.ports().size();
   if (feed_gamma.size() != p || calibration.waves.size() != p || calibration.launch.size() != p ||

@@ -47,6 +47,13 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
   // cells that are not square.
   std::map<std::tuple<int, double, double>, int> width_index;
   for (const geometry::MeshPort& port : mesh.ports()) {
+    internal_ohm_.push_back(
+        port.internal ? mesh.layout().ports[static_cast<std::size_t>(port.port)].impedance_ohm
+                      : 0.0);
+    if (port.internal) {
+      width_of_port_.push_back(-1);
+      continue;
+    }
     auto [it, added] = width_index.emplace(port.line_key(), static_cast<int>(z0_.size()));
     width_of_port_.push_back(it->second);
     if (!added) continue;
@@ -58,14 +65,15 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     // the line, of one length at every frequency, is solved for the load alone.
     spec.periodic = periodic_checks(spec);
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
-    std::vector<double> z0;
+    std::vector<std::complex<double>> z0;
     std::vector<std::complex<double>> loads, gammas;
     std::array<std::vector<std::complex<double>>, 4> launch;
     for (const double f : nodes_) {
       spec.half_length_mm = spec.periodic ? load_half_length_mm(spec)
                                           : half_length_mm(spec, f, half_wavelengths);
       const LineCheck check = checks(spec, f, matched_loads);
-      z0.push_back(check.line.z0.real());
+      // Complex on a lossy board: the feed's voltage beside its fitted current (deembed.hpp).
+      z0.push_back(check.line.z0);
       // γ/f: β ∝ f·√εeff(f) and the dielectric's α ∝ f are smooth in it. α is what the
       // losses add: a lossless line's α is 0 (a bound mode), and the standing wave's fit gives
       // its own Re γ there (~1e-4 of β, from the near fields of the line's gap and ends;
@@ -90,15 +98,16 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     loads_.push_back(std::move(loads));
     gamma_.push_back(std::move(gammas));
   }
-  // Each lumped element's strip: its gap's shunt at the nodes (one check per distinct strip).
+  // Each lumped element's and internal port's strip: its gap's shunt at the nodes (one check
+  // per distinct strip).
   std::map<std::tuple<int, double, double>, int> strip_index;
-  for (const geometry::MeshLumped& l : mesh.lumped()) {
-    auto [it, added] = strip_index.emplace(l.strip_key(), static_cast<int>(shunt_.size()));
-    strip_of_element_.push_back(it->second);
-    if (!added) continue;
-    LineSpec spec{sub.eps_r,  sub.height_mm, l.count * l.across_mm, l.count, 0, true,
+  const auto add_strip = [&](const std::tuple<int, double, double>& key) {
+    auto [it, added] = strip_index.emplace(key, static_cast<int>(shunt_.size()));
+    if (!added) return it->second;
+    const auto [count, along_mm, across_mm] = key;
+    LineSpec spec{sub.eps_r,  sub.height_mm, count * across_mm, count, 0, true,
                   sub.loss_tangent, conductor(mesh.layout().metal),
-                  l.along_mm == l.across_mm ? 0.0 : l.along_mm};
+                  along_mm == across_mm ? 0.0 : along_mm};
     spec.periodic = periodic_checks(spec);
     const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
     std::vector<std::complex<double>> shunts;
@@ -108,7 +117,12 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
       shunts.push_back(gap_checks(spec, f).shunt / f);
     }
     shunt_.push_back(std::move(shunts));
-  }
+    return it->second;
+  };
+  for (const geometry::MeshLumped& l : mesh.lumped())
+    strip_of_element_.push_back(add_strip(l.strip_key()));
+  for (const geometry::MeshPort& port : mesh.ports())
+    strip_of_port_.push_back(port.internal ? add_strip(port.line_key()) : -1);
 }
 
 template <class T>
@@ -136,12 +150,15 @@ std::vector<T> FeedImpedances::interpolate(const std::vector<std::vector<T>>& va
   }
   std::vector<T> per_owner;
   for (const int w : owner)
-    per_owner.push_back(numerator[static_cast<std::size_t>(w)] / denominator);
+    per_owner.push_back(w < 0 ? T(0) : numerator[static_cast<std::size_t>(w)] / denominator);
   return per_owner;
 }
 
-std::vector<double> FeedImpedances::at(double frequency_hz) const {
-  return interpolate(z0_, frequency_hz, width_of_port_);
+std::vector<std::complex<double>> FeedImpedances::at(double frequency_hz) const {
+  std::vector<std::complex<double>> z0 = interpolate(z0_, frequency_hz, width_of_port_);
+  for (std::size_t p = 0; p < z0.size(); ++p)
+    if (width_of_port_[p] < 0) z0[p] = internal_ohm_[p];
+  return z0;
 }
 
 std::vector<std::complex<double>> FeedImpedances::propagation_constants(double frequency_hz) const {
@@ -154,7 +171,8 @@ std::vector<std::complex<double>> FeedImpedances::matched_loads(double frequency
   if (!loads_.empty() && loads_.front().empty())
     throw std::logic_error("FeedImpedances: built without the matched loads");
   std::vector<std::complex<double>> loads = interpolate(loads_, frequency_hz, width_of_port_);
-  for (std::complex<double>& load : loads) load /= frequency_hz;
+  for (std::size_t p = 0; p < loads.size(); ++p)
+    loads[p] = width_of_port_[p] < 0 ? internal_ohm_[p] : loads[p] / frequency_hz;
   return loads;
 }
 
@@ -168,6 +186,11 @@ std::vector<PortLaunch> FeedImpedances::launches(double frequency_hz) const {
     for (std::size_t p = 0; p < launch.size(); ++p)
       launch[p].e[k] = entry[p] / launch_scale(k, frequency_hz);
   }
+  const std::vector<std::complex<double>> shunts =
+      interpolate(shunt_, frequency_hz, strip_of_port_);
+  for (std::size_t p = 0; p < launch.size(); ++p)
+    if (width_of_port_[p] < 0)
+      launch[p] = internal_port_launch(internal_ohm_[p], frequency_hz * shunts[p]);
   return launch;
 }
 

@@ -25,8 +25,14 @@ std::vector<mom::PortWaves> port_waves(const geometry::Mesh& mesh, const SweepSe
         "drop sparsify's density and reach_heights, or use deembedding: fit");
   std::vector<mom::PortWaves> waves;
   for (const geometry::MeshPort& port : mesh.ports()) {
+    if (port.internal && !every_entry)
+      throw std::invalid_argument(
+          "/ports: internal port '" +
+          mesh.layout().ports[static_cast<std::size_t>(port.port)].name +
+          "' needs every entry of Z (its gap's near field is calibrated on a line that keeps "
+          "them): drop sparsify's density and reach_heights");
     const bool calibrated =
-        s.deembedding == Deembedding::calibrated ||
+        port.internal || s.deembedding == Deembedding::calibrated ||
         (s.deembedding == Deembedding::automatic && every_entry && !mom::has_fit_window(mesh, port));
     waves.push_back(calibrated ? mom::PortWaves::calibrated : mom::PortWaves::fitted);
   }
@@ -48,7 +54,8 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   const bool with_load = matched || calibrating;
   constexpr int kNodes = 6;
   std::set<int> widths;
-  for (const geometry::MeshPort& port : mesh.ports()) widths.insert(port.count);
+  for (const geometry::MeshPort& port : mesh.ports())
+    if (!port.internal) widths.insert(port.count);
   const int nodes = *lo == *hi ? 1 : kNodes;
   // Every feed has the board's substrate and metal, so the same checks per node.
   const geometry::Substrate& sub = mesh.layout().substrate;
@@ -63,12 +70,15 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
                  << (calibrating ? ", calibrating the ports" : "")
                  << (cache ? ", cached in " + cache->folder().string()
                            : std::string(", cache bypassed (--no-line-cache)"));
-  // A lumped element's strip gets a gap check at every node (one per distinct strip).
+  // A lumped element's or internal port's strip gets a gap check at every node (one per
+  // distinct strip).
   std::set<std::tuple<int, double, double>> strips;
   for (const geometry::MeshLumped& l : mesh.lumped()) strips.insert(l.strip_key());
+  for (const geometry::MeshPort& port : mesh.ports())
+    if (port.internal) strips.insert(port.line_key());
   const int gap_total = static_cast<int>(strips.size()) * nodes;
   if (gap_total > 0)
-    PMOM_LOG(info) << gap_total << " gap checks for the lumped elements' gaps";
+    PMOM_LOG(info) << gap_total << " gap checks for the lumped elements' and internal ports' gaps";
   SweepLineChecks checks(&backend, std::move(cache), total, shared);
   mom::FeedImpedances feeds(mesh, *lo, *hi, kNodes, with_load, checks.checks(),
                             checks.gaps(gap_total));

@@ -53,7 +53,8 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
   std::map<Group, std::vector<const geometry::MeshPort*>> by_width;
   const std::vector<mom::PortWaves> waves = port_waves(mesh, s);
   for (const geometry::MeshPort& port : mesh.ports())
-    by_width[{port.line_key(), waves[static_cast<std::size_t>(port.port)]}].push_back(&port);
+    if (!port.internal)  // no feed
+      by_width[{port.line_key(), waves[static_cast<std::size_t>(port.port)]}].push_back(&port);
   // "port a" or "ports a, b"; the shortest and longest of their feeds.
   const auto names = [&](const std::vector<const geometry::MeshPort*>& ports, double& shortest,
                          double& longest) {

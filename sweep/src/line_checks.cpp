@@ -143,12 +143,12 @@ mom::GapParasitics SweepLineChecks::gap(const mom::LineSpec& spec, double freque
   std::ostringstream how;
   if (source == Source::cache) how << "from the cache";
   else how << seconds << " s";
-  PMOM_LOG(info) << "gap check " << gaps_done_ << "/" << gap_total_ << " (a lumped element's "
-                 << "strip, W " << spec.width_mm << " mm, " << spec.cells_across
+  PMOM_LOG(info) << "gap check " << gaps_done_ << "/" << gap_total_ << " (the strip of a lumped "
+                 << "element or internal port, W " << spec.width_mm << " mm, " << spec.cells_across
                  << " cells across, " << frequency_hz * 1e-9 << " GHz): the gap's C "
                  << std::setprecision(4)
                  << g.shunt.imag() / (2 * std::numbers::pi * frequency_hz) * 1e12
-                 << " pF, taken out of the element; " << how.str();
+                 << " pF, taken out of the element or port; " << how.str();
   return g;
 }
 

@@ -157,6 +157,7 @@ SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string
   std::string calibrated;
   int calibrated_count = 0;
   for (const geometry::MeshPort& port : mesh.ports()) {
+    if (port.internal) continue;  // no feed: its waves are its gap's (mom::internal_port_launch)
     if (waves[static_cast<std::size_t>(port.port)] == mom::PortWaves::calibrated) {
       calibrated += (calibrated.empty() ? "" : ", ") +
                     g.layout.ports[static_cast<std::size_t>(port.port)].name;

@@ -56,7 +56,7 @@ inline Eigen::MatrixXcd dense_s(const geometry::Mesh& mesh, const Slab& slab, do
                                  .partialPivLu()
                                  .solve(Eigen::Map<const Eigen::MatrixXcd>(v.data(), n, p));
   const std::vector<cd> currents(x.data(), x.data() + p * n);
-  const SParameters s = deembed(mesh, currents, std::vector<double>(static_cast<std::size_t>(p), 50));
+  const SParameters s = deembed(mesh, currents, std::vector<cd>(static_cast<std::size_t>(p), 50));
   Eigen::MatrixXcd m(p, p);
   for (Eigen::Index r = 0; r < p; ++r)
     for (Eigen::Index c = 0; c < p; ++c) m(r, c) = s(static_cast<int>(r), static_cast<int>(c));

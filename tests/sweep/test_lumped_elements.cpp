@@ -16,6 +16,7 @@
 #include "planarmom/mom/port_loads.hpp"
 #include "planarmom/sweep/run.hpp"
 #include "support/gpu.hpp"
+#include "support/sweep_difference.hpp"
 
 namespace pmom::sweep {
 namespace {
@@ -220,17 +221,11 @@ TEST(LumpedElements, GpuGivesTheCpusS) {
     return run_sweep(
         load_sweep(scratch.write("line.yaml", line_with(part, "x: 40.0, y: 0.6", settings))));
   };
-  const auto largest = [](const io::SweepData& a, const io::SweepData& b) {
-    double d = 0;
-    for (std::size_t f = 0; f < a.records.size(); ++f)
-      for (std::size_t k = 0; k < a.records[f].s.size(); ++k)
-        d = std::max(d, std::abs(a.records[f].s[k] - b.records[f].s[k]));
-    return d;
-  };
+  using pmom::test::largest_s_difference;
   for (const char* part : {"r_ohm: 50", "c_pf: 1"}) {
-    const double route = largest(sweep(part, "", "cpu"), sweep(part, "", "cuda"));
-    const double exact = largest(sweep(part, "sparsify: {density: 1.0}\n", "cpu"),
-                                 sweep(part, "sparsify: {rule: exact}\n", "cuda"));
+    const double route = largest_s_difference(sweep(part, "", "cpu"), sweep(part, "", "cuda"));
+    const double exact = largest_s_difference(sweep(part, "sparsify: {density: 1.0}\n", "cpu"),
+                                              sweep(part, "sparsify: {rule: exact}\n", "cuda"));
     std::printf("[lumped] %s: cuda against cpu %.1e (default routes), %.1e (FFTs against every "
                 "entry)\n", part, route, exact);
     EXPECT_LT(route, 1e-9) << part;

@@ -10,6 +10,9 @@ class Port:
 
     def __init__(self, spec, metal, index):
         self.name = str(spec["name"])
+        if "axis" in spec:
+            raise ConfigError(f"port {self.name}: an internal port (axis) is not modelled by the "
+                              "openEMS reference yet; only edge ports with a direction are")
         if spec.get("direction") not in DIRECTIONS:
             raise ConfigError(f"port {self.name}: direction must be one of {list(DIRECTIONS)}")
         self.axis, self.inward = DIRECTIONS[spec["direction"]]

@@ -34,23 +34,32 @@ struct Rect {
 
 // The direction a port's feed line runs from the port edge INTO the circuit.
 enum class Direction { pos_x, neg_x, pos_y, neg_y };
+// The axis a current across a grid line runs along (x: across a vertical grid line).
+enum class Axis { x, y };
+inline constexpr Named<Axis> kAxisNames[] = {{"x", Axis::x}, {"y", Axis::y}};
 
+// An edge port sits at the end of a feed line on the metal's outline and is de-embedded along
+// it (mom/deembed.hpp). An internal port sits inside the metal, as a lumped element does: a
+// delta gap across a strip on one grid line, its current along `axis` (from the metal on the
+// line's low side to the high side, its + terminal on the high side), no feed; its S is the
+// gap's own voltage and current (its near field calibrated out), at the port's impedance.
 struct Port {
+  enum class Kind { edge, internal };
   std::string name;
-  double x_mm = 0, y_mm = 0;        // any point of the feed line's end edge
-  Direction direction = Direction::pos_x;
-  double feed_length_mm = 0;        // > 0: the straight feed used for de-embedding
-  double reference_plane_mm = 0;    // >= 0: S-parameter reference plane, from the port edge
+  double x_mm = 0, y_mm = 0;        // edge: any point of the feed line's end edge; internal: a
+                                    // point of its grid line, inside the strip
+  Direction direction = Direction::pos_x;  // edge ports
+  double feed_length_mm = 0;        // edge: > 0, the straight feed used for de-embedding
+  double reference_plane_mm = 0;    // edge: >= 0, S-parameter reference plane from the edge
   double impedance_ohm = 50;        // > 0: reference impedance of this port
+  Kind kind = Kind::edge;
+  Axis axis = Axis::x;              // internal ports
 };
 
 // A lumped element in the metal: the current crossing one grid line of a strip, across the
 // strip's whole width, flows through the element's impedance (a series R, L and C, or the three
 // in parallel; a part of zero value is left out: no resistor, no inductor, no capacitor). The
 // metal stays drawn through it; mom/port_loads.hpp says how it enters Z.
-enum class Axis { x, y };
-inline constexpr Named<Axis> kAxisNames[] = {{"x", Axis::x}, {"y", Axis::y}};
-
 struct LumpedElement {
   enum class Topology { series, parallel };
   std::string name;

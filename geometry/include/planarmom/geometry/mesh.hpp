@@ -92,8 +92,11 @@ struct MeshPort {
   double along_mm = 0, across_mm = 0;  // the cell's sides along the feed and across it
   // One cross-section per cell step k = 1..K, K = floor(feed_length / along_mm), one fewer where
   // narrower metal joins the feed's end (its last edge is not all rooftops); K >= 2. These
-  // are the current samples the de-embedding fits.
+  // are the current samples the de-embedding fits. An internal port's: its gap alone.
   std::vector<CrossSection> samples;
+  // An internal port (Port::Kind::internal): a gap across a strip inside the metal, no feed;
+  // direction +x or +y (its axis), sign +1, edge_centre the gap's midpoint.
+  bool internal = false;
 
   // The delta-gap source: the cross-section one cell in from the port edge (samples[0]), the
   // nearest interior edges to the port; the half-cell stub behind it is the open line end.
@@ -105,19 +108,23 @@ struct MeshPort {
   }
 };
 
-// A lumped element located on the mesh: the rooftops crossing its grid line over the whole run
-// of metal there that holds its point (LumpedElement).
-struct MeshLumped {
-  int element = 0;           // index into Layout::lumped
+// A gap across a strip on one grid line: the rooftops crossing the line over the whole run of
+// metal there that holds a given point (a lumped element's, an internal port's).
+struct GapLine {
   Axis axis = Axis::x;       // of its rooftops: the current's
   int line = 0;              // grid line: vertical (x) for axis x, else horizontal
   int first = 0, count = 0;  // the rows j (axis x) or columns i (axis y) it spans
   double along_mm = 0, across_mm = 0;  // the cell's sides along its rooftops and across them
   CrossSection section;      // its rooftops, ordered across
-  // Elements with equal keys sit on the same strip (as MeshPort::line_key): one gap check.
+  // Gaps with equal keys sit on the same strip (as MeshPort::line_key): one gap check.
   [[nodiscard]] std::tuple<int, double, double> strip_key() const {
     return {count, along_mm, across_mm};
   }
+};
+
+// A lumped element located on the mesh (LumpedElement).
+struct MeshLumped : GapLine {
+  int element = 0;  // index into Layout::lumped
 };
 
 // A cross-section of rooftops that carries a lumped impedance in Z (mom/port_loads.hpp): a

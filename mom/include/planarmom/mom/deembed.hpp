@@ -41,8 +41,10 @@ struct SParameters {
 };
 
 // currents: the MoM solutions of port_excitations (N×P column-major); feed_z0_ohm: the
-// characteristic impedance of each port's feed line (e.g. from characterise_line), to which
-// the fitted waves are first referred. Throws std::invalid_argument when the sizes disagree or
+// characteristic impedance of each port's feed line (e.g. from characterise_line; complex on a
+// lossy line), which gives the voltage V = Z0 (F e^{−γx} − B e^{γx}) beside the fitted current
+// at the reference plane; S is of the power waves of that V and I at each port's reference
+// impedance. Throws std::invalid_argument when the sizes disagree or
 // a feed is too short to leave at least 6 samples between its near fields (the message names
 // the port and the length it needs; 10–15 sizes give the fit room to be accurate), std::runtime_error when the excitations do not determine
 // S (singular wave matrix).
@@ -59,11 +61,11 @@ void check_fit_window(const geometry::Mesh& mesh, const geometry::MeshPort& port
                                   const DeembedOptions& options = {});
 
 SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
-                    std::span<const double> feed_z0_ohm, const DeembedOptions& options = {});
+                    std::span<const std::complex<double>> feed_z0_ohm, const DeembedOptions& options = {});
 // The same with each feed's γ given (per port, 1/m, β > 0; e.g. FeedImpedances'), so that only
 // the waves' amplitudes are fitted on the feeds.
 SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
-                    std::span<const double> feed_z0_ohm,
+                    std::span<const std::complex<double>> feed_z0_ohm,
                     std::span<const std::complex<double>> feed_gamma,
                     const DeembedOptions& options = {});
 
@@ -79,6 +81,15 @@ struct PortLaunch {
   [[nodiscard]] std::pair<std::complex<double>, std::complex<double>> waves(
       std::complex<double> v, std::complex<double> i) const;
 };
+
+// An internal port's launch (geometry::MeshPort::internal): no feed, its waves the power waves
+// of its gap's voltage V and current I_ext at its reference impedance Zr (V = Zr (F − B),
+// I_ext = F + B: incident √Zr F, outgoing −√Zr B, as deembed's S reads them, at a reference
+// plane of 0 and a "feed" of Z0 = Zr), where the current through the gap I = I_ext + Y V holds
+// the gap's own shunt Y (GapParasitics::shunt, the near field of a zero-width gap, measured as
+// a lumped element's): E = [[Zr, −Zr], [1 + Y Zr, 1 − Y Zr]].
+[[nodiscard]] PortLaunch internal_port_launch(double reference_ohm,
+                                              std::complex<double> gap_shunt);
 
 // F and B on a port's feed in one solution x (N values), least squares at γ over the samples
 // the de-embedding fits (clear of the near fields); throws as check_fit_window.
@@ -111,7 +122,7 @@ struct PortCalibration {
 // deembed with each feed's γ given, each port's waves as `calibration` says. Throws as deembed
 // (the fit window only for fitted ports), std::invalid_argument for sizes that disagree.
 SParameters deembed(const geometry::Mesh& mesh, std::span<const std::complex<double>> currents,
-                    std::span<const double> feed_z0_ohm,
+                    std::span<const std::complex<double>> feed_z0_ohm,
                     std::span<const std::complex<double>> feed_gamma,
                     const PortCalibration& calibration, const DeembedOptions& options = {});
 

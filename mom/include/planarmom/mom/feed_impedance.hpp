@@ -46,23 +46,26 @@ class FeedImpedances {
   // rule (suggested_half_wavelengths at f_max) so that Z0(f) has no steps. Throws
   // std::invalid_argument for nodes < 1 or a band that is not 0 < f_min <= f_max.
   // With matched_loads false the loads' line runs are skipped (and the launches with them).
-  // Each lumped element's strip (geometry::MeshLumped) gets a gap check at the nodes too.
+  // Each lumped element's and internal port's strip gets a gap check at the nodes too.
   FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, double f_max_hz, int nodes = 6,
                  bool matched_loads = true, const LineChecks& checks = host_line_check,
                  const GapChecks& gap_checks = host_gap_check);
 
-  // Z0 of every port's feed (Ω, in port order) at f, by the barycentric interpolant through
-  // the nodes. Throws std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
-  [[nodiscard]] std::vector<double> at(double frequency_hz) const;
+  // Z0 of every port's feed (Ω, in port order; complex on a lossy board) at f, by the
+  // barycentric interpolant through the nodes; an internal port's (geometry::MeshPort::internal) its reference impedance. Throws
+  // std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
+  [[nodiscard]] std::vector<std::complex<double>> at(double frequency_hz) const;
   // γ of every port's feed (1/m, in port order) at f, interpolated as γ/f; α is the
   // attenuation the board's losses (the substrate's tanδ, the metal) add: the period's, or the
-  // lossy long line's less the lossless one's (checks_per_node). Throws as at().
+  // lossy long line's less the lossless one's (checks_per_node); an internal port's 0 (its
+  // reference plane is its gap). Throws as at().
   [[nodiscard]] std::vector<std::complex<double>> propagation_constants(double frequency_hz) const;
   // The gap load of every port (Ω, in port order) at f that terminates its feed
-  // (matched_gap_load). Throws as at(), std::logic_error when built without the loads.
+  // (matched_gap_load); an internal port's its reference impedance. Throws as at(),
+  // std::logic_error when built without the loads.
   [[nodiscard]] std::vector<std::complex<double>> matched_loads(double frequency_hz) const;
-  // The launch of every port (deembed.hpp, in port order) at f, each entry interpolated. Throws
-  // as matched_loads.
+  // The launch of every port (deembed.hpp, in port order) at f, each entry interpolated; an
+  // internal port's is internal_port_launch with its gap's shunt. Throws as matched_loads.
   [[nodiscard]] std::vector<PortLaunch> launches(double frequency_hz) const;
 
   // The admittance of each lumped element's gap in parallel with it (GapParasitics::shunt;
@@ -74,16 +77,18 @@ class FeedImpedances {
   double f_min_ = 0, f_max_ = 0;
   std::vector<double> nodes_;                 // Chebyshev points of the first kind
   std::vector<double> weights_;               // their barycentric weights
-  std::vector<int> width_of_port_;            // index into z0_
-  std::vector<std::vector<double>> z0_;       // per distinct width, per node
+  std::vector<int> width_of_port_;            // index into z0_; -1 for an internal port
+  std::vector<std::vector<std::complex<double>>> z0_;  // per distinct width, per node
   std::vector<std::vector<std::complex<double>>> loads_;  // likewise, times the node's f
   std::vector<std::vector<std::complex<double>>> gamma_;  // likewise, divided by it
   std::array<std::vector<std::vector<std::complex<double>>>, 4> launch_;  // per entry of E
 
   std::vector<int> strip_of_element_;                      // index into shunt_
+  std::vector<int> strip_of_port_;                         // internal ports', else -1
+  std::vector<double> internal_ohm_;                       // per port: an internal one's Zr
   std::vector<std::vector<std::complex<double>>> shunt_;  // per distinct strip, per node, / f
   // Barycentric interpolation of per-width node values at f, returned per `owner` entry (the
-  // ports' widths, or the elements' strips).
+  // ports' widths, or the elements' strips; -1: none, T(0)).
   template <class T>
   std::vector<T> interpolate(const std::vector<std::vector<T>>& values, double frequency_hz,
                              const std::vector<int>& owner) const;
