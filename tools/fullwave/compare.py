@@ -25,8 +25,9 @@ def load(path):
         import read_sweep
         read_sweep.require_h5py()
         sweep = read_sweep.load(path)
-        return dict(frequency=sweep["frequency"], s=sweep["s"], port_names=sweep["port_names"],
-                    label=label)
+        # An adaptive sweep's S at every point of its band (the fit), not its solves alone.
+        frequency, s, _ = read_sweep.every_point(sweep)
+        return dict(frequency=frequency, s=s, port_names=sweep["port_names"], label=label)
     if path.endswith(".npz"):
         data = np.load(path)
         return dict(frequency=data["frequency"], s=data["s"],
