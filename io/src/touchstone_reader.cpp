@@ -130,6 +130,12 @@ class Parser {
                                " the file: ", point_.size(), " of its ", point_values_,
                                " values are there"));
     if (data_.frequency_hz.empty()) fail_at(0, "no frequency points");
+    if (reference_.size() < reference_count_)
+      fail_at(0, cat("[Reference] holds ", reference_.size(), " of the ", ports_,
+                     " ports' impedances"));
+    if (frequencies_ > 0 && frequencies_ != data_.frequency_hz.size())
+      fail_at(0, cat("[Number of Frequencies] is ", frequencies_, " but the file holds ",
+                     data_.frequency_hz.size()));
     return std::move(data_);
   }
 
@@ -147,10 +153,73 @@ class Parser {
     const std::vector<std::string_view> tokens = split(line);
     if (tokens.empty()) return;
     if (tokens.front().front() == '#') return read_option_line(tokens);
-    if (tokens.front().front() == '[')
-      fail(cat("keyword ", tokens.front(), " belongs to Touchstone 2.0; this reader reads ",
-               "version 1.1 files"));
+    if (tokens.front().front() == '[') return read_keyword(trim(line));
+    if (ended_) fail("data after [End]");
+    if (reference_.size() < reference_count_) return read_reference(tokens);
     read_data_line(tokens);
+  }
+
+  // Touchstone 2.0's keywords: a bracketed name, then its values.
+  void read_keyword(std::string_view line) {
+    const auto close = line.find(']');
+    if (close == std::string_view::npos) fail(cat("keyword line '", line, "' has no ']'"));
+    const std::string_view name = trim(line.substr(1, close - 1));
+    if (reference_.size() < reference_count_)
+      fail(cat("[Reference] holds ", reference_.size(), " of the ", ports_,
+               " ports' impedances before [", name, "]"));
+    const std::vector<std::string_view> values = split(line.substr(close + 1));
+    const auto one = [&]() -> std::string_view {
+      if (values.size() != 1) fail(cat("[", name, "] takes one value, not ", values.size()));
+      return values.front();
+    };
+    const auto count = [&]() {
+      const auto value = parse_number(one());
+      if (!value || !(*value >= 1) || *value != std::floor(*value))
+        fail(cat("[", name, "] must be a whole number >= 1, not '", values.front(), "'"));
+      return static_cast<std::size_t>(*value);
+    };
+    if (iequals(name, "Version")) {
+      if (!iequals(one(), "2.0") && !iequals(one(), "2.1"))
+        fail(cat("[Version] ", values.front(), ": this reader reads versions 1.1 and 2.0"));
+    } else if (iequals(name, "Number of Ports")) {
+      if (count() != ports_)
+        fail(cat("[Number of Ports] ", values.front(), ", but the file's name says ", ports_));
+    } else if (iequals(name, "Two-Port Data Order")) {
+      if (ports_ != 2) fail("[Two-Port Data Order] in a file of other than two ports");
+      if (!iequals(one(), "21_12") && !iequals(one(), "12_21"))
+        fail(cat("[Two-Port Data Order] must be 21_12 or 12_21, not ", values.front()));
+      order_12_21_ = iequals(one(), "12_21");
+    } else if (iequals(name, "Number of Frequencies")) {
+      frequencies_ = count();
+    } else if (iequals(name, "Reference")) {
+      reference_count_ = ports_;
+      read_reference(values);
+    } else if (iequals(name, "Matrix Format")) {
+      if (!iequals(one(), "Full"))
+        fail(cat("[Matrix Format] ", values.front(), " is not supported, only Full"));
+    } else if (iequals(name, "Network Data")) {
+    } else if (iequals(name, "Noise Data")) {
+      in_noise_block_ = true;
+    } else if (iequals(name, "End")) {
+      ended_ = true;
+    } else {
+      fail(cat("keyword [", name, "] is not supported (this reader reads [Version], [Number of ",
+               "Ports], [Two-Port Data Order], [Number of Frequencies], [Reference], [Matrix ",
+               "Format] Full, [Network Data], [Noise Data] and [End])"));
+    }
+  }
+
+  // [Reference]'s impedances, one per port, on its line and the lines after it.
+  void read_reference(const std::vector<std::string_view>& tokens) {
+    for (const std::string_view token : tokens) {
+      const auto value = parse_number(token);
+      if (!value || !(*value > 0.0))
+        fail(cat("[Reference]: '", token, "' is not a positive number of ohms"));
+      if (reference_.size() == reference_count_)
+        fail(cat("[Reference] holds more than the ", ports_, " ports' impedances"));
+      reference_.push_back(*value);
+    }
+    if (reference_.size() == reference_count_) data_.port_reference_ohm = reference_;
   }
 
   void read_option_line(std::vector<std::string_view> tokens) {
@@ -236,7 +305,7 @@ class Parser {
                                " Hz does not exceed the one before; frequencies must increase"));
     std::vector<std::complex<double>> s(ports_ * ports_);
     for (std::size_t k = 0; k < s.size(); ++k) {
-      const std::size_t at = matrix_index(k, ports_);
+      const std::size_t at = order_12_21_ ? k : matrix_index(k, ports_);
       s[at] = to_complex(format_, point_[1 + 2 * k], point_[2 + 2 * k]);
       // Only a magnitude in dB can overflow: 10^(dB/20) beyond about 6165 dB.
       if (!std::isfinite(s[at].real()) || !std::isfinite(s[at].imag()))
@@ -260,6 +329,13 @@ class Parser {
   bool option_seen_ = false;
   bool data_started_ = false;
   bool in_noise_block_ = false;
+  // Touchstone 2.0: a 2-port's S12 before S21; [Number of Frequencies] (0: not given); the
+  // [Reference] impedances read so far of reference_count_ (0: no [Reference]); after [End].
+  bool order_12_21_ = false;
+  std::size_t frequencies_ = 0;
+  std::vector<double> reference_;
+  std::size_t reference_count_ = 0;
+  bool ended_ = false;
   std::vector<double> point_;  // values of the frequency point being read
   std::size_t point_line_ = 0;
 };
@@ -270,7 +346,7 @@ TouchstoneData read_touchstone(const fs::path& file) {
   const auto ports = touchstone_port_count(file);
   if (!ports)
     throw TouchstoneError(file, 0,
-                          "cannot tell the port count: a Touchstone 1.1 file name must end in "
+                          "cannot tell the port count: a Touchstone file name must end in "
                           ".s<N>p, such as .s2p for two ports");
   // A directory opens as a stream on Linux and fails only at the first read, without a reason.
   if (fs::is_directory(file)) throw TouchstoneError(file, 0, "cannot open: it is a directory");

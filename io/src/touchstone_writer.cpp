@@ -46,6 +46,12 @@ void check_data(const fs::path& file, const TouchstoneData& data) {
   if (!(data.reference_impedance_ohm > 0.0) || !std::isfinite(data.reference_impedance_ohm))
     fail(cat("the reference impedance must be a positive number of ohms, not ",
              number_text(data.reference_impedance_ohm)));
+  if (!data.port_reference_ohm.empty() && data.port_reference_ohm.size() != ports)
+    fail(cat(data.port_reference_ohm.size(), " port reference impedances for ", ports, " ports"));
+  for (const double z : data.port_reference_ohm)
+    if (!(z > 0.0) || !std::isfinite(z))
+      fail(cat("a port's reference impedance must be a positive number of ohms, not ",
+               number_text(z)));
   if (data.frequency_hz.empty()) fail("no frequency points");
   if (data.s.size() != data.frequency_hz.size())
     fail(cat(data.frequency_hz.size(), " frequencies but ", data.s.size(), " S matrices"));
@@ -107,18 +113,13 @@ TouchstoneData touchstone_from_sweep(const SweepData& sweep) {
   const auto& impedances = info.reference_impedance_ohm;
   if (sweep.records.empty() || impedances.empty())
     throw std::invalid_argument("touchstone_from_sweep: the sweep has no frequencies or no ports");
-  if (std::adjacent_find(impedances.begin(), impedances.end(), std::not_equal_to<>()) !=
-      impedances.end()) {
-    std::string list;
-    for (const double z : impedances) list += cat(list.empty() ? "" : ", ", number_text(z));
-    throw std::invalid_argument(
-        cat("touchstone_from_sweep: the ports have reference impedances ", list,
-            " ohm, but a Touchstone 1.1 file has one; renormalise S to a common impedance first"));
-  }
-
   TouchstoneData data;
   data.ports = info.ports();
   data.reference_impedance_ohm = impedances.front();
+  // Touchstone 1.1 has one reference impedance; 2.0 one per port.
+  if (std::adjacent_find(impedances.begin(), impedances.end(), std::not_equal_to<>()) !=
+      impedances.end())
+    data.port_reference_ohm = impedances;
   data.comments.push_back(cat("planarmom ", info.program_version, ", ", info.backend,
                               " backend, written ", utc_now()));
   if (!sweep.complete)
@@ -148,11 +149,25 @@ void write_touchstone(const fs::path& file, const TouchstoneData& data) {
   check_data(file, data);
   std::string text;
   append_comments(text, data.comments);
+  const bool version2 = !data.port_reference_ohm.empty();
+  if (version2) text += "[Version] 2.0\n";
   text += "# Hz S RI R ";
   append_number(text, data.reference_impedance_ohm);
   text += '\n';
+  if (version2) {
+    text += cat("[Number of Ports] ", data.ports, "\n");
+    // The 1.1 order of a 2-port's entries: S11 S21 S12 S22.
+    if (data.ports == 2) text += "[Two-Port Data Order] 21_12\n";
+    text += cat("[Number of Frequencies] ", data.frequency_hz.size(), "\n[Reference]");
+    for (const double z : data.port_reference_ohm) {
+      text += ' ';
+      append_number(text, z);
+    }
+    text += "\n[Network Data]\n";
+  }
   for (std::size_t f = 0; f < data.frequency_hz.size(); ++f)
     append_point(text, data.frequency_hz[f], data.s[f], data.ports);
+  if (version2) text += "[End]\n";
 
   errno = 0;
   std::ofstream out(file, std::ios::binary);

@@ -1,4 +1,4 @@
-// Touchstone 1.1: exact write-read round trips for 1 to 5 ports, the line layout of the format
+// Touchstone 1.1 (and 2.0 for ports of different impedances): exact write-read round trips for 1 to 5 ports, the line layout of the format
 // (2-port column order, 4 pairs per line, rows on new lines), the common variants a reader
 // meets (MA, DB, any unit, comments, CRLF, no option line, noise data), and malformed input
 // reported with its line.
@@ -7,6 +7,8 @@
 #include <cmath>
 #include <complex>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 #include <string>
@@ -264,17 +266,54 @@ TEST(Touchstone, FromSweepSortsByFrequencyAndDescribesTheRun) {
   EXPECT_EQ(read_touchstone(file).s, data.s);
 }
 
-TEST(Touchstone, FromSweepRefusesDifferentReferenceImpedances) {
-  SweepData sweep;
-  sweep.info = test::example_sweep_info(2);
-  sweep.info.reference_impedance_ohm = {50.0, 75.0};
-  sweep.records.push_back(test::example_record(0, 2));
-  try {
-    touchstone_from_sweep(sweep);
-    ADD_FAILURE() << "no error for ports of 50 and 75 ohm";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("renormalise"), std::string::npos) << e.what();
+// Ports of different reference impedances (an internal port's and the feeds'): a Touchstone 2.0
+// file with [Reference], read back exactly; 1.1 where they are equal.
+TEST(Touchstone, DifferentReferenceImpedancesAreVersionTwo) {
+  const TempDir dir("touchstone_references");
+  for (const std::size_t ports : {2U, 3U}) {
+    SweepData sweep;
+    sweep.info = test::example_sweep_info(ports);
+    sweep.info.reference_impedance_ohm.assign(ports, 50.0);
+    sweep.info.reference_impedance_ohm.back() = 25.0;
+    sweep.complete = true;
+    for (const std::size_t index : {0, 1}) sweep.records.push_back(test::example_record(index, ports));
+    const TouchstoneData data = touchstone_from_sweep(sweep);
+    EXPECT_EQ(data.port_reference_ohm, sweep.info.reference_impedance_ohm);
+    const fs::path file = name_for(dir, ports);
+    write_touchstone(file, data);
+    std::ifstream in(file);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const std::string& part :
+         {std::string("[Version] 2.0\n# Hz S RI R 50\n[Number of Ports] ") +
+              std::to_string(ports),
+          std::string("[Number of Frequencies] 2\n[Reference]") +
+              (ports == 2 ? " 50 25" : " 50 50 25") + "\n[Network Data]\n",
+          std::string("[End]\n")})
+      EXPECT_NE(text.find(part), std::string::npos) << part << " missing in\n" << text;
+    EXPECT_EQ(text.find("[Two-Port Data Order] 21_12") != std::string::npos, ports == 2);
+    const TouchstoneData read = read_touchstone(file);
+    EXPECT_EQ(read.s, data.s);
+    EXPECT_EQ(read.frequency_hz, data.frequency_hz);
+    EXPECT_EQ(read.port_reference_ohm, data.port_reference_ohm);
   }
+  SweepData same;
+  same.info = test::example_sweep_info(2);
+  same.records.push_back(test::example_record(0, 2));
+  EXPECT_TRUE(touchstone_from_sweep(same).port_reference_ohm.empty());
+}
+
+// A 2.0 file as another program writes it: S12 before S21, [Reference] over two lines.
+TEST(Touchstone, ReadsVersionTwoKeywords) {
+  const TempDir dir("touchstone_v2");
+  const TouchstoneData data = read_touchstone(
+      dir.write("v2.s2p", "[Version] 2.0\n# GHz S RI R 50\n[Number of Ports] 2\n"
+                          "[Two-Port Data Order] 12_21\n[Number of Frequencies] 1\n"
+                          "[Reference] 50\n75\n[Matrix Format] Full\n[Network Data]\n"
+                          "1 0.1 0 0.2 0 0.3 0 0.4 0\n[End]\n"));
+  ASSERT_EQ(data.s.size(), 1U);
+  EXPECT_EQ(data.s[0], (std::vector<std::complex<double>>{0.1, 0.2, 0.3, 0.4}));
+  EXPECT_EQ(data.port_reference_ohm, (std::vector<double>{50, 75}));
+  EXPECT_EQ(data.frequency_hz, std::vector<double>{1e9});
 }
 
 TEST(Touchstone, WriterRejectsInconsistentData) {
@@ -348,7 +387,23 @@ const BadFile kBadFiles[] = {
     {"BadNoiseLine", "a.s2p", "# Hz S RI R 50\n2 0 0 0 0 0 0 0 0\n1 0 0 0 0 0 0 0 0\n", 3,
      "a noise line has 5"},
     {"OptionLineAfterData", "a.s1p", "1 0 0\n# Hz S RI R 50\n", 2, "must come before the data"},
-    {"TouchstoneTwo", "a.s2p", "[Version] 2.0\n# Hz S RI R 50\n", 1, "Touchstone 2.0"},
+    {"VersionThree", "a.s2p", "[Version] 3.0\n# Hz S RI R 50\n", 1, "versions 1.1 and 2.0"},
+    {"PortsDisagree", "a.s2p", "[Version] 2.0\n# Hz S RI R 50\n[Number of Ports] 3\n", 3,
+     "the file's name says 2"},
+    {"FrequenciesDisagree", "a.s1p",
+     "[Version] 2.0\n# Hz S RI R 50\n[Number of Frequencies] 2\n[Network Data]\n1 0 0\n", 0,
+     "[Number of Frequencies] is 2 but the file holds 1"},
+    {"ReferenceShort", "a.s2p",
+     "[Version] 2.0\n# Hz S RI R 50\n[Reference] 50\n[Network Data]\n", 4,
+     "holds 1 of the 2 ports"},
+    {"ReferenceNegative", "a.s1p", "[Version] 2.0\n# Hz S RI R 50\n[Reference] -5\n", 3,
+     "'-5' is not a positive number"},
+    {"LowerMatrix", "a.s2p", "[Version] 2.0\n# Hz S RI R 50\n[Matrix Format] Lower\n", 3,
+     "only Full"},
+    {"UnknownKeyword", "a.s1p", "[Version] 2.0\n# Hz S RI R 50\n[Mixed-Mode Order] D1,2\n", 3,
+     "keyword [Mixed-Mode Order] is not supported"},
+    {"DataAfterEnd", "a.s1p", "[Version] 2.0\n# Hz S RI R 50\n1 0 0\n[End]\n2 0 0\n", 5,
+     "data after [End]"},
     {"NoData", "a.s1p", "! only a comment\n# Hz S RI R 50\n", 0, "no frequency points"},
     {"NameWithoutPortCount", "a.txt", "# Hz S RI R 50\n1 0 0\n", 0, "cannot tell the port count"},
 };

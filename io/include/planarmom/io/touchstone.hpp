@@ -1,5 +1,7 @@
-// Touchstone v1.1 S-parameter files (.sNp): written as `# Hz S RI R <ohm>` with values that read
-// back exactly; read in any unit (Hz to GHz) and format (RI, MA, DB). Malformed input raises
+// Touchstone S-parameter files (.sNp): written as version 1.1, `# Hz S RI R <ohm>`, with values
+// that read back exactly, or as version 2.0 with a [Reference] line where the ports' reference
+// impedances differ (an internal port's and a feed's); read in any unit (Hz to GHz) and format
+// (RI, MA, DB), version 1.1 or the 2.0 keywords such files hold. Malformed input raises
 // TouchstoneError naming the file and line.
 #pragma once
 
@@ -18,7 +20,8 @@ namespace pmom::io {
 struct TouchstoneData {
   std::vector<std::string> comments;  // written as "! text" lines before the option line; read
                                       // back from every '!' in the file, without the '!'
-  double reference_impedance_ohm = 50.0;
+  double reference_impedance_ohm = 50.0;  // the option line's R: every port's, unless ...
+  std::vector<double> port_reference_ohm;  // ... per port (2.0's [Reference]); empty: all equal
   std::size_t ports = 0;
   std::vector<double> frequency_hz;                  // strictly increasing
   std::vector<std::vector<std::complex<double>>> s;  // per frequency P x P, row-major
@@ -40,19 +43,20 @@ class TouchstoneError : public std::runtime_error {
 [[nodiscard]] std::optional<std::size_t> touchstone_port_count(const std::filesystem::path& file);
 
 // The records sorted by frequency, with comments giving the program, date, ports and reference
-// planes. Throws std::invalid_argument when the ports have different reference impedances
-// (Touchstone 1.1 has one: renormalise first) or there are no records.
+// planes; port_reference_ohm set where the ports' reference impedances differ. Throws
+// std::invalid_argument when there are no records.
 TouchstoneData touchstone_from_sweep(const SweepData& sweep);
 
-// Writes `data` to FILE, whose name must end in .s<P>p. Throws std::invalid_argument on
-// inconsistent data or a name that disagrees with the port count, std::runtime_error naming the
-// file on I/O failure.
+// Writes `data` to FILE, whose name must end in .s<P>p: version 2.0 where port_reference_ohm is
+// set, 1.1 otherwise. Throws std::invalid_argument on inconsistent data or a name that disagrees
+// with the port count, std::runtime_error naming the file on I/O failure.
 void write_touchstone(const std::filesystem::path& file, const TouchstoneData& data);
 
 // Reads FILE (port count from its name). Rejects: a name without .sNp, a bad option line,
 // parameters other than S, non-numeric or non-finite values, points with too few or too many
-// values, frequencies that do not increase, a file with no data. A 2-port file's trailing
-// noise-parameter block is checked for its shape and skipped.
+// values, frequencies that do not increase, a file with no data; of version 2.0, a port or
+// frequency count that disagrees, a matrix format other than Full, keywords it does not know.
+// A 2-port file's trailing noise-parameter block is checked for its shape and skipped.
 TouchstoneData read_touchstone(const std::filesystem::path& file);
 
 }  // namespace pmom::io
