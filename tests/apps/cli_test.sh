@@ -394,6 +394,18 @@ done
 "$check" touchstone "$work/line2.h5" "$work/line2.s2p" >"$work/touchstone.txt" ||
   fail "line2.s2p is not line2.h5's S: $(cat "$work/touchstone.txt")"
 
+# An internal port of 25 ohm in the line's middle: a 3-port whose Touchstone file is of version
+# 2.0 (its [Reference] 50 50 25) and holds the HDF5 file's S exactly.
+mkdir -p "$work/internal"
+sed -e '7a\  - {name: c, x: 39.2, y: 0.6, axis: x, impedance_ohm: 25}' \
+    -e 's/points: 6}/points: 2}/' "$work/line2.yaml" >"$work/internal/line3.yaml"
+$exe -q sweep "$work/internal/line3.yaml" >"$work/internal.out" 2>"$work/internal.err" ||
+  fail "the internal port's sweep exited non-zero: $(cat "$work/internal.err")"
+grep -q '^\[Reference\] 50 50 25$' "$work/internal/line3.s3p" ||
+  fail "line3.s3p has no [Reference] 50 50 25: $(head -20 "$work/internal/line3.s3p")"
+"$check" touchstone "$work/internal/line3.h5" "$work/internal/line3.s3p" >"$work/touchstone3.txt" ||
+  fail "line3.s3p is not line3.h5's S: $(cat "$work/touchstone3.txt")"
+
 # Kill and resume: the same config into resumed/, killed by SIGKILL once its log says two
 # frequencies are written, then --resume. Each solve starts from the previous frequency's
 # currents, which the partial file keeps, so the result must be the uninterrupted run's above
@@ -499,6 +511,10 @@ sed 's/x: 78.0, y: 0.6/x: 78.0, y: 5.6/' "$work/line2.yaml" |
   bad_sweep_config lumped_off_metal 14 "lumped element 'R1' at (39.2, 3) mm is not inside the metal"
 { cat "$work/line2.yaml"; echo "lumped:"; echo "  - {name: R1, x: 10.0, y: 0.6, axis: x, r_ohm: 100}"; } |
   bad_sweep_config lumped_on_feed 14 "lumped element 'R1' sits on port 'a''s feed line"
+sed '7a\  - {name: c, x: 39.2, y: 3.0, axis: x}' "$work/line2.yaml" |
+  bad_sweep_config internal_off_metal 8 "internal port 'c' at (39.2, 3) mm is not inside the metal"
+sed '7a\  - {name: c, x: 39.2, y: 0.6, axis: x, direction: "+x"}' "$work/line2.yaml" |
+  bad_sweep_config internal_with_direction 8 "/ports/2: a port has a direction"
 sed 's/^frequencies: .*/frequencies: []/' "$work/line2.yaml" |
   bad_sweep_config empty_frequencies 9 "/frequencies must not be an empty list"
 sed 's/points: 6/points: 0/' "$work/line2.yaml" |

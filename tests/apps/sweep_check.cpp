@@ -143,8 +143,13 @@ int touchstone(const std::string& h5_file, const std::string& ts_file) {
   if (ts.ports != sweep.info.ports())
     return differ(std::to_string(ts.ports) + " ports in the Touchstone file, " +
                   std::to_string(sweep.info.ports()) + " in the sweep file");
-  if (ts.reference_impedance_ohm != sweep.info.reference_impedance_ohm.at(0))
-    return differ("reference impedance " + show(ts.reference_impedance_ohm));
+  // One impedance (version 1.1), or the ports' own (2.0's [Reference]) where they differ.
+  const std::vector<double> impedances =
+      ts.port_reference_ohm.empty() ? std::vector<double>(ts.ports, ts.reference_impedance_ohm)
+                                    : ts.port_reference_ohm;
+  if (impedances != sweep.info.reference_impedance_ohm)
+    return differ("reference impedances " + show(impedances.at(0)) + ", ... in the Touchstone "
+                  "file are not the sweep's");
   if (ts.frequency_hz.size() != sweep.records.size())
     return differ(std::to_string(ts.frequency_hz.size()) + " frequencies in the Touchstone file, " +
                   std::to_string(sweep.records.size()) + " in the sweep file");
