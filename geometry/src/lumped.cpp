@@ -95,9 +95,8 @@ Box feed_box(const Mesh& mesh, const MeshPort& p) {
 }
 
 bool shares_rooftops(const CrossSection& a, const CrossSection& b) {
-  for (const int m : a.basis)
-    if (std::find(b.basis.begin(), b.basis.end(), m) != b.basis.end()) return true;
-  return false;
+  return std::find_first_of(a.basis.begin(), a.basis.end(), b.basis.begin(), b.basis.end()) !=
+         a.basis.end();
 }
 
 }  // namespace

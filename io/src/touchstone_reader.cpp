@@ -130,8 +130,8 @@ class Parser {
                                " the file: ", point_.size(), " of its ", point_values_,
                                " values are there"));
     if (data_.frequency_hz.empty()) fail_at(0, "no frequency points");
-    if (reference_.size() < reference_count_)
-      fail_at(0, cat("[Reference] holds ", reference_.size(), " of the ", ports_,
+    if (reading_reference())
+      fail_at(0, cat("[Reference] holds ", data_.port_reference_ohm.size(), " of the ", ports_,
                      " ports' impedances"));
     if (frequencies_ > 0 && frequencies_ != data_.frequency_hz.size())
       fail_at(0, cat("[Number of Frequencies] is ", frequencies_, " but the file holds ",
@@ -155,7 +155,7 @@ class Parser {
     if (tokens.front().front() == '#') return read_option_line(tokens);
     if (tokens.front().front() == '[') return read_keyword(trim(line));
     if (ended_) fail("data after [End]");
-    if (reference_.size() < reference_count_) return read_reference(tokens);
+    if (reading_reference()) return read_reference(tokens);
     read_data_line(tokens);
   }
 
@@ -164,8 +164,8 @@ class Parser {
     const auto close = line.find(']');
     if (close == std::string_view::npos) fail(cat("keyword line '", line, "' has no ']'"));
     const std::string_view name = trim(line.substr(1, close - 1));
-    if (reference_.size() < reference_count_)
-      fail(cat("[Reference] holds ", reference_.size(), " of the ", ports_,
+    if (reading_reference())
+      fail(cat("[Reference] holds ", data_.port_reference_ohm.size(), " of the ", ports_,
                " ports' impedances before [", name, "]"));
     const std::vector<std::string_view> values = split(line.substr(close + 1));
     const auto one = [&]() -> std::string_view {
@@ -192,7 +192,7 @@ class Parser {
     } else if (iequals(name, "Number of Frequencies")) {
       frequencies_ = count();
     } else if (iequals(name, "Reference")) {
-      reference_count_ = ports_;
+      in_reference_ = true;
       read_reference(values);
     } else if (iequals(name, "Matrix Format")) {
       if (!iequals(one(), "Full"))
@@ -215,11 +215,14 @@ class Parser {
       const auto value = parse_number(token);
       if (!value || !(*value > 0.0))
         fail(cat("[Reference]: '", token, "' is not a positive number of ohms"));
-      if (reference_.size() == reference_count_)
+      if (!reading_reference())
         fail(cat("[Reference] holds more than the ", ports_, " ports' impedances"));
-      reference_.push_back(*value);
+      data_.port_reference_ohm.push_back(*value);
     }
-    if (reference_.size() == reference_count_) data_.port_reference_ohm = reference_;
+  }
+  // Inside [Reference], its impedances not all read yet.
+  [[nodiscard]] bool reading_reference() const {
+    return in_reference_ && data_.port_reference_ohm.size() < ports_;
   }
 
   void read_option_line(std::vector<std::string_view> tokens) {
@@ -329,12 +332,11 @@ class Parser {
   bool option_seen_ = false;
   bool data_started_ = false;
   bool in_noise_block_ = false;
-  // Touchstone 2.0: a 2-port's S12 before S21; [Number of Frequencies] (0: not given); the
-  // [Reference] impedances read so far of reference_count_ (0: no [Reference]); after [End].
+  // Touchstone 2.0: a 2-port's S12 before S21; [Number of Frequencies] (0: not given); a
+  // [Reference] seen (its impedances go to data_.port_reference_ohm); after [End].
   bool order_12_21_ = false;
   std::size_t frequencies_ = 0;
-  std::vector<double> reference_;
-  std::size_t reference_count_ = 0;
+  bool in_reference_ = false;
   bool ended_ = false;
   std::vector<double> point_;  // values of the frequency point being read
   std::size_t point_line_ = 0;
