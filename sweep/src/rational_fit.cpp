@@ -192,10 +192,15 @@ RationalModel aaa_fit(const std::vector<double>& frequencies_hz, const std::vect
   Eigen::VectorXcd w;
   while (true) {
     const auto [at, worst] = furthest(a, model);
-    // Done when every sample is met, or when one more weight would leave the Loewner matrix
-    // too short to fix the weights.
+    // Done when every sample is met, or when one more support point would leave too few
+    // samples outside the support to fix the weights: fewer Loewner rows than weights, or fewer
+    // frequencies outside than half the support. The entries of S are far from independent
+    // functions of f, so rows of one frequency count as about one; with fewer, the matrix has
+    // more than one small singular value, the solves' noise picks the weights, and the model
+    // gains a pole-zero pair wherever the noise puts it (docs/PERFORMANCE.md, v0.34).
     const std::size_t m = a.support.size();
-    if (m > 0 && (worst <= tolerance || a.K * (n - m - 1) < m + 1)) break;
+    const std::size_t outside = n - m - 1;
+    if (m > 0 && (worst <= tolerance || a.K * outside < m + 1 || 2 * outside < m + 1)) break;
     a.support.push_back(at);
     a.in_support[at] = true;
     w = loewner_weights(a);

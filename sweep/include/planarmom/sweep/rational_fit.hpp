@@ -46,7 +46,8 @@ class RationalModel {
 // The AAA model of `samples` (samples.size() / frequencies.size() components a frequency,
 // row-major) at distinct `frequencies_hz`: support points are added greedily where the model is
 // furthest from a sample, until every sample is within `tolerance` (absolute, on each entry) or
-// the samples no longer determine more weights. Throws std::invalid_argument for fewer than
+// the samples outside the support no longer determine more weights (at least half as many
+// frequencies outside the support as in it). Throws std::invalid_argument for fewer than
 // one frequency, repeated frequencies or a ragged sample array.
 [[nodiscard]] RationalModel aaa_fit(const std::vector<double>& frequencies_hz,
                                     const std::vector<std::complex<double>>& samples,
