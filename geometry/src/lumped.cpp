@@ -25,6 +25,19 @@ std::vector<LoadedGap> Mesh::loaded_gaps() const {
   return gaps;
 }
 
+GapStrips Mesh::gap_strips() const {
+  GapStrips g;
+  const auto index_of = [&g](const std::tuple<int, double, double>& key) {
+    const auto at = std::find(g.keys.begin(), g.keys.end(), key);
+    if (at != g.keys.end()) return static_cast<int>(at - g.keys.begin());
+    g.keys.push_back(key);
+    return static_cast<int>(g.keys.size()) - 1;
+  };
+  for (const MeshLumped& l : lumped_) g.of_element.push_back(index_of(l.strip_key()));
+  for (const MeshPort& p : ports_) g.of_port.push_back(p.internal ? index_of(p.line_key()) : -1);
+  return g;
+}
+
 namespace detail {
 
 GapLine locate_gap_line(const Mesh& mesh, double x_mm, double y_mm, Axis axis,

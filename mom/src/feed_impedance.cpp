@@ -100,11 +100,8 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
   }
   // Each lumped element's and internal port's strip: its gap's shunt at the nodes (one check
   // per distinct strip).
-  std::map<std::tuple<int, double, double>, int> strip_index;
-  const auto add_strip = [&](const std::tuple<int, double, double>& key) {
-    auto [it, added] = strip_index.emplace(key, static_cast<int>(shunt_.size()));
-    if (!added) return it->second;
-    const auto [count, along_mm, across_mm] = key;
+  geometry::GapStrips strips = mesh.gap_strips();
+  for (const auto& [count, along_mm, across_mm] : strips.keys) {
     LineSpec spec{sub.eps_r,  sub.height_mm, count * across_mm, count, 0, true,
                   sub.loss_tangent, conductor(mesh.layout().metal),
                   along_mm == across_mm ? 0.0 : along_mm};
@@ -117,12 +114,9 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
       shunts.push_back(gap_checks(spec, f).shunt / f);
     }
     shunt_.push_back(std::move(shunts));
-    return it->second;
-  };
-  for (const geometry::MeshLumped& l : mesh.lumped())
-    strip_of_element_.push_back(add_strip(l.strip_key()));
-  for (const geometry::MeshPort& port : mesh.ports())
-    strip_of_port_.push_back(port.internal ? add_strip(port.line_key()) : -1);
+  }
+  strip_of_element_ = std::move(strips.of_element);
+  strip_of_port_ = std::move(strips.of_port);
 }
 
 template <class T>

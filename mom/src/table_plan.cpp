@@ -23,15 +23,16 @@ namespace {
 using cd = std::complex<double>;
 using geometry::Edge;
 
-// The Gauss rules of every weight the tables need, at the three orders (far, near, distant),
+// The Gauss rules of every weight the tables need, at the four orders (far, near, distant, remote),
 // flattened into the plan: per order 81 ramp pairs along, then 9 profile pairs across.
 class Rules {
  public:
-  enum Order { far = 0, near = 1, distant = 2 };
+  enum Order { far = 0, near = 1, distant = 2, remote = 3 };
 
   Rules(const AssemblyOptions& options, TablePlan& plan) {
     plan.rule_start.assign(1, 0);
-    for (const int order : {options.far_order, options.near_order, options.distant_order}) {
+    for (const int order :
+         {options.far_order, options.near_order, options.distant_order, options.remote_order}) {
       for (int m = 0; m < 9; ++m)
         for (int n = 0; n < 9; ++n)
           add(plan, overlap_rule(ramp_pieces(edge_of(m / 3), edge_of(m % 3)),
@@ -219,7 +220,8 @@ TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOpt
   const bool is_near = distance < options.near_cells;
   const Rules::Order order = is_near                              ? Rules::near
                              : distance < options.distant_cells ? Rules::far
-                                                                  : Rules::distant;
+                             : distance < options.remote_cells  ? Rules::distant
+                                                                  : Rules::remote;
   TablePlan::Entry e;
   e.slot = slot;
   e.flags = is_near ? TablePlan::near : 0;
@@ -271,7 +273,7 @@ long long TablePlan::lookups() const {
 TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options,
                           const PlanPattern* pattern) {
   if (options.far_order < 1 || options.near_order < 1 || options.outer_order < 1 ||
-      options.distant_order < 1) {
+      options.distant_order < 1 || options.remote_order < 1) {
     throw std::invalid_argument("make_interaction_tables: quadrature orders must be >= 1");
   }
   if (!options.edge_profiles && mesh.bubble_count() > 0) {

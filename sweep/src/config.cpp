@@ -254,6 +254,7 @@ mom::AssemblyOptions assembly_options(const SweepSettings& settings) {
   o.near_order *= settings.quadrature;
   o.outer_order *= settings.quadrature;
   o.distant_order *= settings.quadrature;
+  o.remote_order *= settings.quadrature;
   return o;
 }
 

@@ -6,7 +6,6 @@
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
@@ -72,11 +71,7 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
                            : std::string(", cache bypassed (--no-line-cache)"));
   // A lumped element's or internal port's strip gets a gap check at every node (one per
   // distinct strip).
-  std::set<std::tuple<int, double, double>> strips;
-  for (const geometry::MeshLumped& l : mesh.lumped()) strips.insert(l.strip_key());
-  for (const geometry::MeshPort& port : mesh.ports())
-    if (port.internal) strips.insert(port.line_key());
-  const int gap_total = static_cast<int>(strips.size()) * nodes;
+  const int gap_total = static_cast<int>(mesh.gap_strips().keys.size()) * nodes;
   if (gap_total > 0)
     PMOM_LOG(info) << gap_total << " gap checks for the lumped elements' and internal ports' gaps";
   SweepLineChecks checks(&backend, std::move(cache), total, shared);

@@ -2,6 +2,8 @@
 // direct Sommerfeld quadrature, O(grid) Green's work, signs, excitation, and a timing line.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -265,18 +267,42 @@ cd direct_overlap(const Points& xo, const Points& yo, const Points& xs, const Po
   return std::pow(a, 4) * sum;
 }
 
+double relative_difference(cd table, cd direct) { return std::abs(table - direct) / std::abs(direct); }
+
+// A layout on 1 mm cells, the slab's Green's table at 3 GHz over its grid and its offset tables;
+// an entry of a vector (G_A) or charge (G_V) table against direct_overlap with that Green's table
+// (validated to 1e-7 elsewhere, which keeps the 4-D products affordable): their relative difference.
+struct TablesAt3Ghz {
+  Mesh mesh;
+  GreensTable greens;
+  InteractionTables t;
+  explicit TablesAt3Ghz(const geometry::Layout& layout)
+      : mesh(make_mesh(layout, 1.0)),
+        greens(kSlab, 3e9, required_rho_max(mesh.grid())),
+        t(make_interaction_tables(greens, mesh)) {}
+  [[nodiscard]] double vector_error(int table, const Points& xo, const Points& yo, const Points& xs,
+                                    const Points& ys, int di, int dj) const {
+    return relative_difference(t.at(table, di, dj), direct_overlap(xo, yo, xs, ys, di, dj, t.dx_m,
+                                                     [&](double rho) { return greens(rho).g_a; }));
+  }
+  [[nodiscard]] double charge_error(int table, const Points& xo, const Points& yo, const Points& xs,
+                                    const Points& ys, int di, int dj) const {
+    return relative_difference(t.at(table, di, dj), direct_overlap(xo, yo, xs, ys, di, dj, t.dx_m,
+                                                     [&](double rho) { return greens(rho).g_v; }));
+  }
+};
+
 TEST(Assembly, FarEntriesMatchDirectQuadrature) {
   // Offsets from 3 cells (far_order) and from 12 cells (distant_order) on a 16 x 16 square.
   using geometry::Edge;
-  const Mesh mesh = make_mesh(layout_of({{0, 0, 16, 16}}), 1.0);
-  const GreensTable greens(kSlab, 3e9, required_rho_max(mesh.grid()));
-  const InteractionTables t = make_interaction_tables(greens, mesh);
+  const TablesAt3Ghz square(layout_of({{0, 0, 16, 16}}));
+  const InteractionTables& t = square.t;
   const double a = t.dx_m;
   const auto g_a = [&](double rho) { return greens_direct(kSlab, 3e9, rho).g_a; };
   const auto g_v = [&](double rho) { return greens_direct(kSlab, 3e9, rho).g_v; };
   const Points tri = ramp_points(Edge::none, Edge::none, 4), flat = profile_points(Edge::none, 5);
   const Points low = profile_points(Edge::low, 3), high = profile_points(Edge::high, 3);
-  const auto close = [](cd table, cd direct) { return std::abs(table - direct) / std::abs(direct); };
+  const auto close = relative_difference;
   for (const auto& [di, dj] : {std::pair{6, 0}, {4, 5}, {0, 6}, {-5, 3}, {9, 9}, {-12, 2}}) {
     EXPECT_LT(close(t.at(charge_table(0, 0), di, dj), direct_overlap(flat, flat, flat, flat, di, dj, a, g_v)), 1e-6);
     EXPECT_LT(close(t.at(vector_table(0, 0, 0), di, dj), direct_overlap(tri, flat, tri, flat, di, dj, a, g_a)), 1e-6);
@@ -286,22 +312,43 @@ TEST(Assembly, FarEntriesMatchDirectQuadrature) {
   // (j = 0, kind 1) x-rooftop against a plain one and against a top-row (kind 2) one; a
   // bottom-row charge (kind 1) against a right-column (i = 15, kind 6) one; a left-column
   // y-rooftop against a plain one; an x-rooftop at the left end (minus cell in column 0: its
-  // ramp edge-weighted, kind 9) against a plain one. The Green's table (validated to 1e-7
-  // elsewhere) keeps the 4-D products affordable: this checks the shapes' overlap rules.
-  const auto table_a = [&](double rho) { return greens(rho).g_a; };
-  const auto table_v = [&](double rho) { return greens(rho).g_v; };
+  // ramp edge-weighted, kind 9) against a plain one. This checks the shapes' overlap rules.
   const Points end_ramp = ramp_points(Edge::low, Edge::none, 3);
   for (const auto& [di, dj] : {std::pair{5, 4}, {10, 8}}) {
-    EXPECT_LT(close(t.at(vector_table(0, 1, 0), di, dj), direct_overlap(tri, low, tri, flat, di, dj, a, table_a)), 1e-6);
-    EXPECT_LT(close(t.at(vector_table(0, 0, 1), -di, -dj), direct_overlap(tri, flat, tri, low, -di, -dj, a, table_a)), 1e-6);
-    EXPECT_LT(close(t.at(vector_table(1, 1, 0), dj, di), direct_overlap(low, tri, flat, tri, dj, di, a, table_a)), 1e-6);
-    EXPECT_LT(close(t.at(vector_table(0, 9, 0), di, dj - 1), direct_overlap(end_ramp, flat, tri, flat, di, dj - 1, a, table_a)), 1e-6);
+    EXPECT_LT(square.vector_error(vector_table(0, 1, 0), tri, low, tri, flat, di, dj), 1e-6);
+    EXPECT_LT(square.vector_error(vector_table(0, 0, 1), tri, flat, tri, low, -di, -dj), 1e-6);
+    EXPECT_LT(square.vector_error(vector_table(1, 1, 0), low, tri, flat, tri, dj, di), 1e-6);
+    EXPECT_LT(square.vector_error(vector_table(0, 9, 0), end_ramp, flat, tri, flat, di, dj - 1), 1e-6);
   }
-  EXPECT_LT(close(t.at(vector_table(0, 1, 2), 5, 15), direct_overlap(tri, low, tri, high, 5, 15, a, table_a)), 1e-6);
+  EXPECT_LT(square.vector_error(vector_table(0, 1, 2), tri, low, tri, high, 5, 15), 1e-6);
   for (const auto& [di, dj] : {std::pair{4, 6}, {12, 9}}) {
-    EXPECT_LT(close(t.at(charge_table(1, 6), di, dj), direct_overlap(flat, low, high, flat, di, dj, a, table_v)), 1e-6);
-    EXPECT_LT(close(t.at(charge_table(6, 1), -di, -dj), direct_overlap(high, flat, flat, low, -di, -dj, a, table_v)), 1e-6);
+    EXPECT_LT(square.charge_error(charge_table(1, 6), flat, low, high, flat, di, dj), 1e-6);
+    EXPECT_LT(square.charge_error(charge_table(6, 1), high, flat, flat, low, -di, -dj), 1e-6);
   }
+}
+
+TEST(Assembly, RemoteEntriesMatchDirectQuadrature) {
+  // Offsets from 40 cells (remote_order, 2 points a piece) on a 96 x 8 strip of 1 mm cells, plain
+  // and edge-shaped kinds, against the 4-D product of 4 and 5 points a piece: the remote tier's
+  // own error, (1/40)^4 of G's variation.
+  using geometry::Edge;
+  const TablesAt3Ghz strip(layout_of({{0, 0, 96, 8}}));
+  const Points tri = ramp_points(Edge::none, Edge::none, 4), flat = profile_points(Edge::none, 5);
+  const Points low = profile_points(Edge::low, 5), high = profile_points(Edge::high, 5);
+  double worst = 0;
+  const auto check = [&](double e) { worst = std::max(worst, e); };
+  for (const auto& [di, dj] : {std::pair{40, 0}, {45, 3}, {-60, 4}, {90, 1}, {-41, -4}}) {
+    check(strip.charge_error(charge_table(0, 0), flat, flat, flat, flat, di, dj));
+    check(strip.vector_error(vector_table(0, 0, 0), tri, flat, tri, flat, di, dj));
+    check(strip.vector_error(vector_table(1, 0, 0), flat, tri, flat, tri, di, dj));
+  }
+  // A bottom-row x-rooftop against plain ones above it and against the top row's.
+  for (const auto& [di, dj] : {std::pair{40, 2}, {-55, 5}, {70, 1}})
+    check(strip.vector_error(vector_table(0, 1, 0), tri, low, tri, flat, di, dj));
+  for (const int di : {41, -80})
+    check(strip.vector_error(vector_table(0, 1, 2), tri, low, tri, high, di, 7));
+  std::cout << "remote entries: largest relative difference " << worst << "\n";
+  EXPECT_LT(worst, 1e-6);
 }
 
 TEST(Assembly, GreensWorkGrowsWithTheGridNotWithNSquared) {

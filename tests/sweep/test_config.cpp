@@ -175,9 +175,10 @@ TEST(SweepConfig, AccuracySetsTheIntegralsOptions) {
   EXPECT_EQ(plain.quadrature, 1);
   const mom::AssemblyOptions defaults;
   const mom::AssemblyOptions same = assembly_options(plain);
-  EXPECT_EQ(std::tie(same.far_order, same.near_order, same.outer_order, same.distant_order),
+  EXPECT_EQ(std::tie(same.far_order, same.near_order, same.outer_order, same.distant_order,
+                     same.remote_order),
             std::tie(defaults.far_order, defaults.near_order, defaults.outer_order,
-                     defaults.distant_order));
+                     defaults.distant_order, defaults.remote_order));
   const SweepSettings tight = read(kValid + "accuracy: {greens_table: 1.0e-8, quadrature: 2}\n");
   EXPECT_DOUBLE_EQ(table_options(tight).accuracy, 1e-8);
   const mom::AssemblyOptions doubled = assembly_options(tight);
@@ -185,6 +186,7 @@ TEST(SweepConfig, AccuracySetsTheIntegralsOptions) {
   EXPECT_EQ(doubled.near_order, 2 * defaults.near_order);
   EXPECT_EQ(doubled.outer_order, 2 * defaults.outer_order);
   EXPECT_EQ(doubled.distant_order, 2 * defaults.distant_order);
+  EXPECT_EQ(doubled.remote_order, 2 * defaults.remote_order);
   EXPECT_EQ(doubled.near_cells, defaults.near_cells);  // which offsets are near: unchanged
   expect_bad(kValid + "accuracy: {greens_table: 1.0e-2}\n",
              "17: /accuracy/greens_table must be in [1e-10, 1e-3] (relative error of the Green's "

@@ -191,16 +191,10 @@ TEST(InternalPorts, LaunchGivesThePowerWavesOfTheGap) {
 TEST(InternalPorts, GpuGivesTheCpusS) {
   PMOM_REQUIRE_GPU();
   const pmom::test::TempDir scratch("internal_gpu");
-  const auto sweep = [&](const std::string& sparsify, const std::string& backend) {
-    const std::string settings =
-        sparsify + "solver: {backend: " + backend + ", tolerance: 1.0e-10}\n";
+  const auto [route, exact] = pmom::test::cuda_against_cpu([&](const std::string& settings) {
     return run_sweep(load_sweep(
         scratch.write("line.yaml", line_with("x: 40.0, y: 0.6, axis: x", settings))));
-  };
-  using pmom::test::largest_s_difference;
-  const double route = largest_s_difference(sweep("", "cpu"), sweep("", "cuda"));
-  const double exact = largest_s_difference(sweep("sparsify: {density: 1.0}\n", "cpu"),
-                                               sweep("sparsify: {rule: exact}\n", "cuda"));
+  });
   std::printf("[internal] cuda against cpu %.1e (default routes), %.1e (FFTs against every "
               "entry)\n", route, exact);
   EXPECT_LT(route, 1e-9);

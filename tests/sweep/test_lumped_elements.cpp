@@ -214,18 +214,11 @@ TEST(LumpedElements, ParallelElementAlongYAgainstCircuitTheory) {
 TEST(LumpedElements, GpuGivesTheCpusS) {
   PMOM_REQUIRE_GPU();
   const pmom::test::TempDir scratch("lumped_gpu");
-  const auto sweep = [&](const char* part, const std::string& sparsify,
-                         const std::string& backend) {
-    const std::string settings =
-        sparsify + "solver: {backend: " + backend + ", tolerance: 1.0e-10}\n";
-    return run_sweep(
-        load_sweep(scratch.write("line.yaml", line_with(part, "x: 40.0, y: 0.6", settings))));
-  };
-  using pmom::test::largest_s_difference;
   for (const char* part : {"r_ohm: 50", "c_pf: 1"}) {
-    const double route = largest_s_difference(sweep(part, "", "cpu"), sweep(part, "", "cuda"));
-    const double exact = largest_s_difference(sweep(part, "sparsify: {density: 1.0}\n", "cpu"),
-                                              sweep(part, "sparsify: {rule: exact}\n", "cuda"));
+    const auto [route, exact] = pmom::test::cuda_against_cpu([&](const std::string& settings) {
+      return run_sweep(
+          load_sweep(scratch.write("line.yaml", line_with(part, "x: 40.0, y: 0.6", settings))));
+    });
     std::printf("[lumped] %s: cuda against cpu %.1e (default routes), %.1e (FFTs against every "
                 "entry)\n", part, route, exact);
     EXPECT_LT(route, 1e-9) << part;

@@ -127,6 +127,14 @@ struct MeshLumped : GapLine {
   int element = 0;  // index into Layout::lumped
 };
 
+// The strips whose zero-width gap needs a gap check (mom/gap_checks.hpp): the distinct strip keys
+// of the lumped elements and the internal ports, and which of them each one sits on.
+struct GapStrips {
+  std::vector<std::tuple<int, double, double>> keys;  // GapLine::strip_key, each once
+  std::vector<int> of_element;                        // per lumped element: index into keys
+  std::vector<int> of_port;                           // per port: an internal one's, else -1
+};
+
 // A cross-section of rooftops that carries a lumped impedance in Z (mom/port_loads.hpp): a
 // port's delta gap or a lumped element.
 struct LoadedGap {
@@ -166,6 +174,8 @@ class Mesh {
   // Every loaded cross-section: the ports' delta gaps in port order, then the lumped elements
   // in element order (the order of the loads that port_loads.hpp adds).
   [[nodiscard]] std::vector<LoadedGap> loaded_gaps() const;
+  // The strips of the lumped elements' and internal ports' gaps, elements' first.
+  [[nodiscard]] GapStrips gap_strips() const;
 
   // What the mesh suspects in the drawing, one line each for the log: pieces of metal that touch
   // only at a corner (no current crosses a corner), pieces of one cell (no rooftop: they carry

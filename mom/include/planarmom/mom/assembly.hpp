@@ -34,8 +34,9 @@
 // B(dx) c_y(dy), with B the ramps' overlap (the cubic B-spline for two triangles) and c the
 // overlap of two profiles (the tent for uniform ones). Gauss rules of those weights on each
 // unit piece (edge_profile.hpp):
-//   far (centre distance ≥ near_cells): G from the table, far_order points per piece, and
-//   distant_order beyond distant_cells (G varies little over a cell there);
+//   far (centre distance ≥ near_cells): G from the table, far_order points per piece,
+//   distant_order beyond distant_cells and remote_order beyond remote_cells (G varies ever less
+//   over a cell there: a rule of q points per piece errs like (1/distance)^(2q));
 //   near: G = c/R + smooth; smooth from the table with near_order points per piece; the 1/R
 //   part with the inner (source) integral over each rectangle of the source (density constant
 //   across, linear along) in closed form (rect_integrals.hpp: I0 and I1) and the outer
@@ -63,6 +64,8 @@ struct AssemblyOptions {
   double near_cells = 3.0;    // offsets whose centre distance (cells) is below this are near
   int distant_order = 3;      // Gauss points per unit piece from distant_cells on
   double distant_cells = 12.0;
+  int remote_order = 2;       // the same from remote_cells on
+  double remote_cells = 40.0;
   bool edge_profiles = true;  // false: plain rooftops everywhere (for comparisons)
 };
 
