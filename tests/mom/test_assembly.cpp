@@ -2,13 +2,12 @@
 // direct Sommerfeld quadrature, O(grid) Green's work, signs, excitation, and a timing line.
 #include <gtest/gtest.h>
 
-#include <iostream>
-
 #include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <functional>
+#include <iostream>
 #include <stdexcept>
 
 #include "geometry/layouts.hpp"

@@ -17,6 +17,7 @@
 
 #include "planarmom/io/touchstone.hpp"
 #include "planarmom/sweep/adaptive_sampler.hpp"
+#include "support/solve_noise.hpp"
 
 namespace pmom::sweep {
 namespace {
@@ -36,13 +37,10 @@ Replay replay(const io::TouchstoneData& full, double noise, std::uint64_t seed) 
   const std::size_t k = full.ports * full.ports;
   AdaptiveSampler sampler(full.frequency_hz, k, 1e-3);
   Replay r;
-  std::uint64_t state = seed;
+  pmom::test::SolveNoise moved(noise, seed);
   const auto solve = [&](std::size_t i) {
     std::vector<cd> v = full.s[i];
-    for (cd& x : v) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      x += std::polar(noise, static_cast<double>(state >> 11) * 0x1p-53 * 2 * M_PI);
-    }
+    moved.add_to(v);
     r.order.push_back(i);
     sampler.add(i, v);
   };

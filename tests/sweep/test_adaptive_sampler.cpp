@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <cstdint>
 #include <iostream>
 #include <vector>
 
 #include "planarmom/sweep/adaptive_sampler.hpp"
 #include "planarmom/sweep/rational_fit.hpp"
+#include "support/solve_noise.hpp"
 
 namespace pmom::sweep {
 namespace {
@@ -205,13 +205,10 @@ TEST(AdaptiveSampler, AToleranceBelowTheSolvesNoiseStalls) {
   const Rational r = two_resonators();
   const std::vector<double> f = grid(4e9, 6e9, 201);
   AdaptiveSampler sampler(f, 4, 1e-6);
-  std::uint64_t state = 12345;
+  pmom::test::SolveNoise noise(1e-4, 12345);
   const auto noisy = [&](double hz) {
     std::vector<cd> v = r(hz);
-    for (cd& x : v) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      x += std::polar(1e-4, static_cast<double>(state >> 11) * 0x1p-53 * 2 * M_PI);
-    }
+    noise.add_to(v);
     return v;
   };
   drive(sampler, noisy, f);
