@@ -137,8 +137,9 @@ Command add_sweep_command(CLI::App& parent, const logging::LogOptions& log) {
   app->add_option("--backend", flags->backend, "Override solver.backend: auto, cpu or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
   app->add_flag("--no-line-cache", flags->no_line_cache,
-                "Solve the feed line checks even where the line cache ($PLANARMOM_CACHE_DIR, "
-                "else ~/.cache/planarmom/lines) holds them, and store nothing there");
+                "Solve the feed line checks and compute the near tables' static parts even "
+                "where the line cache ($PLANARMOM_CACHE_DIR, else ~/.cache/planarmom/lines) "
+                "holds them, and store nothing there");
   return {app, [flags, &log] { return run(*flags, log); }};
 }
 

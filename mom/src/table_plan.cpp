@@ -214,7 +214,7 @@ WorkItem canonical(WorkItem w) {
 // A canonical work item as a plan entry: its rules, offset and static part. Near and far by
 // the centres' distance in the cell's longer side (in cells on square cells).
 TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOptions& options,
-                            double dx, double dy) {
+                            double dx, double dy, bool* computed) {
   const double longer = std::max(dx, dy);
   const double distance = std::hypot(dx / longer * w.di, dy / longer * w.dj);
   const bool is_near = distance < options.near_cells;
@@ -238,7 +238,8 @@ TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOpt
     if (is_near)
       e.static_part = static_near_cache().get(
           StaticNearCache::key(true, obs_kind, src_kind, e.cx, e.cy, options.outer_order, eta),
-          [&] { return static_rooftop_overlap(e.cx, e.cy, options.outer_order, obs, src, eta); });
+          [&] { return static_rooftop_overlap(e.cx, e.cy, options.outer_order, obs, src, eta); },
+          computed);
     return e;
   }
   const int kinds = w.table - kVectorTables;
@@ -252,7 +253,8 @@ TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOpt
     e.static_part = static_near_cache().get(
         StaticNearCache::key(false, kinds / kChargeKinds, kinds % kChargeKinds, w.di, w.dj,
                              options.outer_order, dy / dx),
-        [&] { return static_cell_overlap(w.di, w.dj, options.outer_order, obs, src, dy / dx); });
+        [&] { return static_cell_overlap(w.di, w.dj, options.outer_order, obs, src, dy / dx); },
+        computed);
   return e;
 }
 
@@ -361,13 +363,22 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
   }
   plan.entries.resize(canonical_items.size());
   const auto count = static_cast<long long>(canonical_items.size());
-  // Static parts not yet in the cache are computed here, in parallel.
-#pragma omp parallel for schedule(dynamic, 16)
+  // Static parts neither in the process's cache nor in its folder are computed here, in
+  // parallel, and stored. Rooftop tables run along x or y (aspects dy/dx and dx/dy).
+  StaticNearCache& parts = static_near_cache();
+  parts.load(options.outer_order, plan.dy_mm / plan.dx_mm);
+  parts.load(options.outer_order, plan.dx_mm / plan.dy_mm);
+  long long computed = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : computed)
   for (long long k = 0; k < count; ++k) {
     const WorkItem& w = canonical_items[static_cast<std::size_t>(k)];
+    bool fresh = false;
     plan.entries[static_cast<std::size_t>(k)] =
-        plan_entry(w, slot_of(w), options, plan.dx_mm, plan.dy_mm);
+        plan_entry(w, slot_of(w), options, plan.dx_mm, plan.dy_mm, &fresh);
+    computed += fresh ? 1 : 0;
   }
+  plan.static_parts_computed = computed;
+  if (computed > 0) parts.save();
   return plan;
 }
 

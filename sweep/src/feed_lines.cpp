@@ -2,6 +2,7 @@
 #include "feed_lines.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/feed_impedance.hpp"
+#include "planarmom/mom/static_near_store.hpp"
 #include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/sweep/line_cache.hpp"
 #include "planarmom/sweep/pipeline.hpp"
@@ -64,6 +66,8 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   const int total = static_cast<int>(widths.size()) * nodes * mom::checks_per_node(board);
   std::optional<LineCache> cache;
   if (s.line_cache) cache.emplace(LineCache::default_folder());
+  // The near tables' static parts (every plan's, the line checks' first) beside the lines.
+  mom::store_static_near_parts(cache ? cache->folder() / "static-near" : std::filesystem::path());
   PMOM_LOG(info) << total << " line checks for the feeds' Z0"
                  << (matched ? " and loads" : "")
                  << (calibrating ? ", calibrating the ports" : "")

@@ -7,6 +7,7 @@
 
 #include "planarmom/logging/heartbeat.hpp"
 #include "planarmom/logging/logging.hpp"
+#include "planarmom/mom/static_near_store.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
 #include "timing.hpp"
 
@@ -50,7 +51,11 @@ ZParts::ZParts(const geometry::Mesh& mesh, const SweepSettings& settings)
     plan_ = mom::make_table_plan(mesh_, assembly_options(settings_), reads ? &*reads : nullptr);
     PMOM_LOG(info) << "offset tables: " << plan_.entries.size() << " entries, "
                    << plan_.lookups() << " Green's lookups a frequency (plan "
-                   << seconds_since(start) << " s)";
+                   << seconds_since(start) << " s, " << plan_.static_parts_computed
+                   << " near static parts computed)";
+    for (const std::string& file : mom::static_near_write_failures())
+      PMOM_LOG(warning) << "cannot write " << file
+                        << " (near static parts used, not kept for the next run)";
   }
   if (!metal_.perfect()) {
     const auto start = clock::now();

@@ -47,6 +47,9 @@ struct TablePlan {
   std::vector<Entry> entries;
   // The used slots that are not entries, and the slot (an entry's) each equals by symmetry.
   std::vector<long long> copy_to, copy_from;
+  // Near entries whose static part this plan computed: the others came from the process's
+  // cache or its folder (static_near_store.hpp).
+  long long static_parts_computed = 0;
 
   // Green's-table lookups per evaluation.
   [[nodiscard]] long long lookups() const;
