@@ -1,6 +1,7 @@
 // RecycledLu (preconditioners/recycled_lu.hpp): the renewal rule and the LU on the backend.
 #include "planarmom/gpusolver/preconditioners/recycled_lu.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <utility>
@@ -33,7 +34,16 @@ bool RecycledLu::stale() const {
   return lu_renewal_due(lu_iterations, solves_, iterations_, last_iterations_);
 }
 
+int RecycledLu::iteration_budget() const {
+  if (own_system_) return 0;
+  if (iterations_ <= 0 || seconds_ <= 0) return kRefreshIterations;
+  const double lu_iterations = lu_seconds_ / (seconds_ / static_cast<double>(iterations_));
+  return static_cast<int>(
+      std::min(1e6, std::max<double>(kRefreshIterations, std::ceil(lu_iterations))));
+}
+
 void RecycledLu::record(int iterations, double seconds) {
+  own_system_ = false;
   ++solves_;
   iterations_ += iterations;
   seconds_ += seconds;
@@ -52,6 +62,7 @@ void RecycledLu::refresh(const std::function<Block<cd>()>& make_matrix) {
   iterations_ = 0;
   seconds_ = 0;
   last_iterations_ = 0;
+  own_system_ = true;
 }
 
 }  // namespace pmom

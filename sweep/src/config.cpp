@@ -53,6 +53,8 @@ void read_sparsify(const YamlReader& r, const YAML::Node& node, SweepSettings& s
   }
   if (const YAML::Node n = node["rule"])
     s.rule = r.choice(n, "/sparsify/rule", kRuleNames);
+  else if (node["density"] || node["check_dense"] || node["format"] || node["reach_heights"])
+    s.rule = Rule::magnitude;  // what thresholds or stores Z, without a rule: the largest |Z_mn|
   if (s.rule == Rule::exact && node["density"])
     r.fail(node["density"], "/sparsify/density: rule exact keeps every interaction (Z x by FFT); "
                             "give no density");

@@ -92,10 +92,20 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   if (overlap)
     next_greens_ = std::async(std::launch::async,
                               [this, f = *next] { return parts_->greens_table(f); });
-  const auto iterating = clock::now();  // the LU, where one was made, is not the solve's
-  const SolveResult solved =
-      solver.solve(rhs_, guess, static_cast<index_t>(mesh_.ports().size()));
-  const double seconds_iterating = seconds_since(iterating);
+  const auto ports = static_cast<index_t>(mesh_.ports().size());
+  auto iterating = clock::now();  // the LU, where one was made, is not the solve's
+  SolveResult solved = solver.solve(rhs_, guess, ports);
+  double seconds_iterating = seconds_since(iterating);
+  // A solve stopped for a new preconditioner goes on from where it stopped; the route is told
+  // of the second part only (its preconditioner's), the record counts both.
+  int abandoned = 0;
+  if (!solved.all_converged() && route_->renewed(solved, greens, loads)) {
+    abandoned = solved.iterations;
+    Solver<cd>& renewed = route_->solver(greens, loads);
+    iterating = clock::now();
+    solved = renewed.solve(rhs_, guess, ports);
+    seconds_iterating = seconds_since(iterating);
+  }
   r.seconds_solve = seconds_since(start);
   if (overlap) {
     // Its offset tables start on the device's fill stream while this frequency is de-embedded
@@ -107,6 +117,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   r.dense_error = std::numeric_limits<double>::quiet_NaN();
   route_->solved(solved, seconds_iterating, rhs_, r);
   record_outcome(solved, r);
+  r.iterations += abandoned;
 
   start = clock::now();
   // With every entry of Z kept the feeds are the line checks' line (its cross-section and

@@ -1,6 +1,7 @@
 // The recycled LU preconditioner: when it asks for a new LU, and how large an LU it makes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <span>
@@ -51,6 +52,30 @@ TEST(RecycledLu, WhenSlowRenewsOnlyAfterASlowSolve) {
   EXPECT_FALSE(when_slow.stale());
   when_slow.record(kRefreshIterations + 1, 1.0);
   EXPECT_TRUE(when_slow.stale());
+}
+
+// A solve on an LU of another system may take what a new LU costs in its iterations, at least
+// kRefreshIterations; the system the LU was made of is not limited.
+TEST(RecycledLu, ItsBudgetIsTheLuInIterationsAtLeastTheRefreshCount) {
+  auto backend = make_cpu_backend<cd>();
+  RecycledLu m(*backend);
+  Block<cd> a = backend->allocate<cd>(2, 2);
+  backend->upload(std::span<const cd>(std::vector<cd>{2.0, 1.0, 1.0, 3.0}), a);
+  m.refresh([&] { return std::move(a); });
+  EXPECT_EQ(m.iteration_budget(), 0);  // its own system
+  m.record(0, 0.0);
+  EXPECT_EQ(m.iteration_budget(), kRefreshIterations);  // no time per iteration yet
+  m.record(4, 4 * 3600.0);  // iterations of an hour: the LU is cheaper than one
+  EXPECT_EQ(m.iteration_budget(), kRefreshIterations);
+  RecycledLu fast(*backend);
+  Block<cd> b = backend->allocate<cd>(2, 2);
+  backend->upload(std::span<const cd>(std::vector<cd>{2.0, 1.0, 1.0, 3.0}), b);
+  fast.refresh([&] { return std::move(b); });
+  fast.record(10, 10 * 1e-13);  // iterations far faster than the LU: its time in them
+  EXPECT_EQ(fast.iteration_budget(),
+            static_cast<int>(std::min(1e6, std::max<double>(kRefreshIterations,
+                                                            std::ceil(fast.lu_seconds() / 1e-13)))));
+  EXPECT_GT(fast.iteration_budget(), kRefreshIterations);
 }
 
 // On a device the LU and its inverse (2 n² × 16 bytes) take at most half of the free memory;

@@ -166,7 +166,14 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
   EXPECT_EQ(bare.hdf5, "coupler.h5");
   EXPECT_EQ(bare.touchstone, "coupler.s2p");
   EXPECT_DOUBLE_EQ(bare.density, 1.0);  // every entry kept
-  EXPECT_EQ(bare.rule, Rule::magnitude);
+  EXPECT_EQ(bare.rule, Rule::exact);     // every interaction
+  // A density, a format or the dense check without a rule: the largest |Z_mn| of a stored Z.
+  const std::string f = "frequencies: [3.0e9]\n";
+  EXPECT_EQ(read(f + "sparsify: {}\n").rule, Rule::exact);
+  EXPECT_EQ(read(f + "sparsify: {density: 0.05}\n").rule, Rule::magnitude);
+  EXPECT_EQ(read(f + "sparsify: {format: csr}\n").rule, Rule::magnitude);
+  EXPECT_EQ(read(f + "sparsify: {check_dense: true}\n").rule, Rule::magnitude);
+  EXPECT_EQ(read(f + "sparsify: {rule: mpie, density: 0.05}\n").rule, Rule::mpie);
 }
 
 TEST(SweepConfig, AccuracySetsTheIntegralsOptions) {

@@ -1,5 +1,7 @@
 // The sweep's recycled LU preconditioner: COCG on the coupler's Z at 3 GHz preconditioned by
-// Z(2.8 GHz)⁻¹ on each backend: a handful of iterations and the answer of Jacobi's solve.
+// Z(2.8 GHz)⁻¹ on each backend: a handful of iterations and the answer of Jacobi's solve; and a
+// sweep whose second frequency is too far from the first's LU: the solve stops at its budget
+// and finishes on a new LU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +16,8 @@
 #include "planarmom/mom/port_loads.hpp"
 #include "planarmom/mom/table_plan.hpp"
 #include "planarmom/sweep/recycled_inverse.hpp"
+#include "planarmom/sweep/run.hpp"
+#include "io/temp_dir.hpp"
 #include "support/coupler.hpp"
 #include "support/gpu.hpp"
 
@@ -83,6 +87,33 @@ TEST(RecycledInverse, ZOfANearbyFrequencyPreconditionsCocgOnTheGpu) {
   PMOM_REQUIRE_GPU();
   auto backend = make_cuda_backend<cd>();
   expect_recycled_lu_converges(*backend);
+}
+
+// An 80 mm line on 0.4 mm cells at 1 and 6 GHz, no sparsify line (rule exact, Z's LU): the LU
+// of 1 GHz leaves 6 GHz to COCG with a step it cannot follow. Measured: the budget's 30
+// iterations (the floor: this LU costs less than 30 of them), then 2 on the LU of 6 GHz. Before
+// the budget, a 3 GHz solve of the same line on 0.2 mm cells stagnated after 2943 iterations
+// (docs/PERFORMANCE.md v0.34). Bar: converged within the budget and a few more.
+TEST(RecycledInverse, AFarFrequencyStopsAtTheBudgetAndFinishesOnItsOwnLu) {
+  const pmom::test::TempDir scratch("recycled_budget");
+  const std::string config =
+      "substrate: {eps_r: 3.38, height_mm: 0.508, loss_tangent: 0}\n"
+      "metal: {pec: true}\n"
+      "layout:\n"
+      "  - {x0: 0, y0: 0, x1: 80.0, y1: 1.2}\n"
+      "ports:\n"
+      "  - {name: a, x: 0, y: 0.6, direction: \"+x\", feed_length_mm: 36, "
+      "reference_plane_mm: 40}\n"
+      "  - {name: b, x: 80.0, y: 0.6, direction: \"-x\", feed_length_mm: 36, "
+      "reference_plane_mm: 40}\n"
+      "mesh: {cell_mm: 0.4}\n"
+      "frequencies: [1.0e9, 6.0e9]\n"
+      "solver: {backend: cpu, tolerance: 1.0e-7}\n";
+  const io::SweepData data = run_sweep(load_sweep(scratch.write("line.yaml", config)));
+  ASSERT_EQ(data.records.size(), 2u);
+  for (const io::FrequencyRecord& r : data.records) EXPECT_LE(r.residual, 1e-7) << r.frequency_hz;
+  EXPECT_LE(data.records[1].iterations, kRefreshIterations + 5);
+  EXPECT_GT(data.records[1].iterations, kRefreshIterations / 2);  // the old LU was tried first
 }
 
 }  // namespace

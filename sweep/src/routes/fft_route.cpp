@@ -1,5 +1,6 @@
 // Rule exact's route: every interaction, Z·x by FFT (exact_operator.hpp), preconditioned by
 // block Jacobi or by Z's LU at a nearby frequency (recycled_inverse.hpp).
+#include <algorithm>
 #include <optional>
 
 #include "planarmom/logging/logging.hpp"
@@ -47,18 +48,28 @@ class FftRoute final : public ZRoute {
   }
 
   Solver<cd>& solver(const mom::GreensTable& greens, std::span<const cd> loads) override {
-    Solver<cd>& solver =
-        solver_.emplace(backend_, op_, solver_options(parts_.settings(), Format::function),
-                        kSymmetric);
-    if (blocks_) solver.set_preconditioner(blocks_->inverse());
+    SolverOptions options = solver_options(parts_.settings(), Format::function);
+    budget_ = 0;
     if (recycled_) {
-      if (recycled_->stale())
-        recycled_->refresh(
-            [&] { return exact_->dense(greens, loads, parts_.strip(greens.frequency())); },
-            greens.frequency());
-      solver.set_preconditioner(recycled_->inverse());
+      if (recycled_->stale()) refresh(greens, loads);
+      // An LU of another frequency: its solve stops where a new LU would have been cheaper.
+      budget_ = recycled_->iteration_budget();
+      if (budget_ > 0) options.max_iterations = std::min(options.max_iterations, budget_);
     }
+    Solver<cd>& solver = solver_.emplace(backend_, op_, options, kSymmetric);
+    if (blocks_) solver.set_preconditioner(blocks_->inverse());
+    if (recycled_) solver.set_preconditioner(recycled_->inverse());
     return solver;
+  }
+
+  bool renewed(const SolveResult& result, const mom::GreensTable& greens,
+               std::span<const cd> loads) override {
+    if (budget_ == 0 || result.all_converged()) return false;
+    PMOM_LOG(info) << "preconditioner: " << result.iterations << " iterations at "
+                   << greens.frequency() * 1e-9 << " GHz on an LU of another frequency (budget "
+                   << budget_ << ", what a new LU costs): a new one here";
+    refresh(greens, loads);
+    return true;
   }
 
   void solved(const SolveResult& result, double seconds_iterating, std::span<const cd>,
@@ -71,6 +82,12 @@ class FftRoute final : public ZRoute {
   mom::DeviceFill* device_fill() override { return exact_->device_fill(); }
 
  private:
+  void refresh(const mom::GreensTable& greens, std::span<const cd> loads) {
+    recycled_->refresh(
+        [&] { return exact_->dense(greens, loads, parts_.strip(greens.frequency())); },
+        greens.frequency());
+  }
+
   ZParts& parts_;
   Backend<cd>& backend_;
   std::unique_ptr<BlockJacobi> blocks_;
@@ -78,6 +95,7 @@ class FftRoute final : public ZRoute {
   std::unique_ptr<RecycledInverse> recycled_;
   std::shared_ptr<Operator<cd>> op_;  // the last fill's
   std::optional<Solver<cd>> solver_;
+  int budget_ = 0;  // the last solver's iterations on a recycled LU (0: none, or its own)
 };
 
 }  // namespace

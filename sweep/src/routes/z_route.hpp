@@ -33,6 +33,14 @@ class ZRoute {
   // The solver for the last fill, its preconditioner ready (an LU made here counts as the
   // solve's time).
   virtual Solver<cd>& solver(const mom::GreensTable& greens, std::span<const cd> loads) = 0;
+  // After that solver's solve, where it did not converge: true where the route has made its
+  // preconditioner anew for this frequency (an LU of another one had used up its budget of
+  // iterations, recycled_lu.hpp), so that solver() gives one to go on from the solutions so far.
+  virtual bool renewed(const SolveResult& result, const mom::GreensTable& greens,
+                       std::span<const cd> loads) {
+    (void)result, (void)greens, (void)loads;
+    return false;
+  }
   // After that solver's solve: its result and the seconds it iterated; rhs, x: the right-hand
   // sides and solutions (N×P). Sets what the route checks in r (the dense check's error).
   virtual void solved(const SolveResult& result, double seconds_iterating,

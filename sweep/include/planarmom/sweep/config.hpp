@@ -5,10 +5,12 @@
 //   frequencies: {start_hz: 2.0e9, stop_hz: 4.0e9, points: 101}   # or a list in Hz
 //     # adaptive: true solves a few of them and fits the rest (adaptive_sampler.hpp), refining
 //     # until two competing models agree within adaptive_tolerance (|ΔS|, default 1e-3)
-//   sparsify: {density: 1.0, rule: magnitude, check_dense: false, format: auto}
+//   sparsify: {rule: exact}   # or {density: 0.05, rule: magnitude, check_dense: false, format: auto}
 //     # rule: magnitude | mpie | exact; format: auto | csr | hyb; with rule mpie,
 //     # reach_heights: R instead of density keeps the interactions within R substrate heights;
-//     # rule exact (no density) keeps every interaction, Z x by FFT (mom/convolution_operator.hpp)
+//     # rule exact (the default, no density) keeps every interaction, Z x by FFT
+//     # (mom/convolution_operator.hpp) or by Z itself beside its LU; a density, a format or
+//     # check_dense without a rule means rule magnitude
 //   solver: {method: auto, tolerance: 1.0e-7, max_iterations: 5000, backend: auto,
 //            preconditioner: auto}
 //   output: {hdf5: coupler.h5, touchstone: coupler.s4p, plot: coupler.png, layout: coupler.svg}
@@ -107,7 +109,9 @@ struct SweepSettings {
   // (0, 1]. Default 1: every entry kept. No thresholded Z converged on the boards measured
   // (docs/VALIDATION.md, "Thresholding on thick substrates"); below 1 the sweep warns.
   double density = 1.0;
-  Rule rule = Rule::magnitude;
+  // Every interaction by default: with Z's LU as the preconditioner where it fits, the fastest
+  // route measured (docs/PERFORMANCE.md, v0.35).
+  Rule rule = Rule::exact;
   bool check_dense = false;            // dense LU reference per frequency (small N only)
   ZFormat format = ZFormat::automatic;
   Method method = Method::automatic;   // one of kSweepMethodNames

@@ -3,7 +3,10 @@
 // the identity plus A(f₀)⁻¹(A(f) − A(f₀)), what the step changes, so the iterations follow the
 // step, not the discretisation (docs/SOLVERS.md). A new LU is made when its cost spread over
 // the solves since the last has become less than what the last solve took (lu_renewal_due), or
-// when a solve takes more than kRefreshIterations. The LU costs n³: worth it up to largest_lu.
+// when a solve takes more than kRefreshIterations; and a solve on an LU of another system stops
+// once its iterations have cost what a new LU costs (iteration_budget), to finish on a new one:
+// a step too far for the old LU never costs more than about twice the cheaper of the two ways.
+// The LU costs n³: worth it up to largest_lu.
 #pragma once
 
 #include <complex>
@@ -59,6 +62,10 @@ class RecycledLu {
   void refresh(const std::function<Block<cd>()>& make_matrix);
   // The solve it last preconditioned: its iterations and its time.
   void record(int iterations, double seconds);
+  // The iterations a solve on this LU may take before a new LU is cheaper: unlimited (0) for
+  // the system the LU was made of, else the LU's time in the iterations of the solves since
+  // (at least kRefreshIterations; kRefreshIterations before any was timed).
+  [[nodiscard]] int iteration_budget() const;
 
   [[nodiscard]] std::shared_ptr<const Operator<cd>> inverse() const { return op_; }
   [[nodiscard]] int refreshes() const { return refreshes_; }
@@ -76,6 +83,7 @@ class RecycledLu {
   double seconds_ = 0;
   int last_iterations_ = 0;
   int refreshes_ = 0;
+  bool own_system_ = false;  // no solve since the LU: the next is of the LU's own system
 };
 
 }  // namespace pmom
