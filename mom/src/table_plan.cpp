@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -178,38 +179,71 @@ std::vector<std::vector<std::uint8_t>> pattern_reads(const std::vector<RooftopCe
 // profiles: mirroring that component changes nothing). Reading ±Δ of one kind from one
 // computation keeps Z exactly symmetric: the near parts' quadrature, with its observer and
 // source treated differently, left Z_mn and Z_nm 1e-8 apart when both were computed.
-// Whether an offset's first nonzero component (x, then y) is negative.
-bool negative(const WorkItem& w) { return w.di < 0 || (w.di == 0 && w.dj < 0); }
-
-WorkItem canonical(WorkItem w) {
-  bool x_symmetric = false, y_symmetric = false;
-  if (w.table < kVectorTables) {
-    const int axis = w.table / (kRooftopKinds * kRooftopKinds);
-    int m = w.table / kRooftopKinds % kRooftopKinds, n = w.table % kRooftopKinds;
-    if (m > n || (m == n && negative(w))) {
-      std::swap(m, n);
-      w = {vector_table(axis, m, n), -w.di, -w.dj};
+// f(di, dj) for every marked offset of a table (marks by offset_index), in slot order; the
+// unmarked slots, most of a table, skipped eight at a time.
+template <class F>
+void for_each_marked(const std::vector<std::uint8_t>& marks, int nx, int ny, F&& f) {
+  const long long width = 2LL * nx - 1, size = static_cast<long long>(marks.size());
+  for (long long k = 0; k < size;) {
+    std::uint64_t word = 0;
+    if (k + 8 <= size && (std::memcpy(&word, &marks[static_cast<std::size_t>(k)], 8), word == 0)) {
+      k += 8;
+      continue;
     }
-    const RooftopShape a = rooftop_shape(m), b = rooftop_shape(n);
-    const bool along = a.minus == Edge::none && a.plus == Edge::none && b.minus == Edge::none &&
-                       b.plus == Edge::none;
-    const bool across = a.across == Edge::none && b.across == Edge::none;
-    x_symmetric = axis == 0 ? along : across;
-    y_symmetric = axis == 0 ? across : along;
-  } else {
-    int o = (w.table - kVectorTables) / kChargeKinds, s = (w.table - kVectorTables) % kChargeKinds;
-    if (o > s || (o == s && negative(w))) {
-      std::swap(o, s);
-      w = {charge_table(o, s), -w.di, -w.dj};
-    }
-    const CellProfile a = cell_profile(o), b = cell_profile(s);
-    x_symmetric = a.x == Edge::none && b.x == Edge::none;
-    y_symmetric = a.y == Edge::none && b.y == Edge::none;
+    if (marks[static_cast<std::size_t>(k)] != 0)
+      f(static_cast<int>(k % width) - (nx - 1), static_cast<int>(k / width) - (ny - 1));
+    ++k;
   }
-  if (x_symmetric) w.di = std::abs(w.di);
-  if (y_symmetric) w.dj = std::abs(w.dj);
-  return w;
 }
+
+// A table's symmetries, worked out once per table (the scans apply them to every used slot).
+class Symmetry {
+ public:
+  explicit Symmetry(int table) {
+    bool x_symmetric = false, y_symmetric = false;
+    if (table < kVectorTables) {
+      const int axis = table / (kRooftopKinds * kRooftopKinds);
+      const int m = table / kRooftopKinds % kRooftopKinds, n = table % kRooftopKinds;
+      swap_ = m > n ? Swap::always : m == n ? Swap::if_negative : Swap::never;
+      partner_ = vector_table(axis, n, m);
+      const RooftopShape a = rooftop_shape(m), b = rooftop_shape(n);
+      const bool along = a.minus == Edge::none && a.plus == Edge::none &&
+                         b.minus == Edge::none && b.plus == Edge::none;
+      const bool across = a.across == Edge::none && b.across == Edge::none;
+      x_symmetric = axis == 0 ? along : across;
+      y_symmetric = axis == 0 ? across : along;
+    } else {
+      const int o = (table - kVectorTables) / kChargeKinds, s = (table - kVectorTables) % kChargeKinds;
+      swap_ = o > s ? Swap::always : o == s ? Swap::if_negative : Swap::never;
+      partner_ = charge_table(s, o);
+      const CellProfile a = cell_profile(o), b = cell_profile(s);
+      x_symmetric = a.x == Edge::none && b.x == Edge::none;
+      y_symmetric = a.y == Edge::none && b.y == Edge::none;
+    }
+    // Both shapes' symmetry, the same for the table and its partner.
+    x_symmetric_ = x_symmetric;
+    y_symmetric_ = y_symmetric;
+  }
+  // The table holding this table's canonical entries besides itself.
+  [[nodiscard]] int partner() const { return partner_; }
+  // The canonical entry of offset (di, dj) of `table` (this symmetry's).
+  [[nodiscard]] WorkItem canonical(int table, int di, int dj) const {
+    // Two shapes of one kind: the offset's first nonzero component (x, then y) positive.
+    const bool negative = di < 0 || (di == 0 && dj < 0);
+    if (swap_ == Swap::always || (swap_ == Swap::if_negative && negative)) {
+      table = partner_;
+      di = -di;
+      dj = -dj;
+    }
+    return {table, x_symmetric_ ? std::abs(di) : di, y_symmetric_ ? std::abs(dj) : dj};
+  }
+
+ private:
+  enum class Swap { never, always, if_negative };
+  Swap swap_ = Swap::never;
+  int partner_ = 0;
+  bool x_symmetric_ = false, y_symmetric_ = false;
+};
 
 // A canonical work item as a plan entry: its rules, offset and static part. Near and far by
 // the centres' distance in the cell's longer side (in cells on square cells).
@@ -298,7 +332,7 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
 
   // Mark the offsets the mesh's pairs use (every pair of the dense Z, or the pattern's reads),
   // lay out the tables holding any, and reduce the marks to the entries to compute by the
-  // symmetries (canonical()).
+  // symmetries (Symmetry).
   const std::vector<RooftopCells> cells = rooftop_cells(mesh, options.edge_profiles);
   std::vector<std::vector<std::uint8_t>> used(static_cast<std::size_t>(kTables));
   if (pattern != nullptr) {
@@ -318,19 +352,39 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
   }
   const long long table_size = static_cast<long long>(2 * plan.nx - 1) * (2 * plan.ny - 1);
   // A read entry's canonical one must have a place too (a pattern may read table (m, n) and
-  // not (n, m)); canonical entries are their own canonical ones, so one pass does it.
+  // not (n, m)): it lies in the table itself or in its partner (the kinds swapped), so each pair
+  // is one thread's, in parallel.
+  std::vector<Symmetry> symmetries;
+  for (int table = 0; table < kTables; ++table) symmetries.emplace_back(table);
+  std::vector<int> pairs;  // the lesser table of each pair with a table read
   for (int table = 0; table < kTables; ++table) {
-    const std::vector<std::uint8_t> marks = used[static_cast<std::size_t>(table)];
-    if (marks.empty()) continue;
-    for (int dj = 1 - plan.ny; dj < plan.ny; ++dj)
-      for (int di = 1 - plan.nx; di < plan.nx; ++di) {
-        if (marks[static_cast<std::size_t>(offset_index(plan.nx, plan.ny, di, dj))] == 0) continue;
-        const WorkItem c = canonical(WorkItem{table, di, dj});
-        std::vector<std::uint8_t>& to = used[static_cast<std::size_t>(c.table)];
-        if (to.empty()) to.assign(static_cast<std::size_t>(table_size), 0);
-        to[static_cast<std::size_t>(offset_index(plan.nx, plan.ny, c.di, c.dj))] = 1;
-      }
+    const int partner = symmetries[static_cast<std::size_t>(table)].partner();
+    if (used[static_cast<std::size_t>(table)].empty() &&
+        used[static_cast<std::size_t>(partner)].empty())
+      continue;
+    if (table <= partner) pairs.push_back(table);
+    for (const int t : {table, partner})
+      if (used[static_cast<std::size_t>(t)].empty())
+        used[static_cast<std::size_t>(t)].assign(static_cast<std::size_t>(table_size), 0);
   }
+  const auto pair_count = static_cast<long long>(pairs.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (long long k = 0; k < pair_count; ++k) {
+    const int first = pairs[static_cast<std::size_t>(k)];
+    const int second = symmetries[static_cast<std::size_t>(first)].partner();
+    for (const int table : {first, second}) {
+      const Symmetry& symmetry = symmetries[static_cast<std::size_t>(table)];
+      for_each_marked(used[static_cast<std::size_t>(table)], plan.nx, plan.ny, [&](int di, int dj) {
+        const WorkItem c = symmetry.canonical(table, di, dj);
+        used[static_cast<std::size_t>(c.table)]
+            [static_cast<std::size_t>(offset_index(plan.nx, plan.ny, c.di, c.dj))] = 1;
+      });
+      if (second == first) break;  // a table of two shapes of one kind is its own partner
+    }
+  }
+  // A partner that holds no canonical entry (the pair's were all in the other) takes no place.
+  for (std::vector<std::uint8_t>& marks : used)
+    if (std::find(marks.begin(), marks.end(), std::uint8_t{1}) == marks.end()) marks = {};
   for (int table = 0; table < kTables; ++table) {
     if (used[static_cast<std::size_t>(table)].empty()) continue;
     plan.start[static_cast<std::size_t>(table)] = plan.size;
@@ -341,25 +395,44 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
     return plan.start[static_cast<std::size_t>(w.table)] +
            offset_index(plan.nx, plan.ny, w.di, w.dj);
   };
-  std::vector<WorkItem> canonical_items;
-  std::vector<std::uint8_t> listed(static_cast<std::size_t>(plan.size), 0);
+  // Every marked slot is an entry (its own canonical one: canonical is idempotent) or a copy
+  // of its canonical one, which is marked. Per table in parallel, joined in table order.
+  struct Listing {
+    std::vector<WorkItem> entries;
+    std::vector<long long> copy_to, copy_from;
+  };
+  std::vector<Listing> listings(static_cast<std::size_t>(kTables));
+#pragma omp parallel for schedule(dynamic, 1)
   for (int table = 0; table < kTables; ++table) {
     const std::vector<std::uint8_t>& marks = used[static_cast<std::size_t>(table)];
     if (marks.empty()) continue;
-    for (int dj = 1 - plan.ny; dj < plan.ny; ++dj)
-      for (int di = 1 - plan.nx; di < plan.nx; ++di) {
-        if (marks[static_cast<std::size_t>(offset_index(plan.nx, plan.ny, di, dj))] == 0) continue;
-        const WorkItem w{table, di, dj};
-        const WorkItem c = canonical(w);
-        const long long own = slot_of(w), source = slot_of(c);
-        std::uint8_t& flag = listed[static_cast<std::size_t>(source)];
-        if (flag == 0) canonical_items.push_back(c);
-        flag = 1;
-        if (own != source) {
-          plan.copy_to.push_back(own);
-          plan.copy_from.push_back(source);
-        }
+    Listing& l = listings[static_cast<std::size_t>(table)];
+    const Symmetry& symmetry = symmetries[static_cast<std::size_t>(table)];
+    for_each_marked(marks, plan.nx, plan.ny, [&](int di, int dj) {
+      const WorkItem c = symmetry.canonical(table, di, dj);
+      const long long own = slot_of(WorkItem{table, di, dj}), source = slot_of(c);
+      if (own == source) {
+        l.entries.push_back(c);
+      } else {
+        l.copy_to.push_back(own);
+        l.copy_from.push_back(source);
       }
+    });
+  }
+  std::size_t entries = 0, copies = 0;
+  for (const Listing& l : listings) {
+    entries += l.entries.size();
+    copies += l.copy_to.size();
+  }
+  std::vector<WorkItem> canonical_items;
+  canonical_items.reserve(entries);
+  plan.copy_to.reserve(copies);
+  plan.copy_from.reserve(copies);
+  for (Listing& l : listings) {
+    canonical_items.insert(canonical_items.end(), l.entries.begin(), l.entries.end());
+    plan.copy_to.insert(plan.copy_to.end(), l.copy_to.begin(), l.copy_to.end());
+    plan.copy_from.insert(plan.copy_from.end(), l.copy_from.begin(), l.copy_from.end());
+    l = {};
   }
   plan.entries.resize(canonical_items.size());
   const auto count = static_cast<long long>(canonical_items.size());
