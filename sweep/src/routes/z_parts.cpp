@@ -79,9 +79,10 @@ mom::StripImpedance ZParts::strip(double frequency_hz) const {
 }
 
 bool ZParts::interpolates_tables() const {
-  // An adaptive sweep solves about as few frequencies as the band's tables evaluate.
-  return settings_.interpolate_tables && !is_adaptive(settings_) &&
-         settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom;
+  // An adaptive sweep solves at least the 7 frequencies the band's tables first evaluate.
+  return settings_.interpolate_tables &&
+         (is_adaptive(settings_) ||
+          settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom);
 }
 
 void ZParts::make_band_tables(const mom::BandTables::Share& share) {

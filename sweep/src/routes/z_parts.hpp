@@ -46,8 +46,8 @@ class ZParts {
     if (!gram_.empty()) mom::add_surface_impedance(gram_, strip(frequency_hz), z);
   }
 
-  // accuracy.interpolate_tables, and SweepSettings::kBandTablesFrom frequencies or more, all of
-  // them solved (not an adaptive sweep).
+  // accuracy.interpolate_tables, and an adaptive sweep or SweepSettings::kBandTablesFrom
+  // frequencies or more.
   [[nodiscard]] bool interpolates_tables() const;
   // The band's tables now, their evaluations shared by `share` (an MPI sweep's ranks);
   // otherwise the first host_tables call makes them, alone.

@@ -137,9 +137,9 @@ struct SweepSettings {
   // keep the defaults.
   double greens_table_accuracy = 1e-6;  // [1e-10, 1e-3]
   int quadrature = 1;                   // 1 to 4
-  // On the host, sweeps that solve at least kBandTablesFrom frequencies (not adaptive ones, which
-  // solve about as few as the tables evaluate) interpolate the offset tables
-  // over the band (mom::BandTables) to greens_table_accuracy × 1e-3 of their largest entry.
+  // On the host, adaptive sweeps and sweeps of at least kBandTablesFrom frequencies interpolate
+  // the offset tables over the band (mom::BandTables) to greens_table_accuracy × 1e-3 of their
+  // largest entry.
   bool interpolate_tables = true;
   static constexpr std::size_t kBandTablesFrom = 15;  // twice the 7 evaluations it starts with
   // Rule mpie only: when > 0, the pattern's reach in substrate heights
