@@ -16,6 +16,7 @@
 #include "planarmom/mom/port_loads.hpp"
 #include "planarmom/sweep/run.hpp"
 #include "support/gpu.hpp"
+#include "support/line_config.hpp"
 #include "support/sweep_difference.hpp"
 
 namespace pmom::sweep {
@@ -51,20 +52,8 @@ TEST(LumpedElements, ImpedanceOfSeriesAndParallelParts) {
 // through at 1-3 GHz).
 std::string line_with(const std::string& part, const std::string& where = "x: 40.0, y: 0.6",
                       const std::string& settings = "solver: {backend: cpu}\n") {
-  return "substrate: {eps_r: 3.38, height_mm: 0.508, loss_tangent: 0}\n"
-         "metal: {pec: true}\n"
-         "layout:\n"
-         "  - {x0: 0, y0: 0, x1: 80.0, y1: 1.2}\n"
-         "ports:\n"
-         "  - {name: a, x: 0, y: 0.6, direction: \"+x\", feed_length_mm: 36, "
-         "reference_plane_mm: 40}\n"
-         "  - {name: b, x: 80.0, y: 0.6, direction: \"-x\", feed_length_mm: 36, "
-         "reference_plane_mm: 40}\n"
-         "lumped:\n"
-         "  - {name: Z1, " + where + ", axis: x, " + part + "}\n"
-         "mesh: {cell_mm: 0.2}\n"
-         "frequencies: [1.0e9, 2.0e9, 3.0e9]\n" +
-         settings;
+  return test::line_config("", "lumped:\n  - {name: Z1, " + where + ", axis: x, " + part + "}\n",
+                           settings);
 }
 
 TEST(LumpedElements, MeshPutsTheElementAcrossTheWholeStrip) {

@@ -20,6 +20,7 @@
 #include "io/temp_dir.hpp"
 #include "support/coupler.hpp"
 #include "support/gpu.hpp"
+#include "support/line_config.hpp"
 
 namespace pmom::sweep {
 namespace {
@@ -96,19 +97,8 @@ TEST(RecycledInverse, ZOfANearbyFrequencyPreconditionsCocgOnTheGpu) {
 // (docs/PERFORMANCE.md v0.34). Bar: converged within the budget and a few more.
 TEST(RecycledInverse, AFarFrequencyStopsAtTheBudgetAndFinishesOnItsOwnLu) {
   const pmom::test::TempDir scratch("recycled_budget");
-  const std::string config =
-      "substrate: {eps_r: 3.38, height_mm: 0.508, loss_tangent: 0}\n"
-      "metal: {pec: true}\n"
-      "layout:\n"
-      "  - {x0: 0, y0: 0, x1: 80.0, y1: 1.2}\n"
-      "ports:\n"
-      "  - {name: a, x: 0, y: 0.6, direction: \"+x\", feed_length_mm: 36, "
-      "reference_plane_mm: 40}\n"
-      "  - {name: b, x: 80.0, y: 0.6, direction: \"-x\", feed_length_mm: 36, "
-      "reference_plane_mm: 40}\n"
-      "mesh: {cell_mm: 0.4}\n"
-      "frequencies: [1.0e9, 6.0e9]\n"
-      "solver: {backend: cpu, tolerance: 1.0e-7}\n";
+  const std::string config = pmom::test::line_config(
+      "", "", "solver: {backend: cpu, tolerance: 1.0e-7}\n", "0.4", "[1.0e9, 6.0e9]");
   const io::SweepData data = run_sweep(load_sweep(scratch.write("line.yaml", config)));
   ASSERT_EQ(data.records.size(), 2u);
   for (const io::FrequencyRecord& r : data.records) EXPECT_LE(r.residual, 1e-7) << r.frequency_hz;

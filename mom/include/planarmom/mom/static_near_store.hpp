@@ -1,8 +1,8 @@
 // The near entries' static 1/R parts kept on disk between processes. They depend on two shapes,
 // an offset, the cells' aspect and the quadrature order only (not on frequency, board or cell
-// size), and computing them was most of a table plan's time: 1.75 s of the main job on 2 cores
-// (docs/PERFORMANCE.md v0.35). One binary file per order and aspect, written to a temporary file
-// renamed into place; a damaged or foreign file is a miss, never a wrong value.
+// size), and computing them was most of a table plan's time (docs/PERFORMANCE.md v0.35). One
+// binary file per order and aspect, written to a temporary file renamed into place; a damaged or
+// foreign file is a miss, never a wrong value.
 #pragma once
 
 #include <filesystem>
