@@ -18,8 +18,15 @@
 #include "planarmom/mom/edge_profile.hpp"
 #include "static_near_cache.hpp"
 
+// glibc's vector log1p (libmvec) for the host's rows of lookups: <math.h> declares it only under
+// -ffast-math, which this unit does not take.
+extern "C" double log1p(double) noexcept __attribute__((__simd__("notinbranch")));
+
 namespace pmom::mom {
 namespace {
+
+// The observer points of a row whose lookups' positions are found together (table_entry).
+constexpr int kHostRow = 8;
 
 using cd = std::complex<double>;
 using geometry::Edge;
@@ -496,8 +503,8 @@ InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& gree
   for (long long k = 0; k < count; ++k) {
     const TablePlan::Entry& e = plan.entries[static_cast<std::size_t>(k)];
     t.values[static_cast<std::size_t>(e.slot)] =
-        table_entry(view, plan.rule_start.data(), plan.rule_t.data(), plan.rule_w.data(), e,
-                    plan.dx_m, plan.dy_m);
+        table_entry<kHostRow>(view, plan.rule_start.data(), plan.rule_t.data(),
+                              plan.rule_w.data(), e, plan.dx_m, plan.dy_m);
   }
   plan.copy_slots(t.values);
   t.greens_evaluations = plan.lookups();

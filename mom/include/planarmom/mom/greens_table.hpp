@@ -98,7 +98,14 @@ template <class C> struct GreensTableView {
   // One potential's G − c/ρ (G_V where scalar, G_A otherwise): what a table entry reads,
   // at half the interpolation's work.
   PLANARMOM_HD C smooth_one(double rho, bool scalar) const {
-    const double s = greens_xi(rho, scale_rho, inv_length) / step;
+    return smooth_one_at(position(rho), scalar);
+  }
+  // ρ's position in the samples, s = ξ(ρ)/step, and smooth_one there: apart, so that the host
+  // can find a row of positions in one vectorised loop (table_plan.hpp).
+  PLANARMOM_HD double position(double rho) const {
+    return greens_xi(rho, scale_rho, inv_length) / step;
+  }
+  PLANARMOM_HD C smooth_one_at(double s, bool scalar) const {
     return lagrange4_one(quasi_static, quasi_static_count, s * kQuasiStaticRefinement, scalar) +
            lagrange4_one(remainder, remainder_count, s, scalar);
   }

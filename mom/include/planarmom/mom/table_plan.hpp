@@ -70,7 +70,10 @@ PLANARMOM_HD inline EntrySides entry_sides(const TablePlan::Entry& e, double dx_
 
 // One entry's value (G from the table view: c/ρ + smooth far, smooth near) on cells of
 // dx_m × dy_m. The host evaluation and the CUDA fill both call it. C as for GreensTableView.
-template <class C>
+// Row: the observer points whose ρ and sample positions are found together before their
+// lookups; the device takes 1 (nothing held), the host 8 (the positions' log1p vectorised,
+// libmvec): the same arithmetic in the same order either way.
+template <int Row = 1, class C>
 PLANARMOM_HD inline C table_entry(const GreensTableView<C>& g, const int* rule_start,
                                   const double* rule_t, const double* rule_w,
                                   const TablePlan::Entry& e, double dx_m, double dy_m) {
@@ -81,17 +84,27 @@ PLANARMOM_HD inline C table_entry(const GreensTableView<C>& g, const int* rule_s
   // are the square cell's bit for bit).
   const auto [a, b] = entry_sides(e, dx_m, dy_m);
   const double eta = b / a;
+  const int q_end = rule_start[e.rule_y + 1];
   C sum(0.0);
   for (int p = rule_start[e.rule_x]; p < rule_start[e.rule_x + 1]; ++p) {
     const double dx = e.cx + rule_t[p];
     C row(0.0);
-    for (int q = rule_start[e.rule_y]; q < rule_start[e.rule_y + 1]; ++q) {
-      const double dy = eta * (e.cy + rule_t[q]);
-      // Offsets of at most a grid's cells: sqrt cannot overflow here, and hypot costs more.
-      const double rho = a * std::sqrt(dx * dx + dy * dy);
-      C value = g.smooth_one(rho, scalar);
-      if (!near) value += c / rho;
-      row += rule_w[q] * value;
+    for (int q0 = rule_start[e.rule_y]; q0 < q_end; q0 += Row) {
+      const int count = q_end - q0 < Row ? q_end - q0 : Row;
+      double rho[Row], s[Row];
+      PLANARMOM_SIMD
+      for (int k = 0; k < Row; ++k) {
+        // Past the row's end: a point of the row again (a valid ρ), never read.
+        const double dy = eta * (e.cy + rule_t[q0 + (k < count ? k : 0)]);
+        // Offsets of at most a grid's cells: sqrt cannot overflow here, and hypot costs more.
+        rho[k] = a * std::sqrt(dx * dx + dy * dy);
+        s[k] = g.position(rho[k]);
+      }
+      for (int k = 0; k < count; ++k) {
+        C value = g.smooth_one_at(s[k], scalar);
+        if (!near) value += c / rho[k];
+        row += rule_w[q0 + k] * value;
+      }
     }
     sum += rule_w[p] * row;
   }
