@@ -35,7 +35,7 @@ bool RecycledLu::stale() const {
 }
 
 int RecycledLu::iteration_budget() const {
-  if (own_system_) return 0;
+  if (solves_ == 0) return 0;  // the next system is the LU's own
   if (iterations_ <= 0 || seconds_ <= 0) return kRefreshIterations;
   const double lu_iterations = lu_seconds_ / (seconds_ / static_cast<double>(iterations_));
   return static_cast<int>(
@@ -43,7 +43,6 @@ int RecycledLu::iteration_budget() const {
 }
 
 void RecycledLu::record(int iterations, double seconds) {
-  own_system_ = false;
   ++solves_;
   iterations_ += iterations;
   seconds_ += seconds;
@@ -62,7 +61,6 @@ void RecycledLu::refresh(const std::function<Block<cd>()>& make_matrix) {
   iterations_ = 0;
   seconds_ = 0;
   last_iterations_ = 0;
-  own_system_ = true;
 }
 
 }  // namespace pmom

@@ -179,23 +179,19 @@ std::vector<std::vector<std::uint8_t>> pattern_reads(const std::vector<RooftopCe
   return marks;
 }
 
-// The entry a table entry equals by symmetry: reciprocity (observer and source swapped, with
-// the offset negated: ⟨f_m, G f_n⟩ = ⟨f_n, G f_m⟩) to order the kinds, and for two shapes of
-// one kind to order the offset (its first nonzero component positive), then evenness in each
-// offset component along which both shapes are symmetric (plain triangles and uniform
-// profiles: mirroring that component changes nothing). Reading ±Δ of one kind from one
-// computation keeps Z exactly symmetric: the near parts' quadrature, with its observer and
-// source treated differently, left Z_mn and Z_nm 1e-8 apart when both were computed.
 // f(di, dj) for every marked offset of a table (marks by offset_index), in slot order; the
 // unmarked slots, most of a table, skipped eight at a time.
 template <class F>
 void for_each_marked(const std::vector<std::uint8_t>& marks, int nx, int ny, F&& f) {
   const long long width = 2LL * nx - 1, size = static_cast<long long>(marks.size());
   for (long long k = 0; k < size;) {
-    std::uint64_t word = 0;
-    if (k + 8 <= size && (std::memcpy(&word, &marks[static_cast<std::size_t>(k)], 8), word == 0)) {
-      k += 8;
-      continue;
+    if (k + 8 <= size) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, &marks[static_cast<std::size_t>(k)], sizeof word);
+      if (word == 0) {
+        k += 8;
+        continue;
+      }
     }
     if (marks[static_cast<std::size_t>(k)] != 0)
       f(static_cast<int>(k % width) - (nx - 1), static_cast<int>(k / width) - (ny - 1));
@@ -203,11 +199,18 @@ void for_each_marked(const std::vector<std::uint8_t>& marks, int nx, int ny, F&&
   }
 }
 
+// The entry a table entry equals by symmetry: reciprocity (observer and source swapped, with
+// the offset negated: ⟨f_m, G f_n⟩ = ⟨f_n, G f_m⟩) to order the kinds, and for two shapes of
+// one kind to order the offset (its first nonzero component positive), then evenness in each
+// offset component along which both shapes are symmetric (plain triangles and uniform
+// profiles: mirroring that component changes nothing). Reading ±Δ of one kind from one
+// computation keeps Z exactly symmetric: the near parts' quadrature, with its observer and
+// source treated differently, left Z_mn and Z_nm 1e-8 apart when both were computed.
 // A table's symmetries, worked out once per table (the scans apply them to every used slot).
 class Symmetry {
  public:
   explicit Symmetry(int table) {
-    bool x_symmetric = false, y_symmetric = false;
+    // Both shapes' symmetry: the same for the table and its partner.
     if (table < kVectorTables) {
       const int axis = table / (kRooftopKinds * kRooftopKinds);
       const int m = table / kRooftopKinds % kRooftopKinds, n = table % kRooftopKinds;
@@ -217,19 +220,16 @@ class Symmetry {
       const bool along = a.minus == Edge::none && a.plus == Edge::none &&
                          b.minus == Edge::none && b.plus == Edge::none;
       const bool across = a.across == Edge::none && b.across == Edge::none;
-      x_symmetric = axis == 0 ? along : across;
-      y_symmetric = axis == 0 ? across : along;
+      x_symmetric_ = axis == 0 ? along : across;
+      y_symmetric_ = axis == 0 ? across : along;
     } else {
       const int o = (table - kVectorTables) / kChargeKinds, s = (table - kVectorTables) % kChargeKinds;
       swap_ = o > s ? Swap::always : o == s ? Swap::if_negative : Swap::never;
       partner_ = charge_table(s, o);
       const CellProfile a = cell_profile(o), b = cell_profile(s);
-      x_symmetric = a.x == Edge::none && b.x == Edge::none;
-      y_symmetric = a.y == Edge::none && b.y == Edge::none;
+      x_symmetric_ = a.x == Edge::none && b.x == Edge::none;
+      y_symmetric_ = a.y == Edge::none && b.y == Edge::none;
     }
-    // Both shapes' symmetry, the same for the table and its partner.
-    x_symmetric_ = x_symmetric;
-    y_symmetric_ = y_symmetric;
   }
   // The table holding this table's canonical entries besides itself.
   [[nodiscard]] int partner() const { return partner_; }

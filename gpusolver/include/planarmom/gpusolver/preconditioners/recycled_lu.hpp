@@ -83,7 +83,6 @@ class RecycledLu {
   double seconds_ = 0;
   int last_iterations_ = 0;
   int refreshes_ = 0;
-  bool own_system_ = false;  // no solve since the LU: the next is of the LU's own system
 };
 
 }  // namespace pmom
