@@ -110,20 +110,24 @@ class Reader : public YamlReader {
     }
   }
 
-  // What a port and a lumped element share: an item of list `path` (keys of `schema`) with a
-  // name and a point (x, y), their lines recorded for errors that come later.
+  // What a port, a lumped element and a via share: an item of list `path` (keys of `schema`)
+  // with a name and a point (x, y), their lines recorded for errors that come later. The name is
+  // required, unless a default is given (a via's).
   struct NamedPoint {
     std::string name;
     double x_mm = 0, y_mm = 0;
   };
   NamedPoint named_point(const YAML::Node& item, const std::string& path, const char* schema,
-                         Item kind, int index) const {
+                         Item kind, int index, const std::string& default_name = {}) const {
     check_keys(item, path, keys(schema));
     c_.lines[{kind, index, ""}] = line_of(item);
-    const YAML::Node name = require(item, path, "name");
-    c_.lines[{kind, index, "name"}] = line_of(name);
-    return {text(name, path + "/name"), field(item, path, "x", kind, index),
-            field(item, path, "y", kind, index)};
+    std::string name = default_name;
+    if (default_name.empty() || item["name"]) {
+      const YAML::Node node = require(item, path, "name");
+      c_.lines[{kind, index, "name"}] = line_of(node);
+      name = text(node, path + "/name");
+    }
+    return {name, field(item, path, "x", kind, index), field(item, path, "y", kind, index)};
   }
 
   void ports(const YAML::Node& node) const {
@@ -195,6 +199,28 @@ class Reader : public YamlReader {
     validated([&] { validate(c_.layout); });
   }
 
+  // `vias:` (optional): plated vias from the metal to the ground, each a disk of the metal; an
+  // unnamed one is "via k" by its place (1-based).
+  void vias(const YAML::Node& node) const {
+    if (!node.IsSequence() || node.size() == 0)
+      fail(node, "/vias must be a non-empty list of vias ({name, x, y, diameter_mm})");
+    for (std::size_t v = 0; v < node.size(); ++v) {
+      const int index = static_cast<int>(v);
+      const std::string path = "/vias/" + std::to_string(v);
+      const YAML::Node item = node[v];
+      if (!item.IsMap()) fail(item, path + " must be a via {name, x, y, diameter_mm}");
+      Via via;
+      const NamedPoint at =
+          named_point(item, path, "/vias/*", Item::via, index, "via " + std::to_string(v + 1));
+      via.name = at.name;
+      via.x_mm = at.x_mm;
+      via.y_mm = at.y_mm;
+      via.diameter_mm = field(item, path, "diameter_mm", Item::via, index);
+      c_.layout.vias.push_back(via);
+    }
+    validated([&] { validate(c_.layout); });
+  }
+
   void mesh(const YAML::Node& node) const {
     check_keys(node, "/mesh", keys("/mesh"));
     c_.lines[{Item::mesh, -1, ""}] = line_of(node);
@@ -244,7 +270,7 @@ class Reader : public YamlReader {
 
 const ConfigSchema& geometry_config_schema() {
   static const ConfigSchema schema({
-      {"", {"substrate", "metal", "layout", "ports", "lumped", "mesh"}},
+      {"", {"substrate", "metal", "layout", "ports", "lumped", "vias", "mesh"}},
       {"/substrate", {"eps_r", "height_mm", "loss_tangent"}},
       {"/metal", {"pec", "conductivity_s_per_m", "thickness_um"}},
       {"/layout", {"gds", "cell", "layer"}},  // the GDSII form; else a list of rectangles
@@ -252,6 +278,7 @@ const ConfigSchema& geometry_config_schema() {
       {"/ports/*", {"name", "x", "y", "direction", "axis", "feed_length_mm",
                     "reference_plane_mm", "impedance_ohm"}},
       {"/lumped/*", {"name", "x", "y", "axis", "r_ohm", "l_nh", "c_pf", "topology"}},
+      {"/vias/*", {"name", "x", "y", "diameter_mm"}},
       {"/mesh", {"cell_mm", "cells_per_wavelength", "snap_mm", "max_unknowns"}},
   });
   return schema;
@@ -294,6 +321,7 @@ GeometryConfig parse_geometry_config(const YAML::Node& root, const std::string& 
   reader.layout(reader.require(root, "", "layout"));
   reader.ports(reader.require(root, "", "ports"));
   if (root["lumped"]) reader.lumped(root["lumped"]);
+  if (root["vias"]) reader.vias(root["vias"]);
   reader.mesh(reader.require(root, "", "mesh"));
   return config;
 }

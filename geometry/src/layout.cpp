@@ -1,4 +1,4 @@
-// Mesh-independent checks of substrates, metals, rectangles and ports.
+// Mesh-independent checks of substrates, metals, rectangles, ports, lumped elements and vias.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -134,6 +134,21 @@ void validate_lumped(const LumpedElement& element, int index) {
     fail(name + " has no part: give r_ohm, l_nh or c_pf (> 0)", "");
 }
 
+void validate_via(const Via& via, int index) {
+  const std::string name = "via '" + via.name + "'";
+  auto fail = [&](const std::string& what, const char* field) {
+    throw GeometryError(what, Item::via, index, field);
+  };
+  if (via.name.empty())
+    fail("the via at (" + num(via.x_mm) + ", " + num(via.y_mm) + ") mm has an empty name", "name");
+  if (!std::isfinite(via.x_mm)) fail(name + " has a non-finite position", "x");
+  if (!std::isfinite(via.y_mm)) fail(name + " has a non-finite position", "y");
+  if (!(via.diameter_mm > 0.0))
+    fail(name + ": diameter_mm must be > 0, got " + num(via.diameter_mm), "diameter_mm");
+  if (!std::isfinite(via.diameter_mm))
+    fail(name + ": diameter_mm must be finite, got " + num(via.diameter_mm), "diameter_mm");
+}
+
 void validate(const Layout& layout) {
   validate(layout.substrate);
   validate(layout.metal);
@@ -159,6 +174,13 @@ void validate(const Layout& layout) {
     if (!element_names.insert(layout.lumped[e].name).second)
       throw GeometryError("lumped element name '" + layout.lumped[e].name + "' is used twice",
                           Item::lumped, static_cast<int>(e), "name");
+  }
+  std::set<std::string> via_names;
+  for (std::size_t v = 0; v < layout.vias.size(); ++v) {
+    validate_via(layout.vias[v], static_cast<int>(v));
+    if (!via_names.insert(layout.vias[v].name).second)
+      throw GeometryError("via name '" + layout.vias[v].name + "' is used twice", Item::via,
+                          static_cast<int>(v), "name");
   }
 }
 

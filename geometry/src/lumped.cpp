@@ -90,13 +90,6 @@ GapLine locate_gap_line(const Mesh& mesh, double x_mm, double y_mm, Axis axis,
   return l;
 }
 
-namespace {
-
-// The rectangle (mm) of an edge port's feed: from its edge past its last sample, across its
-// width.
-struct Box {
-  double x0, x1, y0, y1;
-};
 Box feed_box(const Mesh& mesh, const MeshPort& p) {
   const Grid& g = mesh.grid();
   const bool x = p.direction == Direction::pos_x || p.direction == Direction::neg_x;
@@ -106,6 +99,14 @@ Box feed_box(const Mesh& mesh, const MeshPort& p) {
   const double lo = std::min(edge, end), hi = std::max(edge, end);
   return x ? Box{lo, hi, a0, a1} : Box{a0, a1, lo, hi};
 }
+
+std::string feed_line_text(const Mesh& mesh, const MeshPort& p) {
+  return "port '" + mesh.layout().ports[static_cast<std::size_t>(p.port)].name +
+         "''s feed line (its gap and the de-embedding's samples): move it past the feed's end "
+         "or shorten feed_length_mm";
+}
+
+namespace {
 
 bool shares_rooftops(const CrossSection& a, const CrossSection& b) {
   return std::find_first_of(a.basis.begin(), a.basis.end(), b.basis.begin(), b.basis.end()) !=
@@ -132,9 +133,7 @@ std::string gap_occupant(const Mesh& mesh, std::span<const MeshPort> ports,
     const Box b = feed_box(mesh, p);
     const bool crosses = x ? at > b.x0 + t && at < b.x1 - t && to > b.y0 + t && from < b.y1 - t
                            : at > b.y0 + t && at < b.y1 - t && to > b.x0 + t && from < b.x1 - t;
-    if (crosses)
-      return name + "'s feed line (its gap and the de-embedding's samples): move it past the "
-                    "feed's end or shorten feed_length_mm";
+    if (crosses) return feed_line_text(mesh, p);
   }
   for (const MeshLumped& other : lumped)
     if (shares_rooftops(other.section, l.section))

@@ -1,5 +1,6 @@
 // Meshing: grid from the bounding box, alignment and width checks, metal cells from the union
-// of rectangles and staircased polygons, then the pieces' warnings, basis numbering and ports.
+// of rectangles and staircased polygons, then the pieces' warnings, basis numbering, ports,
+// lumped elements and vias.
 #include <algorithm>
 #include <cmath>
 
@@ -136,6 +137,8 @@ Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
   Mesh mesh(layout, grid, std::move(metal), cell_bubbles);
   mesh.ports_ = detail::locate_ports(mesh);
   mesh.lumped_ = detail::locate_lumped(mesh);
+  mesh.vias_ = detail::locate_vias(mesh, warnings);
+  for (const MeshVia& v : mesh.vias_) mesh.via_cells_ += static_cast<int>(v.cells.size());
   mesh.warnings_ = std::move(warnings);
   return mesh;
 }

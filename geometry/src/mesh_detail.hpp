@@ -36,12 +36,28 @@ struct Components {
 // Locates every lumped element of mesh.layout() (see MeshLumped), or throws GeometryError;
 // needs the mesh's ports located.
 [[nodiscard]] std::vector<MeshLumped> locate_lumped(const Mesh& mesh);
+// Locates every via of mesh.layout() (see MeshVia), or throws GeometryError (Item::via): a cell
+// of its footprint bare or off the grid, a cell on an edge port's feed, a cell of another via.
+// Needs the mesh's ports located; appends a warning for each via narrower than a cell.
+[[nodiscard]] std::vector<MeshVia> locate_vias(const Mesh& mesh,
+                                               std::vector<std::string>& warnings);
 
 // The gap across the strip on the grid line through (x, y) whose current runs along `axis`, or
 // GeometryError(item, index) starting with `name`: off the grid, not inside the metal, across
 // a strip of one cell.
 [[nodiscard]] GapLine locate_gap_line(const Mesh& mesh, double x_mm, double y_mm, Axis axis,
                                       const std::string& name, Item item, int index);
+// The rectangle (mm) of an edge port's feed: from its edge past its last sample, across its
+// width. Nothing may sit on it but metal (its gap and the de-embedding's samples need a uniform
+// line).
+struct Box {
+  double x0, x1, y0, y1;
+};
+[[nodiscard]] Box feed_box(const Mesh& mesh, const MeshPort& port);
+// "port 'P1''s feed line (...): move it past the feed's end or shorten feed_length_mm", what a
+// message names an edge port's feed by when something sits on it.
+[[nodiscard]] std::string feed_line_text(const Mesh& mesh, const MeshPort& port);
+
 // What gap `l` must not sit on and does, named for a message ("" if nothing): an edge port's
 // feed, an internal port's gap, a lumped element's.
 [[nodiscard]] std::string gap_occupant(const Mesh& mesh, std::span<const MeshPort> ports,

@@ -5,38 +5,44 @@
 #include <string>
 
 #include "planarmom/mom/assembly.hpp"
+#include "planarmom/mom/via_border.hpp"
 
 namespace pmom::mom {
 
-ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables) {
+ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables,
+                                   const ViaKernels* vias) {
   ImpedanceMatrix z;
-  assemble_impedance(mesh, tables, z);
+  assemble_impedance(mesh, tables, z, vias);
   return z;
 }
 
 void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables,
-                        ImpedanceMatrix& z) {
+                        ImpedanceMatrix& z, const ViaKernels* vias) {
   const geometry::Grid& grid = mesh.grid();
   if (!tables.built_for(grid)) {
     throw std::invalid_argument("assemble_impedance: the tables were built for another grid");
   }
+  if (!mesh.vias().empty() && vias == nullptr)
+    throw std::invalid_argument("assemble_impedance: the mesh has vias; give their kernels");
   const std::vector<RooftopCells> rooftops = rooftop_cells(mesh, tables.edge_profiles);
   const TableView view = host_view(tables);
 
   // Every entry is written below: a matrix of the right size is reused as it is.
-  z.n = static_cast<int>(rooftops.size());
+  z.n = static_cast<int>(mesh.unknowns());
   z.values.resize(static_cast<std::size_t>(z.n) * static_cast<std::size_t>(z.n));
+  const auto n_r = static_cast<int>(rooftops.size());
   // Rows shrink along the triangle: dynamic scheduling balances them.
 #pragma omp parallel for schedule(dynamic, 16)
-  for (int m = 0; m < z.n; ++m) {
+  for (int m = 0; m < n_r; ++m) {
     const RooftopCells rm = rooftops[static_cast<std::size_t>(m)];
-    for (int n = m; n < z.n; ++n) {
+    for (int n = m; n < n_r; ++n) {
       const std::complex<double> value =
           basis_entry(view, rm, rooftops[static_cast<std::size_t>(n)]);
       z(m, n) = value;
       z(n, m) = value;
     }
   }
+  if (!mesh.vias().empty()) add_via_border(via_border(mesh, tables, *vias), z);
 }
 
 std::vector<std::complex<double>> delta_gap_excitation(int unknowns, const std::vector<int>& basis,

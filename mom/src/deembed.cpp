@@ -166,7 +166,7 @@ cd common_gamma(const std::vector<const FeedData*>& feeds, cd start, double a) {
 }  // namespace
 
 std::vector<cd> port_excitations(const geometry::Mesh& mesh) {
-  const auto n = static_cast<int>(mesh.basis().size());
+  const auto n = static_cast<int>(mesh.unknowns());
   std::vector<cd> v;
   v.reserve(static_cast<std::size_t>(n) * mesh.ports().size());
   for (const geometry::MeshPort& port : mesh.ports()) {
@@ -203,7 +203,7 @@ std::vector<FeedData> feed_data(const geometry::Mesh& mesh, std::span<const cd> 
                                 const DeembedOptions& options,
                                 std::span<const PortWaves> how = {}) {
   const auto p = static_cast<int>(mesh.ports().size());
-  const auto n = mesh.basis().size();
+  const auto n = mesh.unknowns();
   if (currents.size() != n * static_cast<std::size_t>(p) ||
       feed_z0_ohm.size() != static_cast<std::size_t>(p)) {
     throw std::invalid_argument("de-embedding: expected " + std::to_string(p) +
@@ -405,7 +405,7 @@ SParameters deembed(const geometry::Mesh& mesh, std::span<const cd> currents,
   const std::vector<FeedData> feeds =
       feed_data(mesh, currents, feed_z0_ohm, options, calibration.waves);
   Waves w = fitted_waves(feeds, feed_gamma);
-  const std::size_t n = mesh.basis().size();
+  const std::size_t n = mesh.unknowns();
   for (std::size_t q = 0; q < p; ++q) {
     if (calibration.waves[q] != PortWaves::calibrated) continue;
     const geometry::MeshPort& port = mesh.ports()[q];

@@ -19,10 +19,10 @@ using cd = std::complex<double>;
 template <class Add>
 void for_each_load_entry(const geometry::Mesh& mesh, std::span<const cd> load_ohm, long long rows,
                          Add add) {
-  const auto n = static_cast<long long>(mesh.basis().size());
+  const auto n = static_cast<long long>(mesh.unknowns());
   if (rows != n) {
     throw std::invalid_argument("add_gap_loads: Z has " + std::to_string(rows) +
-                                " rows but the mesh has " + std::to_string(n) + " rooftops");
+                                " rows but the mesh has " + std::to_string(n) + " unknowns");
   }
   const std::vector<geometry::LoadedGap> gaps = mesh.loaded_gaps();
   if (load_ohm.size() != gaps.size()) {

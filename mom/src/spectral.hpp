@@ -2,8 +2,12 @@
 // Sommerfeld integration (private to the mom module).
 #pragma once
 
+#include <boost/math/special_functions/bessel.hpp>
+#include <cmath>
 #include <complex>
 
+#include "planarmom/mom/bessel.hpp"
+#include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/greens.hpp"
 #include "planarmom/mom/quadrature.hpp"
 
@@ -36,7 +40,67 @@ void check_path(const PathOptions& p);
 Pair sommerfeld(const SlabSpectrum& s, double rho, const PathOptions& p, const Pair& offset,
                 const SingularCoefficients& c);
 
+// (1/2π) ∫₀^∞ F(kρ) J0(kρ ρ) kρ dkρ of a pair of spectral functions F (cd → Pair) with the
+// slab's poles and branch points (all below √εr' k0): the deformed path of p.shape above them,
+// then the real axis. decay: F ~ kρ^{−decay} for large kρ (at ρ = 0 the tail needs decay ≥ 3);
+// acc: the accuracy asked of each component. What sommerfeld and the vias' kernels
+// (via_greens.hpp) integrate.
+template <class F>
+Pair path_integral(const SlabSpectrum& s, double rho, const PathOptions& p,
+                   const Accuracy<2>& acc, double decay, F&& spectral);
+
 // Closed-form transform of G̃_qs minus its 1/ρ singularity c/ρ; finite at ρ = 0.
 Pair quasi_static_smooth(const SlabSpectrum& s, double rho);
+
+template <class F>
+Pair path_integral(const SlabSpectrum& s, double rho, const PathOptions& p,
+                   const Accuracy<2>& acc, double decay, F&& spectral) {
+  using cd = std::complex<double>;
+  // Double precision throughout: Boost would otherwise evaluate J0 in long double.
+  using NoPromotion =
+      boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+  // Beyond the last surface-wave pole (all lie below √εr' k0) and the branch point k0.
+  const double a = (std::sqrt(s.eps_real) + p.break_margin) * s.k0;
+  const double d = p.height_factor * (rho > 0.0 ? std::min(s.k0, 1.0 / rho) : s.k0);
+  const bool half_sine = p.shape == PathShape::half_sine;
+  auto on_path = [&](double t) -> Pair {
+    cd kr, dk;
+    if (half_sine) {
+      kr = cd(t, d * std::sin(pi * t / a));
+      dk = cd(1.0, d * pi / a * std::cos(pi * t / a));
+    } else {
+      kr = cd(0.5 * a * (1.0 - std::cos(t)), d * std::sin(t));
+      dk = cd(0.5 * a * std::sin(t), d * std::cos(t));
+    }
+    const cd w = bessel_j0(kr * rho) * kr * dk / (2.0 * pi);
+    const Pair g = spectral(kr);
+    return {g[0] * w, g[1] * w};
+  };
+  // Eight starting panels so that the adaptive refinement sees the pole/branch region.
+  const Pair path = integrate_adaptive<2>(on_path, 0.0, half_sine ? a : pi, acc, 8);
+
+  Accuracy<2> tail_acc = acc;
+  for (int i = 0; i < 2; ++i) tail_acc.offset[i] += path[i];
+  auto on_axis = [&](double k) -> Pair {
+    const double w = boost::math::cyl_bessel_j(0, k * rho, NoPromotion()) * k / (2.0 * pi);
+    const Pair g = spectral(cd(k, 0.0));
+    return {g[0] * w, g[1] * w};
+  };
+  Pair tail;
+  if (rho == 0.0) {
+    // No oscillation; k = a/σ maps [a, ∞) onto (0, 1], and F·k·a/σ² = O(σ^{decay − 3}) stays
+    // finite as σ → 0.
+    auto mapped = [&](double sigma) -> Pair {
+      const Pair g = on_axis(a / sigma);
+      const double jac = a / (sigma * sigma);
+      return {g[0] * jac, g[1] * jac};
+    };
+    tail = integrate_adaptive<2>(mapped, 0.0, 1.0, tail_acc, 4);
+  } else {
+    // Envelope of the integrand: kρ^{−decay} times kρ·kρ^{−1/2}.
+    tail = integrate_tail<2>(on_axis, a, pi / rho, decay - 0.5, tail_acc);
+  }
+  return {path[0] + tail[0], path[1] + tail[1]};
+}
 
 }  // namespace pmom::mom

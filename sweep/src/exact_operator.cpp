@@ -39,6 +39,7 @@ struct ExactOperator::Impl {
   mom::InteractionTables tables;         // the host path's, of the last at()
   bool host_dense = false;               // on the host, Z itself in place of the FFTs
   mom::HostTables host_tables;           // the host's tables of a frequency
+  ViaSource vias;                        // the vias' kernels of a frequency
   mom::ImpedanceMatrix z;                // host_dense: Z of the last at()
   // On a CUDA backend: the fill of Z's exact entries on `entries` (the correction's and the
   // blocks' pairs), the product, and where the diagonal is among the entries.
@@ -64,7 +65,9 @@ struct ExactOperator::Impl {
 
 void ExactOperator::Impl::assemble(std::span<const cd> loads, const mom::StripImpedance& strip,
                                    mom::ImpedanceMatrix& into) const {
-  mom::assemble_impedance(mesh, tables, into);
+  const std::optional<mom::ViaKernels> kernels =
+      mesh.vias().empty() ? std::nullopt : vias(tables.frequency_hz);
+  mom::assemble_impedance(mesh, tables, into, kernels ? &*kernels : nullptr);
   mom::add_gap_loads(mesh, loads, into);
   if (!gram.empty() && !strip.zero()) mom::add_surface_impedance(gram, strip, into);
 }
@@ -89,9 +92,13 @@ std::shared_ptr<Operator<cd>> ExactOperator::Impl::dense_at(std::span<const cd> 
 ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
                              std::vector<mom::GramEntry> gram, Backend<cd>& backend,
                              BlockJacobi* blocks, int columns, bool host_dense,
-                             mom::HostTables host_tables)
+                             mom::HostTables host_tables, ViaSource vias)
     : impl_(std::make_unique<Impl>(mesh, plan, std::move(gram), backend, blocks)) {
   Impl& d = *impl_;
+  if (!mesh.vias().empty() && (!host_dense || backend.on_device() || !vias))
+    throw std::invalid_argument("ExactOperator: a mesh with vias needs host_dense on the host "
+                                "and the vias' kernels");
+  d.vias = std::move(vias);
   d.host_tables = host_tables ? std::move(host_tables)
                               : [&plan = d.plan](const mom::GreensTable& g,
                                                  mom::InteractionTables& into) {
@@ -99,7 +106,7 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
                                 };
   const auto start = std::chrono::steady_clock::now();
   const bool on_device = backend.on_device();
-  d.n = static_cast<index_t>(mesh.basis().size());
+  d.n = static_cast<index_t>(mesh.unknowns());
   d.host_dense = host_dense && !on_device;
   if (!d.host_dense)
     d.layout = std::make_shared<const mom::ConvolutionLayout>(

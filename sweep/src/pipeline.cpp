@@ -68,7 +68,7 @@ io::FrequencyRecord SweepPipeline::run(double frequency_hz, std::vector<cd>& gue
   io::FrequencyRecord r;
   r.frequency_hz = frequency_hz;
   const logging::Heartbeat beat(std::to_string(frequency_hz * 1e-9) + " GHz");
-  const auto n = static_cast<index_t>(mesh_.basis().size());
+  const auto n = static_cast<index_t>(mesh_.unknowns());
 
   auto start = clock::now();
   // The ports' terminations, then the lumped elements' impedances (add_gap_loads' order).

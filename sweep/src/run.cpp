@@ -129,6 +129,13 @@ BackendChoice steps::choose_backend(BackendChoice wanted) {
 
 namespace {
 
+// ", of them 4 via cells (2 vias)" where the layout has vias, for the mesh's log line.
+std::string via_text(const geometry::Mesh& mesh) {
+  if (mesh.vias().empty()) return "";
+  return " (" + std::to_string(mesh.via_cell_count()) + " of them via cells, " +
+         std::to_string(mesh.vias().size()) + " vias)";
+}
+
 // load_sweep of a parsed config, `config_text` its text.
 SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string config_text) {
   const std::string file = config.string();
@@ -138,9 +145,9 @@ SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string
   snap(g, cell);
   geometry::Mesh mesh = g.make_mesh(cell);
   if (g.mesh.max_unknowns > 0 &&
-      mesh.basis().size() > static_cast<std::size_t>(g.mesh.max_unknowns)) {
+      mesh.unknowns() > static_cast<std::size_t>(g.mesh.max_unknowns)) {
     std::ostringstream text;
-    text << "/mesh: cells of " << geometry::cell_text(cell) << " mm give " << mesh.basis().size()
+    text << "/mesh: cells of " << geometry::cell_text(cell) << " mm give " << mesh.unknowns()
          << " unknowns, more than max_unknowns " << g.mesh.max_unknowns;
     const geometry::GeometryError e(text.str(), geometry::Item::mesh);
     throw geometry::ConfigError(file, g.line_of(e), e.what());
@@ -188,8 +195,8 @@ SweepJob load_parsed(const YAML::Node& root, const fs::path& config, std::string
                    << " µm thick: conductor loss on both faces of the strips and on the ground "
                       "(the feeds' line checks with it)";
   PMOM_LOG(info) << file << ": " << mesh.metal_cell_count() << " cells of "
-                 << geometry::cell_text(mesh.grid().cell()) << " mm, " << mesh.basis().size()
-                 << " unknowns, " << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
+                 << geometry::cell_text(mesh.grid().cell()) << " mm, " << mesh.unknowns()
+                 << " unknowns" << via_text(mesh) << ", " << mesh.ports().size() << " ports, " << settings.frequencies_hz.size()
                  << " frequencies";
   for (const std::string& w : mesh.warnings()) PMOM_LOG(warning) << file << ": " << w;
   for (const std::string& w : knob_warnings(mesh, settings)) PMOM_LOG(warning) << w;
@@ -226,7 +233,7 @@ void write_current_pictures(const geometry::Mesh& mesh, const SweepSettings& set
                             const std::vector<std::string>& ports) {
   if (settings.current_frequencies_hz.empty()) return;
   const io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/true);
-  const std::size_t n = mesh.basis().size();
+  const std::size_t n = mesh.unknowns();
   const std::vector<CurrentPicture> pictures =
       current_pictures(settings.hdf5, settings.current_frequencies_hz, ports);
   for (const CurrentPicture& p : pictures) {
@@ -241,7 +248,9 @@ void write_current_pictures(const geometry::Mesh& mesh, const SweepSettings& set
     std::ostringstream title;
     title << "|J| at " << p.frequency_hz * 1e-9 << " GHz, port " << p.port + 1 << " '"
           << ports[static_cast<std::size_t>(p.port)] << "' driven";
-    write_current_picture(mesh, current_density(mesh, currents), p, title.str());
+    // The surface's current only: the vias' unknowns follow the basis.
+    write_current_picture(mesh, current_density(mesh, currents.first(mesh.basis().size())), p,
+                          title.str());
   }
   PMOM_LOG(info) << "current pictures: " << pictures.size() << " (SVG and CSV), e.g. "
                  << pictures.front().svg.string();
@@ -276,7 +285,7 @@ io::SweepInfo steps::sweep_info(const SweepJob& job, const std::string& backend)
   info.config_text = job.config_text;
   info.program_version = PLANARMOM_VERSION;
   info.backend = backend;
-  info.unknowns = job.mesh.basis().size();
+  info.unknowns = job.mesh.unknowns();
   return info;
 }
 

@@ -23,7 +23,8 @@ class FftRoute final : public ZRoute {
         static_cast<int>(parts.mesh().ports().size()), uses_lu(s),
         [&parts](const mom::GreensTable& g, mom::InteractionTables& into) {
           parts.host_tables(g, into);
-        });
+        },
+        [&parts](double hz) { return parts.via_kernels(hz); });
     PMOM_LOG(info) << "sparsify rule exact: " << exact_->summary();
     if (uses_lu(s)) {
       // An adaptive sweep's solves jump about the band: its first LU is at the band's centre

@@ -74,6 +74,14 @@ mom::GreensTable ZParts::greens_table(double frequency_hz) const {
           mom::required_rho_max(mesh_.grid()), table_options(settings_)};
 }
 
+std::optional<mom::ViaKernels> ZParts::via_kernels(double frequency_hz) const {
+  if (mesh_.vias().empty()) return std::nullopt;
+  const geometry::Substrate& sub = mesh_.layout().substrate;
+  return std::optional<mom::ViaKernels>(
+      std::in_place, mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3, metal_},
+      frequency_hz, mom::required_rho_max(mesh_.grid()), table_options(settings_));
+}
+
 mom::StripImpedance ZParts::strip(double frequency_hz) const {
   return mom::strip_impedance(metal_, frequency_hz);
 }

@@ -15,6 +15,7 @@
 #include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
+#include "planarmom/mom/via_greens.hpp"
 #include "planarmom/sweep/config.hpp"
 
 namespace pmom::sweep {
@@ -32,7 +33,7 @@ class ZParts {
 
   [[nodiscard]] const geometry::Mesh& mesh() const { return mesh_; }
   [[nodiscard]] const SweepSettings& settings() const { return settings_; }
-  [[nodiscard]] index_t unknowns() const { return static_cast<index_t>(mesh_.basis().size()); }
+  [[nodiscard]] index_t unknowns() const { return static_cast<index_t>(mesh_.unknowns()); }
   [[nodiscard]] const mom::TablePlan& plan() const { return plan_; }
   // The strips' loss entries (empty for perfect metal; within the pattern for rule mpie).
   [[nodiscard]] const std::vector<mom::GramEntry>& gram() const { return gram_; }
@@ -41,6 +42,8 @@ class ZParts {
 
   [[nodiscard]] mom::GreensTable greens_table(double frequency_hz) const;
   [[nodiscard]] mom::StripImpedance strip(double frequency_hz) const;
+  // The vias' kernels at a frequency; none without vias.
+  [[nodiscard]] std::optional<mom::ViaKernels> via_kernels(double frequency_hz) const;
   // The strips' loss terms added to z (nothing for perfect metal).
   template <class Z> void add_metal_loss(double frequency_hz, Z& z) const {
     if (!gram_.empty()) mom::add_surface_impedance(gram_, strip(frequency_hz), z);

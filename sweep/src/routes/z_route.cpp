@@ -17,9 +17,21 @@ namespace pmom::sweep {
 SweepSettings resolved_settings(SweepSettings s, const geometry::Mesh& mesh,
                                 const Backend<std::complex<double>>& backend) {
   if (s.preconditioner == PreconditionerChoice::automatic) {
-    const bool lu_fits = static_cast<index_t>(mesh.basis().size()) <= largest_lu(backend);
+    const bool lu_fits = static_cast<index_t>(mesh.unknowns()) <= largest_lu(backend);
     s.preconditioner = s.rule == Rule::exact && lu_fits ? PreconditionerChoice::lu
                                                         : PreconditionerChoice::block;
+  }
+  // Vias are in Z's host assembly only, for now: its LU route.
+  if (!mesh.vias().empty()) {
+    if (backend.on_device() || s.rule != Rule::exact || s.preconditioner != PreconditionerChoice::lu)
+      throw std::runtime_error(
+          "vias run on the host with Z's LU for now: sweep with --backend cpu, sparsify rule "
+          "exact (the default) and preconditioner lu or auto, with at most " +
+          std::to_string(largest_lu(backend)) + " unknowns (the mesh has " +
+          std::to_string(mesh.unknowns()) + ")");
+    if (!mesh.layout().metal.pec)
+      throw std::runtime_error("vias need perfect metal for now (their kernels assume a perfect "
+                               "ground plane): leave out the metal's conductivity");
   }
   // With Z's LU the host multiplies by Z itself, without FFTs.
   if (s.rule == Rule::exact && s.preconditioner != PreconditionerChoice::lu &&

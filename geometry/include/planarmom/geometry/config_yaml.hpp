@@ -1,5 +1,5 @@
 // The geometry sections of a planarmom YAML config (DESIGN §7): substrate, metal, layout,
-// ports and mesh. The sweep (sweep/config.hpp, sweep/run.hpp) loads the file, hands the parsed
+// ports, lumped, vias and mesh. The sweep (sweep/config.hpp, sweep/run.hpp) loads the file, hands the parsed
 // document here and reads the other top-level sections itself. docs/CONFIG.md lists every key.
 #pragma once
 

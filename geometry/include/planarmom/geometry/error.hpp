@@ -8,9 +8,9 @@
 
 namespace pmom::geometry {
 
-// The kind of input item an error is about; `index` numbers rectangles, polygons and ports
-// (each in its own list).
-enum class Item { layout, substrate, metal, rectangle, polygon, port, lumped, mesh };
+// The kind of input item an error is about; `index` numbers rectangles, polygons, ports, lumped
+// elements and vias (each in its own list).
+enum class Item { layout, substrate, metal, rectangle, polygon, port, lumped, via, mesh };
 
 class GeometryError : public std::invalid_argument {
  public:

@@ -1,5 +1,6 @@
 // What a planar circuit is made of, independent of any mesh or frequency: the substrate, the
-// metal, rectangles and polygons (their union is the metal) and the ports on the metal's edge.
+// metal, rectangles and polygons (their union is the metal), the ports on the metal's edge, the
+// lumped elements in it and the vias from it to the ground.
 #pragma once
 
 #include <string>
@@ -71,6 +72,17 @@ struct LumpedElement {
 inline constexpr Named<LumpedElement::Topology> kTopologyNames[] = {
     {"series", LumpedElement::Topology::series}, {"parallel", LumpedElement::Topology::parallel}};
 
+// A plated via from the strips' metal down to the ground plane through the substrate: a vertical
+// current, uniform along the via, between the metal over its footprint and the ground. On the
+// mesh it is the column under the metal cells whose centre lies inside its disk (MeshVia); it
+// needs no grid line (no snapping), and it does not constrain an automatic cell.
+struct Via {
+  std::string name;           // not empty, distinct from the other vias' (the config's default:
+                              // "via 1", "via 2", ... by its place in the list)
+  double x_mm = 0, y_mm = 0;  // the centre of its drill
+  double diameter_mm = 0;     // the drill's diameter, > 0
+};
+
 struct Layout {
   Substrate substrate;
   Metal metal;
@@ -78,6 +90,7 @@ struct Layout {
   std::vector<Polygon> polygons;  // any outline, staircased on the grid
   std::vector<Port> ports;
   std::vector<LumpedElement> lumped;
+  std::vector<Via> vias;
 };
 
 // "+x", "-x", "+y", "-y".
@@ -92,8 +105,11 @@ void validate(const Metal& metal);
 void validate_rect(const Rect& rect, int index);
 void validate_port(const Port& port, int index);
 void validate_lumped(const LumpedElement& element, int index);
+// A non-empty name, a finite centre and a finite diameter > 0 (Item::via): "via 'v1':
+// diameter_mm must be > 0, got -1".
+void validate_via(const Via& via, int index);
 // All of the above and validate_polygon, at least one rectangle or polygon, and distinct
-// non-empty port names and lumped element names.
+// non-empty port names, lumped element names and via names.
 void validate(const Layout& layout);
 
 // "rectangle 3 (x 0..0.1 mm, y 0..5 mm)", the way errors name a rectangle.

@@ -1,5 +1,6 @@
 // The uniform rectangular-cell mesh of a layout and its rooftop basis (Galerkin MPIE on the grid),
-// with the ports located on it. Built once per layout; frequency-independent.
+// with the ports, lumped elements and vias located on it. Built once per layout;
+// frequency-independent.
 #pragma once
 
 #include <cstdint>
@@ -135,6 +136,16 @@ struct GapStrips {
   std::vector<int> of_port;                           // per port: an internal one's, else -1
 };
 
+// A via located on the mesh (Via): the column under its footprint, the metal cells whose centre
+// lies inside its disk (distance from its centre < diameter / 2), or, where no cell centre does
+// (a via narrower than a cell), the one cell holding its centre (the one on the high side where
+// the centre sits on a grid line). Each cell carries one unknown: the vertical current from
+// that cell's metal down to the ground, uniform along the via (Mesh::unknowns).
+struct MeshVia {
+  int via = 0;              // index into Layout::vias
+  std::vector<Cell> cells;  // row-major by (j, i); at least one
+};
+
 // A cross-section of rooftops that carries a lumped impedance in Z (mom/port_loads.hpp): a
 // port's delta gap or a lumped element.
 struct LoadedGap {
@@ -177,9 +188,21 @@ class Mesh {
   // The strips of the lumped elements' and internal ports' gaps, elements' first.
   [[nodiscard]] GapStrips gap_strips() const;
 
+  // The vias in Layout::vias order, each with its cells (no cell is in two vias).
+  [[nodiscard]] const std::vector<MeshVia>& vias() const { return vias_; }
+  // The cells of all vias together: one vertical current unknown each.
+  [[nodiscard]] int via_cell_count() const { return via_cells_; }
+  // The unknowns of the MoM system: the rooftops and bubbles in basis() order, unknowns
+  // 0..basis().size()-1, then one vertical current per via cell, in vias() order and each
+  // via's cells in their (row-major) order: via cell k, counting over all vias in order, is
+  // unknown basis().size() + k. Without vias, basis().size().
+  [[nodiscard]] std::size_t unknowns() const {
+    return basis_.size() + static_cast<std::size_t>(via_cells_);
+  }
+
   // What the mesh suspects in the drawing, one line each for the log: pieces of metal that touch
   // only at a corner (no current crosses a corner), pieces of one cell (no rooftop: they carry
-  // no current at this cell size).
+  // no current at this cell size), vias narrower than a cell (modelled as one cell's column).
   [[nodiscard]] const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
@@ -203,6 +226,8 @@ class Mesh {
   std::vector<int> y_edge_;  // nx*(ny+1), row-major by (j, i)
   std::vector<MeshPort> ports_;
   std::vector<MeshLumped> lumped_;
+  std::vector<MeshVia> vias_;
+  int via_cells_ = 0;
   std::vector<std::string> warnings_;
 };
 
@@ -211,7 +236,9 @@ class Mesh {
 // a cell or has an edge off the grid (the message suggests a cell that divides the layout),
 // the mesh would have more than 1e8 cells, or a port is not on the metal's outer edge, shares its edge with
 // another port, or its feed is not a straight uniform strip at least two cells long, or a
-// lumped element is off the grid, not inside the metal, on a port's feed or on another element.
+// lumped element is off the grid, not inside the metal, on a port's feed or on another element,
+// or a via reaches off the metal (a cell of its footprint is bare or off the grid), sits on an
+// edge port's feed line or shares a cell with another via.
 // The metal may be any number of pieces (4-neighbour connectivity of cells): coupled lines, gaps
 // and floating metal; the rooftops of each piece keep its charge neutral, as a floating
 // conductor's is. Mesh::warnings() names what looks like a drawing error, and polygons that

@@ -260,14 +260,18 @@ struct ImpedanceMatrix {
   }
 };
 
-// Z for the mesh's rooftops (in mesh.basis() order) from tables built for the mesh.
+class ViaKernels;  // via_greens.hpp
+
+// Z for the mesh's unknowns (mesh.basis() order, then the via cells: via_border.hpp) from tables
+// built for the mesh and, where it has vias, their kernels at the tables' frequency.
 // Fills the upper triangle in parallel (OpenMP over rows) and mirrors it: Z is symmetric.
-// Throws std::invalid_argument when the tables do not match the grid.
-ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables);
+// Throws std::invalid_argument when the tables do not match the grid, or vias lack kernels.
+ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables,
+                                   const ViaKernels* vias = nullptr);
 // The same into z, reusing its storage where it already has N×N values (a sweep's Z of every
 // frequency: no allocation and first touch of N² values each time).
 void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables,
-                        ImpedanceMatrix& z);
+                        ImpedanceMatrix& z, const ViaKernels* vias = nullptr);
 
 // Delta-gap excitation. The gap field E = V δ(s − s_e) along the rooftops' axis on their
 // common grid line (s_e), across the whole cross-section, gives

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <complex>
+#include <functional>
+#include <optional>
 #include <memory>
 #include <span>
 #include <string>
@@ -22,12 +24,14 @@
 #include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
+#include "planarmom/mom/via_greens.hpp"
 
 namespace pmom::sweep {
 
 class ExactOperator {
  public:
   using cd = std::complex<double>;
+  using ViaSource = std::function<std::optional<mom::ViaKernels>(double frequency_hz)>;
   // plan: the tables of every offset (make_table_plan without a pattern); gram: the strips'
   // loss entries (empty for perfect metal); blocks: a block preconditioner refreshed from Z's
   // exact entries at every frequency, or null; columns: the right-hand sides solved at once;
@@ -38,9 +42,12 @@ class ExactOperator {
   // On a CUDA backend the device fill and product are made here (std::runtime_error where
   // there is no device); on the host the FFT product needs FFTW (at() throws
   // std::runtime_error in a build without it).
+  // vias: the vias' kernels at a frequency, for a mesh with vias (which only host_dense takes:
+  // std::invalid_argument otherwise, or without them).
   ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
                 std::vector<mom::GramEntry> gram, Backend<cd>& backend, BlockJacobi* blocks,
-                int columns, bool host_dense = false, mom::HostTables host_tables = {});
+                int columns, bool host_dense = false, mom::HostTables host_tables = {},
+                ViaSource vias = {});
   ~ExactOperator();
   ExactOperator(const ExactOperator&) = delete;
   ExactOperator& operator=(const ExactOperator&) = delete;

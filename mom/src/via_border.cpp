@@ -1,0 +1,211 @@
+// Z's via rows and columns (via_border.hpp).
+#include "planarmom/mom/via_border.hpp"
+
+#include <array>
+#include <boost/math/special_functions/bessel.hpp>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "planarmom/mom/constants.hpp"
+#include "planarmom/mom/edge_profile.hpp"
+#include "kinds.hpp"
+
+namespace pmom::mom {
+namespace {
+
+using cd = std::complex<double>;
+
+// The Gauss rules of two cells' profile overlaps at the orders the distance asks.
+class CellRules {
+ public:
+  static constexpr std::array<int, 5> kOrders{2, 3, 4, 8, 16};
+  CellRules() {
+    for (std::size_t o = 0; o < kOrders.size(); ++o)
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b)
+          rules_[o][static_cast<std::size_t>(3 * a + b)] =
+              overlap_rule(profile_pieces(edge_of(a)), profile_pieces(edge_of(b)), -1, 1,
+                           kOrders[o]);
+  }
+  [[nodiscard]] const WeightRule& at(std::size_t order_index, geometry::Edge obs,
+                                     geometry::Edge src) const {
+    return rules_[order_index][static_cast<std::size_t>(3 * static_cast<int>(obs) +
+                                                        static_cast<int>(src))];
+  }
+
+ private:
+  std::array<std::array<WeightRule, 9>, kOrders.size()> rules_;
+};
+
+struct Cells {
+  double a = 0, b = 0;  // the sides along x and y, m
+  double longer = 0;
+};
+
+// ∫_c ∫_c+Δ ρ_c ρ_c' K(|r − r'|) of two cell shapes, by the rules of `order_index`.
+template <class K>
+cd cell_pair(const CellRules& rules, const Cells& cells, int obs_kind, int src_kind, int di,
+             int dj, std::size_t order_index, K&& kernel) {
+  const CellProfile obs = cell_profile(obs_kind), src = cell_profile(src_kind);
+  const WeightRule& rx = rules.at(order_index, obs.x, src.x);
+  const WeightRule& ry = rules.at(order_index, obs.y, src.y);
+  const double eta = cells.b / cells.a;
+  cd sum = 0.0;
+  for (std::size_t p = 0; p < rx.t.size(); ++p) {
+    const double dx = di + rx.t[p];
+    cd row = 0.0;
+    for (std::size_t q = 0; q < ry.t.size(); ++q) {
+      const double dy = eta * (dj + ry.t[q]);
+      row += ry.w[q] * kernel(cells.a * std::sqrt(dx * dx + dy * dy));
+    }
+    sum += rx.w[p] * row;
+  }
+  return cells.a * cells.a * cells.b * cells.b * sum;
+}
+
+// The rules' order for cells Δ apart: the tables' near, far, distant and remote distances
+// (AssemblyOptions' defaults); `log` for K_vv's logarithm, which needs more where near.
+std::size_t order_for(const Cells& cells, int di, int dj, bool log) {
+  const double d = std::hypot(cells.a / cells.longer * di, cells.b / cells.longer * dj);
+  if (d < 3.0) return log ? 4 : 3;
+  if (d < 12.0) return 2;
+  return d < 40.0 ? 1 : 0;
+}
+
+int via_kind(const geometry::Mesh& mesh, geometry::Cell c, bool edge_profiles) {
+  return edge_profiles ? charge_kind(mesh.x_edge_of(c), mesh.y_edge_of(c)) : 0;
+}
+
+}  // namespace
+
+ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables,
+                     const ViaKernels& kernels) {
+  const geometry::Grid& grid = mesh.grid();
+  if (!tables.built_for(grid))
+    throw std::invalid_argument("via_border: the offset tables were built for another grid");
+  if (std::abs(tables.frequency_hz - kernels.frequency()) > 1e-9 * kernels.frequency())
+    throw std::invalid_argument("via_border: the tables and the via kernels are of different "
+                                "frequencies");
+  if (kernels.rho_max() < required_rho_max(grid) * (1.0 - 1e-12))
+    throw std::invalid_argument("via_border: the via kernels do not reach across the grid");
+  std::vector<geometry::Cell> vias;
+  for (const geometry::MeshVia& v : mesh.vias()) vias.insert(vias.end(), v.cells.begin(), v.cells.end());
+  const std::vector<RooftopCells> basis = rooftop_cells(mesh, tables.edge_profiles);
+  ViaBorder border;
+  border.rooftops = static_cast<int>(basis.size());
+  border.vias = static_cast<int>(vias.size());
+  if (vias.empty()) return border;
+
+  const Cells cells{tables.dx_m, tables.dy_m, std::max(tables.dx_m, tables.dy_m)};
+  const CellRules rules;
+  const cd jw(0.0, 2.0 * pi * kernels.frequency());
+  const double inv_a2 = 1.0 / (cells.a * cells.a);
+  const double y_charge = cells.a / cells.b;
+  const auto charge_entry = [&](int obs_kind, int src_kind, int di, int dj) {
+    const int table = charge_table(obs_kind, src_kind);
+    if (tables.start[static_cast<std::size_t>(table)] < 0)
+      throw std::invalid_argument("via_border: the offset tables lack the charge table of kinds " +
+                                  std::to_string(obs_kind) + " and " + std::to_string(src_kind) +
+                                  " (tables of a sparse pattern?)");
+    return tables.at(table, di, dj);
+  };
+
+  // The (cell, charge kind) pairs the rooftops' charges use, each once.
+  const auto code = [&](int i, int j, int kind) {
+    return (static_cast<std::size_t>(j) * static_cast<std::size_t>(grid.nx) +
+            static_cast<std::size_t>(i)) * kChargeKinds + static_cast<std::size_t>(kind);
+  };
+  std::vector<int> position(static_cast<std::size_t>(grid.nx) * grid.ny * kChargeKinds, -1);
+  std::vector<std::array<int, 3>> pieces;  // i, j, kind
+  const auto piece = [&](int i, int j, int kind) {
+    int& at = position[code(i, j, kind)];
+    if (at < 0) {
+      at = static_cast<int>(pieces.size());
+      pieces.push_back({i, j, kind});
+    }
+    return at;
+  };
+  struct Charges {
+    int minus, plus, minus2 = -1, plus2 = -1;
+    double divergence;
+  };
+  std::vector<Charges> charges;
+  charges.reserve(basis.size());
+  for (const RooftopCells& r : basis) {
+    const int pi_ = r.i + (r.axis == 0 ? 1 : 0), pj = r.j + (r.axis == 1 ? 1 : 0);
+    Charges c{piece(r.i, r.j, r.minus_charge), piece(pi_, pj, r.plus_charge), -1, -1,
+              r.axis == 1 ? y_charge : 1.0};
+    if (r.kind2 >= 0) {
+      c.minus2 = piece(r.i, r.j, r.minus_charge2);
+      c.plus2 = piece(pi_, pj, r.plus_charge2);
+    }
+    charges.push_back(c);
+  }
+
+  const auto n_r = static_cast<std::size_t>(border.rooftops);
+  border.rows.assign(vias.size() * n_r, cd(0.0));
+  std::vector<cd> w(pieces.size());
+  for (std::size_t v = 0; v < vias.size(); ++v) {
+    const geometry::Cell cv = vias[v];
+    const int kv = via_kind(mesh, cv, tables.edge_profiles);
+    const auto count = static_cast<long long>(pieces.size());
+#pragma omp parallel for schedule(dynamic, 64)
+    for (long long k = 0; k < count; ++k) {
+      const auto& [i, j, kind] = pieces[static_cast<std::size_t>(k)];
+      const int di = cv.i - i, dj = cv.j - j;
+      const cd coupling =
+          cell_pair(rules, cells, kind, kv, di, dj, order_for(cells, di, dj, false),
+                    [&](double rho) { return kernels.coupling(rho); });
+      w[static_cast<std::size_t>(k)] = charge_entry(kind, kv, di, dj) / jw - coupling;
+    }
+    cd* row = border.rows.data() + v * n_r;
+    for (std::size_t m = 0; m < n_r; ++m) {
+      const Charges& c = charges[m];
+      cd z = w[static_cast<std::size_t>(c.minus)] - w[static_cast<std::size_t>(c.plus)];
+      if (c.minus2 >= 0)
+        z -= w[static_cast<std::size_t>(c.minus2)] - w[static_cast<std::size_t>(c.plus2)];
+      row[m] = inv_a2 * c.divergence * z;
+    }
+  }
+
+  border.block.assign(vias.size() * vias.size(), cd(0.0));
+  const cd log_coefficient = kernels.log_coefficient();
+  const double kappa = 1.0 / kernels.log_scale();
+  for (std::size_t v = 0; v < vias.size(); ++v) {
+    const int kv = via_kind(mesh, vias[v], tables.edge_profiles);
+    for (std::size_t u = v; u < vias.size(); ++u) {
+      const int ku = via_kind(mesh, vias[u], tables.edge_profiles);
+      const int di = vias[u].i - vias[v].i, dj = vias[u].j - vias[v].j;
+      const cd smooth = cell_pair(rules, cells, kv, ku, di, dj, order_for(cells, di, dj, false),
+                                  [&](double rho) { return kernels.self_smooth(rho); });
+      const cd log = cell_pair(rules, cells, kv, ku, di, dj, order_for(cells, di, dj, true),
+                               [&](double rho) {
+                                 return cd(boost::math::cyl_bessel_k(0, kappa * rho));
+                               });
+      const cd z = inv_a2 * (charge_entry(kv, ku, di, dj) / jw + smooth + log_coefficient * log);
+      border.block[v * vias.size() + u] = z;
+      border.block[u * vias.size() + v] = z;
+    }
+  }
+  return border;
+}
+
+void add_via_border(const ViaBorder& border, ImpedanceMatrix& z) {
+  const int n = border.rooftops + border.vias;
+  if (z.n != n || z.values.size() != static_cast<std::size_t>(n) * static_cast<std::size_t>(n))
+    throw std::invalid_argument("add_via_border: Z is " + std::to_string(z.n) + " x " +
+                                std::to_string(z.n) + ", the border needs " + std::to_string(n));
+  for (int v = 0; v < border.vias; ++v) {
+    const int row = border.rooftops + v;
+    for (int m = 0; m < border.rooftops; ++m) {
+      const cd value = border.rows[static_cast<std::size_t>(v) * border.rooftops + m];
+      z(row, m) = value;
+      z(m, row) = value;
+    }
+    for (int u = 0; u < border.vias; ++u)
+      z(row, border.rooftops + u) = border.block[static_cast<std::size_t>(v) * border.vias + u];
+  }
+}
+
+}  // namespace pmom::mom

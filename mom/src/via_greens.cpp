@@ -1,0 +1,141 @@
+// ViaKernels: the vias' spectral kernels (via_greens.hpp), integrated on the Green's functions'
+// path and sampled on their table's grid.
+#include "planarmom/mom/via_greens.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "spectral.hpp"
+
+namespace pmom::mom {
+namespace {
+
+using cd = std::complex<double>;
+
+// Interpolation error constant of 4-point Lagrange (greens_table.cpp).
+constexpr double lagrange_error_constant = 0.0234375;
+
+// K̃_vh and K̃_vv − jωμ0 h/(kρ² + κ²) at kρ, κ = 1/h (via_greens.hpp).
+Pair via_spectrum(const SlabSpectrum& s, cd kr) {
+  const cd k1_2 = s.eps * s.k0 * s.k0;
+  const cd u0 = std::sqrt(kr * kr - s.k0 * s.k0);
+  const cd u = std::sqrt(kr * kr - k1_2);
+  const cd e = std::exp(-2.0 * u * s.h);  // |e| ≤ 1
+  const cd tanh = (1.0 - e) / (1.0 + e);
+  const cd d_te = u0 + u * (1.0 + e) / (1.0 - e);
+  const cd d_tm = s.eps * u0 + u * tanh;
+  const cd jwmu = cd(0.0, s.k0 * c0 * mu0);
+  const cd coupling = jwmu * (s.eps - 1.0) * tanh / (u * d_te * d_tm);
+  const double kappa2 = 1.0 / (s.h * s.h);
+  // h/u² − h/(kρ² + κ²) without cancellation.
+  const cd log_rest = s.h * (kappa2 + k1_2) / ((kr * kr - k1_2) * (kr * kr + kappa2));
+  const cd self =
+      jwmu * (log_rest - tanh / d_tm * ((s.eps - 1.0) / (u * d_te) + s.eps * u0 / (u * u * u)));
+  return {coupling, self};
+}
+
+SlabSpectrum via_slab(const Slab& slab, double frequency_hz) {
+  if (!slab.ground.perfect())
+    throw std::invalid_argument(
+        "vias: the via's kernels are derived for a perfect ground plane; give the ground no "
+        "conductivity (a perfect ground) in a layout with vias");
+  return slab_spectrum(slab, frequency_hz);
+}
+
+Pair integrate(const SlabSpectrum& s, double rho, const PathOptions& path, const Pair& floor) {
+  const Accuracy<2> acc{path.rel_tol, {0.0, 0.0}, {std::abs(floor[0]), std::abs(floor[1])}};
+  return path_integral(s, rho, path, acc, 3.0, [&](cd kr) { return via_spectrum(s, kr); });
+}
+
+// What the accuracy is relative to: a small part of the kernels' size at ρ = 0.
+Pair scale(const SlabSpectrum& s) {
+  const double k1 = std::sqrt(s.eps_real) * s.k0;
+  const double size = s.k0 * c0 * mu0 * s.h * std::max(1.0, (s.eps_real - 1.0)) /
+                      (1.0 + k1 * s.h);
+  return {1e-6 * size, 1e-6 * size};
+}
+
+}  // namespace
+
+ViaKernels::ViaKernels(const Slab& slab, double frequency_hz, double rho_max_m,
+                       const TableOptions& options)
+    : frequency_(frequency_hz), rho_max_(rho_max_m), height_(slab.height_m) {
+  const SlabSpectrum s = via_slab(slab, frequency_hz);
+  check_path(options.path);
+  if (!(rho_max_m > 0.0) || !std::isfinite(rho_max_m))
+    throw std::invalid_argument("ViaKernels: rho_max must be a positive distance in metres, got " +
+                                std::to_string(rho_max_m));
+  log_coefficient_ = cd(0.0, s.k0 * c0 * mu0 * s.h / (2.0 * pi));
+  scale_rho_ = slab.height_m;
+  inv_length_ = std::sqrt(slab.eps_r) * s.k0;
+  const double xi_max = greens_xi(rho_max_m, scale_rho_, inv_length_);
+  const double target_step = 0.5 * std::pow(options.accuracy / lagrange_error_constant, 0.25);
+  const auto intervals =
+      std::max<std::size_t>(3, static_cast<std::size_t>(std::ceil(xi_max / target_step)));
+  step_ = xi_max / static_cast<double>(intervals);
+  rho_.resize(intervals + 1);
+  for (std::size_t i = 0; i <= intervals; ++i) {  // ρ(ξ) by Newton, as GreensTable
+    const double target = step_ * static_cast<double>(i);
+    double r = 0.0;
+    for (int it = 0; it < 100; ++it) {
+      const double next = r - (greens_xi(r, scale_rho_, inv_length_) - target) /
+                                  (1.0 / (scale_rho_ + r) + inv_length_);
+      const bool done = std::abs(next - r) <= 1e-15 * next;
+      r = next;
+      if (done) break;
+    }
+    rho_[i] = r;
+  }
+  rho_.back() = rho_max_m;
+  const Pair floor = scale(s);
+  pairs_.resize(2 * rho_.size());
+  std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t i = 0; i < rho_.size(); ++i) {
+    try {
+      const Pair k = integrate(s, rho_[i], options.path, floor);
+      pairs_[2 * i] = k[0];
+      pairs_[2 * i + 1] = k[1];
+    } catch (...) {
+#pragma omp critical
+      failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+double ViaKernels::position(double rho) const {
+  if (!(rho >= 0.0) || !(rho <= rho_max_ * (1.0 + 1e-12)))
+    throw std::out_of_range("ViaKernels: rho = " + std::to_string(rho) +
+                            " m lies outside the table's [0, " + std::to_string(rho_max_) + "] m");
+  return greens_xi(rho, scale_rho_, inv_length_) / step_;
+}
+
+cd ViaKernels::coupling(double rho) const {
+  cd k, rest;
+  lagrange4(pairs_.data(), static_cast<long long>(rho_.size()), position(rho), k, rest);
+  return k;
+}
+
+cd ViaKernels::self_smooth(double rho) const {
+  cd k, rest;
+  lagrange4(pairs_.data(), static_cast<long long>(rho_.size()), position(rho), k, rest);
+  return rest;
+}
+
+cd ViaKernels::coupling_direct(const Slab& slab, double frequency_hz, double rho,
+                               const PathOptions& path) {
+  const SlabSpectrum s = via_slab(slab, frequency_hz);
+  return integrate(s, rho, path, scale(s))[0];
+}
+
+cd ViaKernels::self_smooth_direct(const Slab& slab, double frequency_hz, double rho,
+                                  const PathOptions& path) {
+  const SlabSpectrum s = via_slab(slab, frequency_hz);
+  return integrate(s, rho, path, scale(s))[1];
+}
+
+}  // namespace pmom::mom
