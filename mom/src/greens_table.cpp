@@ -38,15 +38,14 @@ GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m
   scale_rho_ = slab.height_m;
   inv_length_ = std::sqrt(slab.eps_r) * k0_;
   const double xi_max = xi(rho_max_m);
-  const double target_step = 0.5 * std::pow(options.accuracy / lagrange_error_constant, 0.25);
-  const auto intervals =
-      std::max<std::size_t>(3, static_cast<std::size_t>(std::ceil(xi_max / target_step)));
+  const std::size_t intervals = greens_xi_intervals(xi_max, options.accuracy);
   step_ = xi_max / static_cast<double>(intervals);
 
-  rho_ = rho_at_steps(intervals, step_);
+  rho_ = greens_rho_at_steps(scale_rho_, inv_length_, intervals, step_, rho_max_);
   {
     const std::vector<double> fine =
-        rho_at_steps(intervals * kQuasiStaticRefinement, step_ / kQuasiStaticRefinement);
+        greens_rho_at_steps(scale_rho_, inv_length_, intervals * kQuasiStaticRefinement,
+                            step_ / kQuasiStaticRefinement, rho_max_);
     quasi_static_.resize(fine.size());
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < fine.size(); ++i) {
@@ -89,21 +88,28 @@ GreensTableView<std::complex<double>> GreensTable::view() const {
   return v;
 }
 
-std::vector<double> GreensTable::rho_at_steps(std::size_t intervals, double step) const {
+std::size_t greens_xi_intervals(double xi_max, double accuracy) {
+  const double target_step = 0.5 * std::pow(accuracy / lagrange_error_constant, 0.25);
+  return std::max<std::size_t>(3, static_cast<std::size_t>(std::ceil(xi_max / target_step)));
+}
+
+std::vector<double> greens_rho_at_steps(double scale_rho, double inv_length, std::size_t intervals,
+                                        double step, double rho_max) {
   // ρ(ξ) by Newton: ξ(ρ) is increasing and concave, so iterates from ρ = 0 rise monotonically.
   std::vector<double> rho(intervals + 1);
   for (std::size_t i = 0; i <= intervals; ++i) {
     const double target = step * static_cast<double>(i);
     double r = 0.0;
     for (int it = 0; it < 100; ++it) {
-      const double next = r - (xi(r) - target) / (1.0 / (scale_rho_ + r) + inv_length_);
+      const double next = r - (greens_xi(r, scale_rho, inv_length) - target) /
+                                  (1.0 / (scale_rho + r) + inv_length);
       const bool done = std::abs(next - r) <= 1e-15 * next;
       r = next;
       if (done) break;
     }
     rho[i] = r;
   }
-  rho.back() = rho_max_;
+  rho.back() = rho_max;
   return rho;
 }
 

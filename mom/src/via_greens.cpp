@@ -15,9 +15,6 @@ namespace {
 
 using cd = std::complex<double>;
 
-// Interpolation error constant of 4-point Lagrange (greens_table.cpp).
-constexpr double lagrange_error_constant = 0.0234375;
-
 // K̃_vh and K̃_vv − jωμ0 h/(kρ² + κ²) at kρ, κ = 1/h (via_greens.hpp).
 Pair via_spectrum(const SlabSpectrum& s, cd kr) {
   const cd k1_2 = s.eps * s.k0 * s.k0;
@@ -71,25 +68,10 @@ ViaKernels::ViaKernels(const Slab& slab, double frequency_hz, double rho_max_m,
   log_coefficient_ = cd(0.0, s.k0 * c0 * mu0 * s.h / (2.0 * pi));
   scale_rho_ = slab.height_m;
   inv_length_ = std::sqrt(slab.eps_r) * s.k0;
-  const double xi_max = greens_xi(rho_max_m, scale_rho_, inv_length_);
-  const double target_step = 0.5 * std::pow(options.accuracy / lagrange_error_constant, 0.25);
-  const auto intervals =
-      std::max<std::size_t>(3, static_cast<std::size_t>(std::ceil(xi_max / target_step)));
-  step_ = xi_max / static_cast<double>(intervals);
-  rho_.resize(intervals + 1);
-  for (std::size_t i = 0; i <= intervals; ++i) {  // ρ(ξ) by Newton, as GreensTable
-    const double target = step_ * static_cast<double>(i);
-    double r = 0.0;
-    for (int it = 0; it < 100; ++it) {
-      const double next = r - (greens_xi(r, scale_rho_, inv_length_) - target) /
-                                  (1.0 / (scale_rho_ + r) + inv_length_);
-      const bool done = std::abs(next - r) <= 1e-15 * next;
-      r = next;
-      if (done) break;
-    }
-    rho_[i] = r;
-  }
-  rho_.back() = rho_max_m;
+  const std::size_t intervals =
+      greens_xi_intervals(greens_xi(rho_max_m, scale_rho_, inv_length_), options.accuracy);
+  step_ = greens_xi(rho_max_m, scale_rho_, inv_length_) / static_cast<double>(intervals);
+  rho_ = greens_rho_at_steps(scale_rho_, inv_length_, intervals, step_, rho_max_m);
   const Pair floor = scale(s);
   pairs_.resize(2 * rho_.size());
   std::exception_ptr failure;

@@ -37,6 +37,13 @@ PLANARMOM_HD inline double greens_xi(double rho, double scale_rho, double inv_le
   return std::log1p(rho / scale_rho) + rho * inv_length;
 }
 
+// The intervals of ξ from 0 to ξ(ρmax) that keep 4-point Lagrange interpolation within
+// `accuracy` (the class comment's Δξ), at least 3.
+std::size_t greens_xi_intervals(double xi_max, double accuracy);
+// ρ at ξ = 0, step, …, intervals·step (the last set to rho_max exactly), by Newton.
+std::vector<double> greens_rho_at_steps(double scale_rho, double inv_length, std::size_t intervals,
+                                        double step, double rho_max);
+
 // 4-point Lagrange interpolation of the (G_A, G_V) pairs sampled at ξ = k·step, at s = ξ/step:
 // the stencil around the interval holding s, shifted inwards at the ends; its first sample s0
 // and weights w.
@@ -137,8 +144,6 @@ class GreensTable {
 
  private:
   [[nodiscard]] double xi(double rho) const { return greens_xi(rho, scale_rho_, inv_length_); }
-  // ρ at ξ = 0, step, …, intervals·step (the last set to rho_max exactly).
-  std::vector<double> rho_at_steps(std::size_t intervals, double step) const;
 
   double frequency_;
   double rho_max_;
