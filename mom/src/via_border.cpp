@@ -1,6 +1,7 @@
 // Z's via rows and columns (via_border.hpp).
 #include "planarmom/mom/via_border.hpp"
 
+#include <algorithm>
 #include <array>
 #include <boost/math/special_functions/bessel.hpp>
 #include <cmath>
@@ -206,6 +207,31 @@ void add_via_border(const ViaBorder& border, ImpedanceMatrix& z) {
     for (int u = 0; u < border.vias; ++u)
       z(row, border.rooftops + u) = border.block[static_cast<std::size_t>(v) * border.vias + u];
   }
+}
+
+void via_border_product(const ViaBorder& border, const cd* x, cd* y) {
+  const auto n_r = static_cast<std::size_t>(border.rooftops);
+  const auto n_v = static_cast<std::size_t>(border.vias);
+  for (std::size_t v = 0; v < n_v; ++v) {
+    const cd* row = border.rows.data() + v * n_r;
+    const cd xv = x[n_r + v];
+    cd sum = 0.0;
+    for (std::size_t m = 0; m < n_r; ++m) {
+      sum += row[m] * x[m];
+      y[m] += row[m] * xv;
+    }
+    for (std::size_t u = 0; u < n_v; ++u) sum += border.block[v * n_v + u] * x[n_r + u];
+    y[n_r + v] += sum;
+  }
+}
+
+cd via_border_entry(const ViaBorder& border, long long i, long long j) {
+  const long long n_r = border.rooftops;
+  if (i < n_r && j < n_r) return 0.0;
+  if (i >= n_r && j >= n_r)
+    return border.block[static_cast<std::size_t>((i - n_r) * border.vias + (j - n_r))];
+  const long long v = std::max(i, j) - n_r, m = std::min(i, j);
+  return border.rows[static_cast<std::size_t>(v * n_r + m)];
 }
 
 }  // namespace pmom::mom

@@ -10,6 +10,7 @@
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
+#include "planarmom/mom/via_border.hpp"
 #include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/gpusolver/dense_product.hpp"
 #include "planarmom/mom/port_loads.hpp"
@@ -40,6 +41,7 @@ struct ExactOperator::Impl {
   bool host_dense = false;               // on the host, Z itself in place of the FFTs
   mom::HostTables host_tables;           // the host's tables of a frequency
   ViaSource vias;                        // the vias' kernels of a frequency
+  std::optional<mom::ViaBorder> border;  // the FFT path's via rows, of the last at()
   mom::ImpedanceMatrix z;                // host_dense: Z of the last at()
   // On a CUDA backend: the fill of Z's exact entries on `entries` (the correction's and the
   // blocks' pairs), the product, and where the diagonal is among the entries.
@@ -95,9 +97,9 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
                              mom::HostTables host_tables, ViaSource vias)
     : impl_(std::make_unique<Impl>(mesh, plan, std::move(gram), backend, blocks)) {
   Impl& d = *impl_;
-  if (!mesh.vias().empty() && (!host_dense || backend.on_device() || !vias))
-    throw std::invalid_argument("ExactOperator: a mesh with vias needs host_dense on the host "
-                                "and the vias' kernels");
+  if (!mesh.vias().empty() && (backend.on_device() || !vias))
+    throw std::invalid_argument("ExactOperator: a mesh with vias needs the host and the vias' "
+                                "kernels");
   d.vias = std::move(vias);
   d.host_tables = host_tables ? std::move(host_tables)
                               : [&plan = d.plan](const mom::GreensTable& g,
@@ -219,27 +221,38 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
   }
   d.host_tables(greens, d.tables);
   auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, d.tables);
-  // Z's entries where the diagonal and the blocks need them: the tables' kernel plus the
-  // correction.
+  d.border.reset();
+  if (!d.mesh.vias().empty()) {
+    const std::optional<mom::ViaKernels> kernels = d.vias(greens.frequency());
+    d.border = mom::via_border(d.mesh, d.tables, *kernels);
+  }
+  // Z's entries where the diagonal and the blocks need them: the tables' kernel (or the vias'
+  // border) plus the correction.
   const mom::TableView view = mom::host_view(d.tables);
   const Csr<cd>& c = d.correction;
+  const auto rooftops = static_cast<index_t>(d.cells.size());
   const auto entry = [&](index_t i, index_t j) {
     const std::int64_t at = csr_position(c.row_ptr, c.col_idx, i, j);
-    return mom::basis_entry(view, d.cells[static_cast<std::size_t>(i)],
-                            d.cells[static_cast<std::size_t>(j)]) +
-           (at < 0 ? cd(0.0) : c.values[static_cast<std::size_t>(at)]);
+    const cd z = i < rooftops && j < rooftops
+                     ? mom::basis_entry(view, d.cells[static_cast<std::size_t>(i)],
+                                        d.cells[static_cast<std::size_t>(j)])
+                     : mom::via_border_entry(*d.border, i, j);
+    return z + (at < 0 ? cd(0.0) : c.values[static_cast<std::size_t>(at)]);
   };
   std::vector<cd> diagonal(static_cast<std::size_t>(n));
   for (index_t m = 0; m < n; ++m) diagonal[static_cast<std::size_t>(m)] = entry(m, m);
   if (d.blocks) d.blocks->update(entry);
   const Csr<cd>* correction = &c;  // read in place: at() documents the operator's lifetime
+  const mom::ViaBorder* border = d.border ? &*d.border : nullptr;  // the same
   const FunctionOperator<cd>::Apply apply = host_apply<cd>(
-      n, [product, correction, n](const cd* x, cd* y, index_t columns) {
+      n, [product, correction, border, rooftops, n](const cd* x, cd* y, index_t columns) {
         const Csr<cd>& k = *correction;
         for (index_t col = 0; col < columns; ++col) {
           const std::size_t base = static_cast<std::size_t>(col) * static_cast<std::size_t>(n);
-          product->apply({x + base, static_cast<std::size_t>(n)},
-                         {y + base, static_cast<std::size_t>(n)});
+          product->apply({x + base, static_cast<std::size_t>(rooftops)},
+                         {y + base, static_cast<std::size_t>(rooftops)});
+          std::fill(y + base + rooftops, y + base + n, cd(0.0));
+          if (border) mom::via_border_product(*border, x + base, y + base);
           for (index_t i = 0; i < n; ++i)
             for (index_t e = k.row_ptr[i]; e < k.row_ptr[i + 1]; ++e)
               y[base + static_cast<std::size_t>(i)] +=

@@ -14,6 +14,10 @@ std::vector<std::vector<index_t>> tile_blocks(const geometry::Mesh& mesh, int ti
   const auto& basis = mesh.basis();
   for (std::size_t k = 0; k < basis.size(); ++k)
     tiles[{basis[k].minus.j / tile, basis[k].minus.i / tile}].push_back(static_cast<index_t>(k));
+  // A via cell's unknown with the functions around its cell (they follow the basis: sorted).
+  auto via = static_cast<index_t>(basis.size());
+  for (const geometry::MeshVia& v : mesh.vias())
+    for (const geometry::Cell& c : v.cells) tiles[{c.j / tile, c.i / tile}].push_back(via++);
   std::vector<std::vector<index_t>> out;
   out.reserve(tiles.size());
   for (auto& [where, members] : tiles) out.push_back(std::move(members));  // sorted: k grows

@@ -21,14 +21,11 @@ SweepSettings resolved_settings(SweepSettings s, const geometry::Mesh& mesh,
     s.preconditioner = s.rule == Rule::exact && lu_fits ? PreconditionerChoice::lu
                                                         : PreconditionerChoice::block;
   }
-  // Vias are in Z's host assembly only, for now: its LU route.
+  // Vias are in the host's Z only, for now: its dense assembly and its FFT operator.
   if (!mesh.vias().empty()) {
-    if (backend.on_device() || s.rule != Rule::exact || s.preconditioner != PreconditionerChoice::lu)
-      throw std::runtime_error(
-          "vias run on the host with Z's LU for now: sweep with --backend cpu, sparsify rule "
-          "exact (the default) and preconditioner lu or auto, with at most " +
-          std::to_string(largest_lu(backend)) + " unknowns (the mesh has " +
-          std::to_string(mesh.unknowns()) + ")");
+    if (backend.on_device() || s.rule != Rule::exact)
+      throw std::runtime_error("vias run on the host with every interaction for now: sweep with "
+                               "--backend cpu and sparsify rule exact (the default)");
     if (!mesh.layout().metal.pec)
       throw std::runtime_error("vias need perfect metal for now (their kernels assume a perfect "
                                "ground plane): leave out the metal's conductivity");

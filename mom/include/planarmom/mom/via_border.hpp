@@ -37,4 +37,13 @@ ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables
 // Writes the border into z (z.n = mesh.unknowns()): rows and columns after the basis.
 void add_via_border(const ViaBorder& border, ImpedanceMatrix& z);
 
+// Adds the border's part of Z x to y for one column, x and y of rooftops + vias entries: the
+// rooftops' rows gain Bᵀ x_v, the vias' rows B x_h + Z_vv x_v (for a product whose rooftop
+// block is made otherwise, the FFT operator's).
+void via_border_product(const ViaBorder& border, const std::complex<double>* x,
+                        std::complex<double>* y);
+// Z_ij where i or j is a via unknown (the other any unknown); i and j both rooftops: 0.
+[[nodiscard]] std::complex<double> via_border_entry(const ViaBorder& border, long long i,
+                                                    long long j);
+
 }  // namespace pmom::mom

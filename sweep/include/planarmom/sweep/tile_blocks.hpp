@@ -1,5 +1,6 @@
 // The groups of the sweep's block Jacobi (gpusolver's preconditioners/block_jacobi.hpp): the
-// basis functions by the square tile of cells their minus cell lies in. A tile holds whole
+// basis functions by the square tile of cells their minus cell lies in, a via cell's unknown by
+// its cell's. A tile holds whole
 // loops and the charges they move, which point Jacobi cannot see: on the coupler's Z it cuts
 // COCG's iterations several times over (docs/PERFORMANCE.md, block Jacobi on geometric tiles).
 #pragma once
@@ -20,7 +21,7 @@ inline constexpr int kLargestSparseBlock = 160;  // a thresholded Z
 // whatever the blocks, but larger tiles are not reliably better (cuBLAS's batched LU is slow
 // on large blocks; docs/PERFORMANCE.md).
 
-// Groups of basis functions (each sorted, together every index once) by tiles of `tile`
+// Groups of the mesh's unknowns (each sorted, together every index once) by tiles of `tile`
 // cells; tile >= 1.
 [[nodiscard]] std::vector<std::vector<index_t>> tile_blocks(const geometry::Mesh& mesh, int tile);
 // The largest tile whose biggest group has at most max_block functions (at least 1).
