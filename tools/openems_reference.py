@@ -6,7 +6,8 @@
 
 `run` models the config's layout (rectangles, polygons, paths, circles, arcs; not GDSII) as PEC
 sheets of zero thickness on its substrate over a ground plane, its lumped resistors as openEMS
-lumped elements, drives each port's feed in turn
+lumped elements, its vias (`vias:`) as PEC cylinders from the ground up to the sheets with mesh
+lines at their centres and edges, drives each port's feed in turn
 through an openEMS MSL port, and writes S at the config's frequencies and reference planes
 (OUT/NAME_openems_CELL.s{P}p and .npz). Given two or more --cell-mm, it runs each and then prints
 how far the reference itself moved between them. `compare` puts two results side by side
@@ -44,6 +45,7 @@ def run_one(config, name, cell, args):
 
     metal = layout.Metal(config["layout"])
     ports = [Port(spec, metal, k) for k, spec in enumerate(config["ports"])]
+    vias = layout.vias(config, metal)
     substrate = config["substrate"]
     height, eps_r = float(substrate["height_mm"]), float(substrate["eps_r"])
     args.frequencies = frequencies(config)
@@ -51,8 +53,8 @@ def run_one(config, name, cell, args):
     margin = args.margin_mm or max(20 * height, mesh.C0 / f_centre * 1e3 / 8)
     extension = model.FEED_SHIFT_CELLS * cell + max(10 * height, 20 * cell)
     box = mesh.Box(metal, {p.side for p in ports}, height, eps_r, args.frequencies[-1], cell,
-                   margin, extension)
-    maps = sparams.mirror_maps(metal, ports) if args.excite == ["auto"] else [
+                   margin, extension, vias)
+    maps = sparams.mirror_maps(metal, ports, vias) if args.excite == ["auto"] else [
         {p.name: p.name for p in ports}]
     driven = sparams.runs_needed(ports, maps, args.excite)
     print(f"{name}, cell {cell:g} mm: {box.summary()}; margin {margin:.3g} mm, feed extension "
@@ -83,7 +85,8 @@ def run_one(config, name, cell, args):
              beta=np.array([runs[driven[0]][p.name]["beta"] for p in ports]),
              zl=np.array([runs[driven[0]][p.name]["zl"] for p in ports]),
              info=json.dumps({"config": args.config, "cell_mm": cell, "cells": box.cells(),
-                              "margin_mm": margin, "extension_mm": extension, "runs": stats}))
+                              "margin_mm": margin, "extension_mm": extension, "runs": stats,
+                              **({"vias": [vars(v) for v in vias]} if vias else {})}))
     total = sum(v["wall_s"] for v in stats.values())
     touchstone = f" (and .s{len(ports)}p)" if os.path.exists(f"{stem}.s{len(ports)}p") else ""
     print(f"  wrote {stem}.npz{touchstone}; {len(driven)} runs, {total:.0f} s", flush=True)

@@ -17,40 +17,51 @@ namespace {
 
 using cd = std::complex<double>;
 
-// The Gauss rules of two cells' profile overlaps at the orders the distance asks.
+// The Gauss rules of two cells' profile overlaps at the orders the distance asks: the offset
+// tables' remote, distant, far and near orders (AssemblyOptions), and twice the near one for
+// K_vv's logarithm.
 class CellRules {
  public:
-  static constexpr std::array<int, 5> kOrders{2, 3, 4, 8, 16};
-  CellRules() {
-    for (std::size_t o = 0; o < kOrders.size(); ++o)
+  enum Order { remote, distant, far, near, near_log, kCount };
+  explicit CellRules(const AssemblyOptions& o) : options_(o) {
+    const std::array<int, kCount> orders{o.remote_order, o.distant_order, o.far_order,
+                                         o.near_order, 2 * o.near_order};
+    for (std::size_t k = 0; k < orders.size(); ++k)
       for (int a = 0; a < 3; ++a)
         for (int b = 0; b < 3; ++b)
-          rules_[o][static_cast<std::size_t>(3 * a + b)] =
-              overlap_rule(profile_pieces(edge_of(a)), profile_pieces(edge_of(b)), -1, 1,
-                           kOrders[o]);
+          rules_[k][static_cast<std::size_t>(3 * a + b)] = overlap_rule(
+              profile_pieces(edge_of(a)), profile_pieces(edge_of(b)), -1, 1, orders[k]);
   }
-  [[nodiscard]] const WeightRule& at(std::size_t order_index, geometry::Edge obs,
-                                     geometry::Edge src) const {
-    return rules_[order_index][static_cast<std::size_t>(3 * static_cast<int>(obs) +
-                                                        static_cast<int>(src))];
+  [[nodiscard]] const WeightRule& at(Order order, geometry::Edge obs, geometry::Edge src) const {
+    return rules_[static_cast<std::size_t>(order)]
+                 [static_cast<std::size_t>(3 * static_cast<int>(obs) + static_cast<int>(src))];
+  }
+  // The order for cells Δ apart (centre distance in the longer side, as the tables' entries).
+  [[nodiscard]] Order order_for(double dx, double dy, int di, int dj, bool log) const {
+    const double longer = std::max(dx, dy);
+    const double d = std::hypot(dx / longer * di, dy / longer * dj);
+    if (d < options_.near_cells) return log ? near_log : near;
+    if (d < options_.distant_cells) return far;
+    return d < options_.remote_cells ? distant : remote;
   }
 
  private:
-  std::array<std::array<WeightRule, 9>, kOrders.size()> rules_;
+  AssemblyOptions options_;
+  std::array<std::array<WeightRule, 9>, kCount> rules_;
 };
 
 struct Cells {
   double a = 0, b = 0;  // the sides along x and y, m
-  double longer = 0;
 };
 
-// ∫_c ∫_c+Δ ρ_c ρ_c' K(|r − r'|) of two cell shapes, by the rules of `order_index`.
+// ∫_c ∫_c+Δ ρ_c ρ_c' K(|r − r'|) of two cell shapes, by the rules of the distance.
 template <class K>
 cd cell_pair(const CellRules& rules, const Cells& cells, int obs_kind, int src_kind, int di,
-             int dj, std::size_t order_index, K&& kernel) {
+             int dj, bool log, K&& kernel) {
   const CellProfile obs = cell_profile(obs_kind), src = cell_profile(src_kind);
-  const WeightRule& rx = rules.at(order_index, obs.x, src.x);
-  const WeightRule& ry = rules.at(order_index, obs.y, src.y);
+  const CellRules::Order order = rules.order_for(cells.a, cells.b, di, dj, log);
+  const WeightRule& rx = rules.at(order, obs.x, src.x);
+  const WeightRule& ry = rules.at(order, obs.y, src.y);
   const double eta = cells.b / cells.a;
   cd sum = 0.0;
   for (std::size_t p = 0; p < rx.t.size(); ++p) {
@@ -65,18 +76,49 @@ cd cell_pair(const CellRules& rules, const Cells& cells, int obs_kind, int src_k
   return cells.a * cells.a * cells.b * cells.b * sum;
 }
 
-// The rules' order for cells Δ apart: the tables' near, far, distant and remote distances
-// (AssemblyOptions' defaults); `log` for K_vv's logarithm, which needs more where near.
-std::size_t order_for(const Cells& cells, int di, int dj, bool log) {
-  const double d = std::hypot(cells.a / cells.longer * di, cells.b / cells.longer * dj);
-  if (d < 3.0) return log ? 4 : 3;
-  if (d < 12.0) return 2;
-  return d < 40.0 ? 1 : 0;
-}
+// The rooftops' charges as (cell, charge kind) pieces, each piece once: what a via row reads
+// per piece, then combines per basis function (with its signs, its divergence's scale and a
+// bubble's subtracted rooftop).
+struct RooftopCharges {
+  struct Piece {
+    int i, j, kind;
+  };
+  struct Charges {
+    int minus, plus, minus2 = -1, plus2 = -1;
+    double divergence;
+  };
+  std::vector<Piece> pieces;
+  std::vector<Charges> of_basis;
+  std::vector<int> first_kind;  // per cell (row-major): the kind its first rooftop gives it, or −1
 
-int via_kind(const geometry::Mesh& mesh, geometry::Cell c, bool edge_profiles) {
-  return edge_profiles ? charge_kind(mesh.x_edge_of(c), mesh.y_edge_of(c)) : 0;
-}
+  RooftopCharges(const geometry::Grid& grid, const std::vector<RooftopCells>& basis,
+                 double y_charge)
+      : first_kind(static_cast<std::size_t>(grid.nx) * static_cast<std::size_t>(grid.ny), -1) {
+    std::vector<int> position(first_kind.size() * kChargeKinds, -1);
+    const auto piece = [&](int i, int j, int kind) {
+      const std::size_t cell = static_cast<std::size_t>(j) * static_cast<std::size_t>(grid.nx) +
+                               static_cast<std::size_t>(i);
+      if (first_kind[cell] < 0) first_kind[cell] = kind;
+      int& at = position[cell * kChargeKinds + static_cast<std::size_t>(kind)];
+      if (at < 0) {
+        at = static_cast<int>(pieces.size());
+        pieces.push_back({i, j, kind});
+      }
+      return at;
+    };
+    of_basis.reserve(basis.size());
+    for (const RooftopCells& r : basis) {
+      const int pi_ = r.i + (r.axis == 0 ? 1 : 0), pj = r.j + (r.axis == 1 ? 1 : 0);
+      Charges c{piece(r.i, r.j, r.minus_charge), piece(pi_, pj, r.plus_charge), -1, -1,
+                r.axis == 1 ? y_charge : 1.0};
+      if (r.kind2 >= 0) {
+        c.minus2 = piece(r.i, r.j, r.minus_charge2);
+        c.plus2 = piece(pi_, pj, r.plus_charge2);
+      }
+      of_basis.push_back(c);
+    }
+  }
+};
 
 }  // namespace
 
@@ -91,18 +133,29 @@ ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables
   if (kernels.rho_max() < required_rho_max(grid) * (1.0 - 1e-12))
     throw std::invalid_argument("via_border: the via kernels do not reach across the grid");
   std::vector<geometry::Cell> vias;
-  for (const geometry::MeshVia& v : mesh.vias()) vias.insert(vias.end(), v.cells.begin(), v.cells.end());
+  for (const geometry::MeshVia& v : mesh.vias())
+    vias.insert(vias.end(), v.cells.begin(), v.cells.end());
   const std::vector<RooftopCells> basis = rooftop_cells(mesh, tables.edge_profiles);
   ViaBorder border;
   border.rooftops = static_cast<int>(basis.size());
   border.vias = static_cast<int>(vias.size());
   if (vias.empty()) return border;
 
-  const Cells cells{tables.dx_m, tables.dy_m, std::max(tables.dx_m, tables.dy_m)};
-  const CellRules rules;
+  const Cells cells{tables.dx_m, tables.dy_m};
+  const CellRules rules{AssemblyOptions{}};
   const cd jw(0.0, 2.0 * pi * kernels.frequency());
   const double inv_a2 = 1.0 / (cells.a * cells.a);
-  const double y_charge = cells.a / cells.b;
+  const RooftopCharges charges(grid, basis, cells.a / cells.b);
+  // A via's charge shape is the one its cell's first rooftop gives the cell: then every charge
+  // table entry it reads is one the rooftops' pairs read too (the dense plan computes them).
+  std::vector<int> kinds;
+  for (const geometry::Cell& c : vias) {
+    const int kind = charges.first_kind[static_cast<std::size_t>(c.j) * grid.nx + c.i];
+    if (kind < 0)
+      throw std::invalid_argument("via_border: a via's cell (" + std::to_string(c.i) + ", " +
+                                  std::to_string(c.j) + ") has no rooftop (a piece of one cell)");
+    kinds.push_back(kind);
+  }
   const auto charge_entry = [&](int obs_kind, int src_kind, int di, int dj) {
     const int table = charge_table(obs_kind, src_kind);
     if (tables.start[static_cast<std::size_t>(table)] < 0)
@@ -112,57 +165,23 @@ ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables
     return tables.at(table, di, dj);
   };
 
-  // The (cell, charge kind) pairs the rooftops' charges use, each once.
-  const auto code = [&](int i, int j, int kind) {
-    return (static_cast<std::size_t>(j) * static_cast<std::size_t>(grid.nx) +
-            static_cast<std::size_t>(i)) * kChargeKinds + static_cast<std::size_t>(kind);
-  };
-  std::vector<int> position(static_cast<std::size_t>(grid.nx) * grid.ny * kChargeKinds, -1);
-  std::vector<std::array<int, 3>> pieces;  // i, j, kind
-  const auto piece = [&](int i, int j, int kind) {
-    int& at = position[code(i, j, kind)];
-    if (at < 0) {
-      at = static_cast<int>(pieces.size());
-      pieces.push_back({i, j, kind});
-    }
-    return at;
-  };
-  struct Charges {
-    int minus, plus, minus2 = -1, plus2 = -1;
-    double divergence;
-  };
-  std::vector<Charges> charges;
-  charges.reserve(basis.size());
-  for (const RooftopCells& r : basis) {
-    const int pi_ = r.i + (r.axis == 0 ? 1 : 0), pj = r.j + (r.axis == 1 ? 1 : 0);
-    Charges c{piece(r.i, r.j, r.minus_charge), piece(pi_, pj, r.plus_charge), -1, -1,
-              r.axis == 1 ? y_charge : 1.0};
-    if (r.kind2 >= 0) {
-      c.minus2 = piece(r.i, r.j, r.minus_charge2);
-      c.plus2 = piece(pi_, pj, r.plus_charge2);
-    }
-    charges.push_back(c);
-  }
-
   const auto n_r = static_cast<std::size_t>(border.rooftops);
   border.rows.assign(vias.size() * n_r, cd(0.0));
-  std::vector<cd> w(pieces.size());
+  std::vector<cd> w(charges.pieces.size());  // per piece: P_V/(jω) − P_vh
   for (std::size_t v = 0; v < vias.size(); ++v) {
     const geometry::Cell cv = vias[v];
-    const int kv = via_kind(mesh, cv, tables.edge_profiles);
-    const auto count = static_cast<long long>(pieces.size());
+    const auto count = static_cast<long long>(charges.pieces.size());
 #pragma omp parallel for schedule(dynamic, 64)
     for (long long k = 0; k < count; ++k) {
-      const auto& [i, j, kind] = pieces[static_cast<std::size_t>(k)];
-      const int di = cv.i - i, dj = cv.j - j;
-      const cd coupling =
-          cell_pair(rules, cells, kind, kv, di, dj, order_for(cells, di, dj, false),
-                    [&](double rho) { return kernels.coupling(rho); });
-      w[static_cast<std::size_t>(k)] = charge_entry(kind, kv, di, dj) / jw - coupling;
+      const RooftopCharges::Piece& p = charges.pieces[static_cast<std::size_t>(k)];
+      const int di = cv.i - p.i, dj = cv.j - p.j;
+      const cd coupling = cell_pair(rules, cells, p.kind, kinds[v], di, dj, false,
+                                    [&](double rho) { return kernels.coupling(rho); });
+      w[static_cast<std::size_t>(k)] = charge_entry(p.kind, kinds[v], di, dj) / jw - coupling;
     }
     cd* row = border.rows.data() + v * n_r;
     for (std::size_t m = 0; m < n_r; ++m) {
-      const Charges& c = charges[m];
+      const RooftopCharges::Charges& c = charges.of_basis[m];
       cd z = w[static_cast<std::size_t>(c.minus)] - w[static_cast<std::size_t>(c.plus)];
       if (c.minus2 >= 0)
         z -= w[static_cast<std::size_t>(c.minus2)] - w[static_cast<std::size_t>(c.plus2)];
@@ -173,22 +192,19 @@ ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables
   border.block.assign(vias.size() * vias.size(), cd(0.0));
   const cd log_coefficient = kernels.log_coefficient();
   const double kappa = 1.0 / kernels.log_scale();
-  for (std::size_t v = 0; v < vias.size(); ++v) {
-    const int kv = via_kind(mesh, vias[v], tables.edge_profiles);
+  for (std::size_t v = 0; v < vias.size(); ++v)
     for (std::size_t u = v; u < vias.size(); ++u) {
-      const int ku = via_kind(mesh, vias[u], tables.edge_profiles);
       const int di = vias[u].i - vias[v].i, dj = vias[u].j - vias[v].j;
-      const cd smooth = cell_pair(rules, cells, kv, ku, di, dj, order_for(cells, di, dj, false),
+      const cd smooth = cell_pair(rules, cells, kinds[v], kinds[u], di, dj, false,
                                   [&](double rho) { return kernels.self_smooth(rho); });
-      const cd log = cell_pair(rules, cells, kv, ku, di, dj, order_for(cells, di, dj, true),
-                               [&](double rho) {
-                                 return cd(boost::math::cyl_bessel_k(0, kappa * rho));
-                               });
-      const cd z = inv_a2 * (charge_entry(kv, ku, di, dj) / jw + smooth + log_coefficient * log);
+      const cd log = cell_pair(rules, cells, kinds[v], kinds[u], di, dj, true, [&](double rho) {
+        return cd(boost::math::cyl_bessel_k(0, kappa * rho));
+      });
+      const cd z =
+          inv_a2 * (charge_entry(kinds[v], kinds[u], di, dj) / jw + smooth + log_coefficient * log);
       border.block[v * vias.size() + u] = z;
       border.block[u * vias.size() + v] = z;
     }
-  }
   return border;
 }
 

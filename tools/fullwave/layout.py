@@ -2,6 +2,7 @@
 
 Every layout shape (rectangle, polygon, path, circle, arc) becomes one or more simple polygons whose
 union is the metal; the same polygons answer point-in-metal questions for the mesh and the ports.
+The config's `vias:` (plated vias from the metal down to the ground) are read by `vias`.
 """
 import math
 
@@ -177,3 +178,43 @@ class Metal:
                     hi = mid
             return probe[other] + sign * lo
         return edge(-1), edge(+1)
+
+
+class Via:
+    """A config via (docs/CONFIG.md, "### vias"): a plated via of `diameter` (mm) centred on
+    (x, y), from the ground plane at z = 0 up to the metal at z = h."""
+
+    def __init__(self, name, x, y, diameter):
+        self.name, self.x, self.y, self.diameter = name, x, y, diameter
+
+    @property
+    def radius(self):
+        return 0.5 * self.diameter
+
+    def edges(self, axis):
+        """Its centre and its two edges across `axis` (0: x, 1: y), mm."""
+        centre = self.x if axis == 0 else self.y
+        return [centre - self.radius, centre, centre + self.radius]
+
+
+def vias(config, metal):
+    """The config's vias (an empty list without `vias:`), checked: a map with x, y and a
+    diameter_mm > 0, distinct names, the centre on the metal."""
+    spec = config.get("vias") or []
+    if not isinstance(spec, list):
+        raise ConfigError(f"vias must be a list of {{name, x, y, diameter_mm}}, got {spec!r}")
+    out = []
+    for k, entry in enumerate(spec):
+        if not isinstance(entry, dict) or not {"x", "y", "diameter_mm"} <= entry.keys():
+            raise ConfigError(f"via {k + 1}: needs x, y and diameter_mm, got {entry!r}")
+        name = str(entry.get("name", f"via {k + 1}"))
+        via = Via(name, float(entry["x"]), float(entry["y"]), float(entry["diameter_mm"]))
+        if not via.diameter > 0:
+            raise ConfigError(f"via {name!r} at ({via.x:g}, {via.y:g}): diameter_mm must be > 0")
+        if any(v.name == name for v in out):
+            raise ConfigError(f"via {name!r} at ({via.x:g}, {via.y:g}): the name is used twice")
+        if not metal.contains([[via.x, via.y]])[0]:
+            raise ConfigError(f"via {name!r} at ({via.x:g}, {via.y:g}): its centre is off the "
+                              "metal; draw a pad under it")
+        out.append(via)
+    return out

@@ -6,6 +6,12 @@ at most RATIO to a twentieth of the shortest wavelength in the substrate towards
 Between the fixed lines the fine cells are equal (CSXCAD's SmoothMeshLines grades from every short
 cell next to a thirds line and leaves many cells of a third or half the size, which set the time
 step).
+
+A via (layout.Via) adds fixed lines at its centre and at its two edges along x and along y, so that
+its PEC cylinder is rasterised symmetrically, with its rim on grid lines; an edge line within half
+a fine cell of a thirds line of the layout's edges is left out (a via as wide as its strip: the
+strip edge's thirds lines stand for it, and a line on the edge itself would leave a cell of a third
+of the fine size, which sets the time step). Then the same merging, filling and grading.
 """
 import math
 
@@ -63,6 +69,20 @@ def growing(start, stop, first, coarse):
     return start + math.copysign(1.0, stop - start) * np.cumsum(steps)
 
 
+def via_lines(vias, axis, fixed, cell):
+    """The lines the vias add across `axis`: each via's centre and edges, an edge within half a
+    cell of one of the layout's `fixed` lines left out."""
+    fixed = np.asarray(fixed, float)
+    lines = []
+    for via in vias:
+        lo, centre, hi = via.edges(axis)
+        lines.append(centre)
+        for edge in (lo, hi):
+            if not len(fixed) or np.min(np.abs(fixed - edge)) >= cell / 2 - 1e-9:
+                lines.append(edge)
+    return lines
+
+
 def graded(fine, fine_range, box, cell, coarse):
     """Lines: `fine` plus cells of at most `cell` over fine_range, growing to `coarse` out to box."""
     lines = [x for x in list(fine) + list(fine_range) if fine_range[0] <= x <= fine_range[1]]
@@ -78,18 +98,23 @@ class Box:
     port_sides: {(axis, outward sign -1/+1)} of the sides the feeds leave through, which get
     PML_8 and the feed extension; the other sides and the top get MUR at `margin`."""
 
-    def __init__(self, metal, port_sides, height, eps_r, f_max, cell, margin, extension):
+    def __init__(self, metal, port_sides, height, eps_r, f_max, cell, margin, extension, vias=()):
         coarse = C0 / (f_max * math.sqrt(eps_r)) * 1e3 / 20
         self.cell, self.coarse = cell, coarse
+        self.vias = list(vias)
         lines, self.lower, self.upper, self.boundaries = [], [], [], []
         for axis in (0, 1):
             lo, hi = float(metal.lower[axis]), float(metal.upper[axis])
+            if self.vias:  # a via reaching past the metal (a pad narrower than it)
+                lo = min([lo] + [v.edges(axis)[0] for v in self.vias])
+                hi = max([hi] + [v.edges(axis)[2] for v in self.vias])
             ext_lo = extension if (axis, -1) in port_sides else 0.0
             ext_hi = extension if (axis, +1) in port_sides else 0.0
             box = (lo - (ext_lo or margin), hi + (ext_hi or margin))
             # Without an extension the fine range ends on the outer thirds line (2/3 cell out).
             fine_range = (lo - max(ext_lo, 2 * cell / 3), hi + max(ext_hi, 2 * cell / 3))
             fine = thirds_lines(metal.axis_edges(axis, cell), cell)
+            fine += via_lines(self.vias, axis, fine, cell)
             lines.append(graded(fine, fine_range, box, cell, coarse))
             self.lower.append(box[0])
             self.upper.append(box[1])
@@ -114,4 +139,5 @@ class Box:
         return (f"mesh {nx} x {ny} x {nz} = {nx * ny * nz} cells, smallest {self.smallest():.4g} mm, "
                 f"fine {self.cell:g} mm, coarse {self.coarse:.3g} mm; box "
                 f"[{self.lower[0]:g}, {self.upper[0]:g}] x [{self.lower[1]:g}, {self.upper[1]:g}] x "
-                f"[0, {self.upper[2]:g}] mm; boundaries {' '.join(self.boundaries)}")
+                f"[0, {self.upper[2]:g}] mm; boundaries {' '.join(self.boundaries)}"
+                + (f"; {len(self.vias)} via(s)" if self.vias else ""))

@@ -2,7 +2,8 @@
 
 Ground plane (the PEC boundary at z = 0), a substrate filling the box to z = h with its loss
 tangent as a conductivity at the band centre, PEC sheets of zero thickness at z = h, lumped
-resistors (the config's `lumped:` with r_ohm) as openEMS lumped elements in them, and an
+resistors (the config's `lumped:` with r_ohm) as openEMS lumped elements in them, the config's
+vias as PEC cylinders from the ground (z = 0) up to the sheets (z = h), and an
 openEMS MSL port on each feed, whose line runs on out of the layout into a PML_8 boundary and
 ends there on a resistor of the port's impedance: the PML absorbs the band, the resistor gives the
 charge a pulse reaching down to DC leaves on the metal a path to ground (docs/VALIDATION.md,
@@ -32,6 +33,11 @@ from openEMS import openEMS  # noqa: E402
 EPS0 = 8.8541878128e-12
 # The excitation sits this many fine cells from the box's side: past the PML's 8 and a few more.
 FEED_SHIFT_CELLS = 12
+# A via's cylinder is this much (mm) wider than its radius, so that the E-field edges on its rim
+# (its mesh lines, mesh.via_lines) are inside it whatever the rounding of the lines: openEMS sets
+# an edge to PEC when the edge's midpoint is inside a metal primitive (CSXCAD's cylinder: distance
+# to the axis <= radius), and a grid node on the rim is at the radius only up to rounding.
+VIA_RIM_MM = 1e-6
 
 
 def _stats(log):
@@ -72,6 +78,14 @@ def add_resistors(csx, grid, config, metal, height, cell):
         resistor.AddBox(start, stop, priority=15)
 
 
+def add_vias(pec, vias, height):
+    """The vias as PEC cylinders (openEMS staircases them onto the mesh: every E-field edge whose
+    midpoint lies inside is PEC) from the ground plane at z = 0 to the sheets at z = h."""
+    for via in vias:
+        pec.AddCylinder([via.x, via.y, 0.0], [via.x, via.y, height], via.radius + VIA_RIM_MM,
+                        priority=10)
+
+
 def run(config, metal, ports, box, excited, sim_path, opts):
     """Runs openEMS with port `excited` driven; returns ({port: (U, I, beta, ZL)}, stats).
 
@@ -101,6 +115,7 @@ def run(config, metal, ports, box, excited, sim_path, opts):
     pec = csx.AddMetal("pec")
     for polygon in metal.polygons:
         pec.AddPolygon(polygon.T, "z", height, priority=10)
+    add_vias(pec, box.vias, height)
     add_resistors(csx, grid, config, metal, height, box.cell)
 
     handles = {}

@@ -12,9 +12,10 @@ import numpy as np
 SYMMETRY_PIXEL_MM = 0.0371
 
 
-def mirror_maps(metal, ports):
+def mirror_maps(metal, ports, vias=()):
     """The port permutations of the layout's mirror symmetries about its centre lines and of its
-    point symmetry about its centre (both mirrors at once: a half turn).
+    point symmetry about its centre (both mirrors at once: a half turn); a symmetry must also map
+    the vias (layout.Via) onto vias of the same diameter.
 
     Returns a list of dicts {port name: image port name}, the identity first."""
     maps = [{p.name: p.name for p in ports}]
@@ -26,10 +27,24 @@ def mirror_maps(metal, ports):
     for axes in ((0,), (1,), (0, 1)):
         if not np.array_equal(inside, np.flip(inside, axis=axes)):
             continue
+        if not _vias_symmetric(vias, centre, axes):
+            continue
         image = _port_images(ports, centre, axes)
         if image is not None:
             maps.append(image)
     return maps
+
+
+def _vias_symmetric(vias, centre, axes):
+    """Whether the mirrors about the centre lines across `axes` map every via onto a via."""
+    for v in vias:
+        image = [v.x, v.y]
+        for axis in axes:
+            image[axis] = 2 * centre[axis] - image[axis]
+        if not any(abs(w.x - image[0]) < 1e-6 and abs(w.y - image[1]) < 1e-6
+                   and abs(w.diameter - v.diameter) < 1e-9 for w in vias):
+            return False
+    return True
 
 
 def _port_images(ports, centre, axes):

@@ -1,6 +1,7 @@
 // Z's rows and columns of the vias (issue 37): each via cell is one unknown after the mesh's
 // basis (geometry::Mesh::unknowns), a vertical current from its cell down to the ground,
-// uniform along the via, with the cell's charge shape across (via_greens.hpp).
+// uniform along the via, with the charge shape across that its cell's first rooftop gives the cell
+// (so that every charge table entry it reads is one the rooftops read too; via_greens.hpp).
 //
 // Normalisation: a via unknown of amplitude x carries a_y·x amperes down (a_x × a_y cells),
 // so that its charge on the surface is that of an x-rooftop's minus cell, ρ_c/a_x: Z keeps
