@@ -40,7 +40,7 @@ __global__ void kernel_values(TableViewT<dc> t, const ConvolutionLayout::Kernel*
 
 // Grid (channel, column) at (channel · columns + column) · g.
 __global__ void scatter(const long long* slot, const int* slot_ptr, const int* function,
-                        const double* sign, long long slots, long long g, int n, int columns,
+                        const double* sign, long long slots, long long g, int ld, int columns,
                         const dc* x, bool conjugate, dc* grids) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (k >= slots * columns) return;
@@ -48,7 +48,7 @@ __global__ void scatter(const long long* slot, const int* slot_ptr, const int* f
   const int c = static_cast<int>(k / slots);
   dc sum(0.0);
   for (int p = slot_ptr[s]; p < slot_ptr[s + 1]; ++p) {
-    const dc v = x[static_cast<long long>(c) * n + function[p]];
+    const dc v = x[static_cast<long long>(c) * ld + function[p]];
     sum += sign[p] * (conjugate ? cuda::std::conj(v) : v);
   }
   const long long channel = slot[s] / g, point = slot[s] % g;
@@ -102,22 +102,67 @@ __global__ void pointwise(const dc* spectra, const int* group_first, int groups,
   }
 }
 
+// x and y: columns of ld rows, the n functions' first (ld − n vias after them: border_*).
 __global__ void gather(const int* place_ptr, const int* channel, const long long* point,
                        const double* sign, const index_t* row_ptr, const index_t* col,
-                       const dc* values, int n, long long g, int columns, const dc* potentials,
-                       const dc* x, bool conjugate, dc alpha, dc beta, dc* y) {
+                       const dc* values, int n, int ld, long long g, int columns,
+                       const dc* potentials, const dc* x, bool conjugate, dc alpha, dc beta,
+                       dc* y) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (k >= static_cast<long long>(n) * columns) return;
   const int m = static_cast<int>(k % n), c = static_cast<int>(k / n);
   dc sum(0.0);
   for (int p = place_ptr[m]; p < place_ptr[m + 1]; ++p)
     sum += sign[p] * potentials[(static_cast<long long>(channel[p]) * columns + c) * g + point[p]];
-  const dc* xc = x + static_cast<long long>(c) * n;
+  const dc* xc = x + static_cast<long long>(c) * ld;
   for (index_t e = row_ptr[m]; e < row_ptr[m + 1]; ++e)
     sum += values[e] * (conjugate ? cuda::std::conj(xc[col[e]]) : xc[col[e]]);
   // The adjoint: conj of the product of the conjugated x (Z and the correction symmetric).
   if (conjugate) sum = cuda::std::conj(sum);
-  y[k] = alpha * sum + (beta == dc(0.0) ? dc(0.0) : beta * y[k]);
+  dc& out = y[static_cast<long long>(c) * ld + m];
+  out = alpha * sum + (beta == dc(0.0) ? dc(0.0) : beta * out);
+}
+
+// The functions' rows gain alpha Bᵀ x_v (after gather), B the vias' rows (vias × n, row-major).
+__global__ void border_to_functions(const dc* rows, int vias, int n, int ld, int columns,
+                                    const dc* x, bool conjugate, dc alpha, dc* y) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k >= static_cast<long long>(n) * columns) return;
+  const int m = static_cast<int>(k % n), c = static_cast<int>(k / n);
+  const dc* xv = x + static_cast<long long>(c) * ld + n;
+  dc sum(0.0);
+  for (int v = 0; v < vias; ++v)
+    sum += rows[static_cast<long long>(v) * n + m] * (conjugate ? cuda::std::conj(xv[v]) : xv[v]);
+  if (conjugate) sum = cuda::std::conj(sum);
+  y[static_cast<long long>(c) * ld + m] += alpha * sum;
+}
+
+// The vias' rows: alpha (B x_h + Z_vv x_v) + beta y, one block per (via, column), reduced in
+// shared memory.
+constexpr int kReduce = 256;
+__global__ void border_vias(const dc* rows, const dc* block, int vias, int n, int ld,
+                            const dc* x, bool conjugate, dc alpha, dc beta, dc* y) {
+  const int v = blockIdx.x % vias, c = blockIdx.x / vias;
+  const dc* xc = x + static_cast<long long>(c) * ld;
+  const dc* row = rows + static_cast<long long>(v) * n;
+  dc sum(0.0);
+  for (int m = threadIdx.x; m < n; m += blockDim.x)
+    sum += row[m] * (conjugate ? cuda::std::conj(xc[m]) : xc[m]);
+  for (int u = threadIdx.x; u < vias; u += blockDim.x)
+    sum += block[static_cast<long long>(v) * vias + u] *
+           (conjugate ? cuda::std::conj(xc[n + u]) : xc[n + u]);
+  __shared__ dc partial[kReduce];
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    dc total = conjugate ? cuda::std::conj(partial[0]) : partial[0];
+    dc& out = y[static_cast<long long>(c) * ld + n + v];
+    out = alpha * total + (beta == dc(0.0) ? dc(0.0) : beta * out);
+  }
 }
 
 struct Plan {
@@ -144,6 +189,8 @@ struct DeviceConvolution::Impl {
   DeviceArray<dc> spectra;
   DeviceArray<index_t> row_ptr, col;
   DeviceArray<dc> values;
+  int vias = 0;                  // the border's (set_border)
+  DeviceArray<dc> border_rows, border_block;
   std::unique_ptr<Plan> kernel_plan;
   // Per column count: the channels' batched plan and the two sets of grids.
   struct Work {
@@ -196,7 +243,20 @@ DeviceConvolution::DeviceConvolution(std::shared_ptr<const ConvolutionLayout> la
 
 DeviceConvolution::~DeviceConvolution() = default;
 
-int DeviceConvolution::size() const { return impl_->layout->n; }
+int DeviceConvolution::size() const { return impl_->layout->n + impl_->vias; }
+
+void DeviceConvolution::set_border(const ViaBorder& border) {
+  Impl& d = *impl_;
+  if (border.vias > 0 && border.rooftops != d.layout->n)
+    throw std::invalid_argument("DeviceConvolution: a border of " +
+                                std::to_string(border.rooftops) + " functions for " +
+                                std::to_string(d.layout->n));
+  cudaStream_t s = nullptr;
+  d.vias = border.vias;
+  d.border_rows.upload(reinterpret_cast<const dc*>(border.rows.data()), border.rows.size(), s);
+  d.border_block.upload(reinterpret_cast<const dc*>(border.block.data()), border.block.size(), s);
+  check(cudaStreamSynchronize(s), "border");
+}
 
 ConvolutionFootprint DeviceConvolution::footprint(int columns) const {
   return mom::footprint(*impl_->layout, columns);
@@ -254,9 +314,10 @@ void DeviceConvolution::apply(const std::complex<double>* x, std::complex<double
   const auto* xd = reinterpret_cast<const dc*>(x);
   check(cudaMemsetAsync(w.sources.data, 0, sizeof(dc) * w.sources.size, s), "cudaMemsetAsync");
   const auto slots = static_cast<long long>(l.slot.size());
+  const int ld = l.n + d.vias;
   scatter<<<blocks(slots * columns), kBlock, 0, s>>>(d.slot.data, d.slot_ptr.data,
                                                      d.slot_function.data, d.slot_sign.data,
-                                                     slots, g, l.n, columns, xd, adjoint,
+                                                     slots, g, ld, columns, xd, adjoint,
                                                      w.sources.data);
   check(cudaGetLastError(), "kernel launch");
   check_fft(cufftSetStream(w.plan->handle, s), "cufftSetStream");
@@ -269,12 +330,21 @@ void DeviceConvolution::apply(const std::complex<double>* x, std::complex<double
                                          w.potentials.data);
   check(cudaGetLastError(), "kernel launch");
   check_fft(cufftExecZ2Z(w.plan->handle, potentials, potentials, CUFFT_INVERSE), "inverse FFT");
+  const dc a(alpha.real(), alpha.imag()), b(beta.real(), beta.imag());
+  auto* yd = reinterpret_cast<dc*>(y);
   gather<<<blocks(static_cast<long long>(l.n) * columns), kBlock, 0, s>>>(
       d.place_ptr.data, d.place_channel.data, d.place_point.data, d.place_sign.data,
-      d.row_ptr.data, d.col.data, d.values.data, l.n, g, columns, w.potentials.data, xd, adjoint,
-      dc(alpha.real(), alpha.imag()), dc(beta.real(), beta.imag()),
-      reinterpret_cast<dc*>(y));
+      d.row_ptr.data, d.col.data, d.values.data, l.n, ld, g, columns, w.potentials.data, xd,
+      adjoint, a, b, yd);
   check(cudaGetLastError(), "kernel launch");
+  if (d.vias > 0) {
+    // The vias' rows read y's old values (beta) and x only: before or after the functions'.
+    border_vias<<<static_cast<unsigned>(d.vias * columns), kReduce, 0, s>>>(
+        d.border_rows.data, d.border_block.data, d.vias, l.n, ld, xd, adjoint, a, b, yd);
+    border_to_functions<<<blocks(static_cast<long long>(l.n) * columns), kBlock, 0, s>>>(
+        d.border_rows.data, d.vias, l.n, ld, columns, xd, adjoint, a, yd);
+    check(cudaGetLastError(), "kernel launch");
+  }
 }
 
 }  // namespace pmom::mom

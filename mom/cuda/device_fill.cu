@@ -46,12 +46,14 @@ __global__ void pattern_entries(TableViewT<dc> view, const RooftopCells* cells,
                 : basis_entry(view, cells[c], cells[m], charge_reach2);
 }
 
-// The dense Z, row-major, one entry per thread.
-__global__ void dense_entries(TableViewT<dc> view, const RooftopCells* cells, index_t n, dc* z) {
+// The dense Z, row-major in rows of ld, one entry per thread.
+__global__ void dense_entries(TableViewT<dc> view, const RooftopCells* cells, index_t n,
+                              index_t ld, dc* z) {
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (k >= static_cast<long long>(n) * n) return;
   const auto m = static_cast<index_t>(k / n), c = static_cast<index_t>(k % n);
-  z[k] = c >= m ? basis_entry(view, cells[m], cells[c]) : basis_entry(view, cells[c], cells[m]);
+  z[static_cast<long long>(m) * ld + c] =
+      c >= m ? basis_entry(view, cells[m], cells[c]) : basis_entry(view, cells[c], cells[m]);
 }
 
 // A loaded gap's load times a², a the cell's side across the gap (add_gap_loads).
@@ -135,7 +137,7 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   }
   // Where entry (m, c) is in `values`.
   const auto slot_of = [&](index_t m, index_t c, const std::string& what) -> long long {
-    if (pattern.dense) return static_cast<long long>(m) * n + c;
+    if (pattern.dense) return static_cast<long long>(m) * pattern.row_length() + c;
     const std::int64_t at = csr_position(pattern.row_ptr, pattern.col_idx, m, c);
     if (at < 0)
       throw std::invalid_argument("DeviceFill: the pattern lacks entry (" + std::to_string(m) +
@@ -242,8 +244,10 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
   view.y_charge = d.dx_m / d.dy_m;
   auto* z = reinterpret_cast<dc*>(values);
   const auto nnz = static_cast<long long>(d.pattern.nnz());
-  if (d.pattern.dense && nnz > 0)
-    dense_entries<<<blocks(nnz), kBlock, 0, d.stream>>>(view, d.cells.data, d.pattern.n, z);
+  const long long n2 = static_cast<long long>(d.pattern.n) * d.pattern.n;
+  if (d.pattern.dense && n2 > 0)
+    dense_entries<<<blocks(n2), kBlock, 0, d.stream>>>(view, d.cells.data, d.pattern.n,
+                                                       d.pattern.row_length(), z);
   else if (nnz > 0)
     pattern_entries<<<blocks(nnz), kBlock, 0, d.stream>>>(view, d.cells.data, d.row_of.data,
                                                          d.col_idx.data, nnz,
@@ -284,6 +288,32 @@ std::vector<std::complex<double>> DeviceFill::tables() const {
                    cudaMemcpyDeviceToHost),
         "cudaMemcpy");
   return host;
+}
+
+void upload_via_border(const ViaBorder& border, std::complex<double>* z, index_t ld) {
+  const auto n_r = static_cast<std::size_t>(border.rooftops);
+  const auto n_v = static_cast<std::size_t>(border.vias);
+  if (n_v == 0) return;
+  if (static_cast<std::size_t>(ld) != n_r + n_v)
+    throw std::invalid_argument("upload_via_border: Z's rows of " + std::to_string(ld) +
+                                " for a border of " + std::to_string(n_r + n_v));
+  // The vias' rows, [B | Z_vv] each, and their columns (Bᵀ beside the functions' rows).
+  std::vector<std::complex<double>> rows(n_v * (n_r + n_v)), columns(n_r * n_v);
+  for (std::size_t v = 0; v < n_v; ++v) {
+    for (std::size_t m = 0; m < n_r; ++m) {
+      rows[v * (n_r + n_v) + m] = border.rows[v * n_r + m];
+      columns[m * n_v + v] = border.rows[v * n_r + m];
+    }
+    for (std::size_t u = 0; u < n_v; ++u)
+      rows[v * (n_r + n_v) + n_r + u] = border.block[v * n_v + u];
+  }
+  const std::size_t pitch = sizeof(dc) * static_cast<std::size_t>(ld);
+  check(cudaMemcpy(z + n_r * static_cast<std::size_t>(ld), rows.data(), sizeof(dc) * rows.size(),
+                   cudaMemcpyHostToDevice),
+        "cudaMemcpy");
+  check(cudaMemcpy2D(z + n_r, pitch, columns.data(), sizeof(dc) * n_v, sizeof(dc) * n_v, n_r,
+                     cudaMemcpyHostToDevice),
+        "cudaMemcpy2D");
 }
 
 }  // namespace pmom::mom

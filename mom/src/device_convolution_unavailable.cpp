@@ -13,6 +13,7 @@ DeviceConvolution::DeviceConvolution(std::shared_ptr<const ConvolutionLayout>) {
 }
 DeviceConvolution::~DeviceConvolution() = default;
 void DeviceConvolution::update(const TableView&, const Csr<std::complex<double>>&) {}
+void DeviceConvolution::set_border(const ViaBorder&) {}
 void DeviceConvolution::reserve(int) {}
 void DeviceConvolution::apply(const std::complex<double>*, std::complex<double>*, int,
                               std::complex<double>, std::complex<double>, void*, bool) const {}

@@ -10,6 +10,7 @@
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
+#include "planarmom/mom/table_plan.hpp"
 #include "planarmom/mom/via_border.hpp"
 #include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/gpusolver/dense_product.hpp"
@@ -31,7 +32,8 @@ struct ExactOperator::Impl {
   std::vector<mom::GramEntry> gram;
   Backend<cd>& backend;
   BlockJacobi* blocks = nullptr;
-  index_t n = 0;
+  index_t n = 0;         // the unknowns: the rooftops, then the via cells
+  index_t rooftops = 0;  // the basis functions, which the tables and the FFTs hold
   int columns = 1;
   double seconds_setup = 0;
   std::shared_ptr<const mom::ConvolutionLayout> layout;
@@ -60,6 +62,14 @@ struct ExactOperator::Impl {
   // Z with every entry from the host tables, the loads and the strips' impedances, into `into`.
   void assemble(std::span<const cd> loads, const mom::StripImpedance& strip,
                 mom::ImpedanceMatrix& into) const;
+  // The vias' rows and columns at a frequency from the host's offset tables there
+  // (host_tables_now gives them; not called without vias); none without vias.
+  template <class Tables> void make_border(double frequency_hz, Tables&& host_tables_now) {
+    border.reset();
+    if (mesh.vias().empty()) return;
+    const std::optional<mom::ViaKernels> kernels = vias(frequency_hz);
+    border = mom::via_border(mesh, host_tables_now(), *kernels);
+  }
   // at() on the host with host_dense: Z assembled and multiplied as it is.
   std::shared_ptr<Operator<cd>> dense_at(std::span<const cd> loads,
                                          const mom::StripImpedance& strip);
@@ -97,9 +107,9 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
                              mom::HostTables host_tables, ViaSource vias)
     : impl_(std::make_unique<Impl>(mesh, plan, std::move(gram), backend, blocks)) {
   Impl& d = *impl_;
-  if (!mesh.vias().empty() && (backend.on_device() || !vias))
-    throw std::invalid_argument("ExactOperator: a mesh with vias needs the host and the vias' "
-                                "kernels");
+  if (!mesh.vias().empty() && (!vias || (backend.on_device() && blocks != nullptr)))
+    throw std::invalid_argument("ExactOperator: a mesh with vias needs the vias' kernels, and on "
+                                "a device no block preconditioner");
   d.vias = std::move(vias);
   d.host_tables = host_tables ? std::move(host_tables)
                               : [&plan = d.plan](const mom::GreensTable& g,
@@ -109,19 +119,21 @@ ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& p
   const auto start = std::chrono::steady_clock::now();
   const bool on_device = backend.on_device();
   d.n = static_cast<index_t>(mesh.unknowns());
+  d.rooftops = static_cast<index_t>(mesh.basis().size());
   d.host_dense = host_dense && !on_device;
   if (!d.host_dense)
     d.layout = std::make_shared<const mom::ConvolutionLayout>(
         mom::make_convolution_layout(mesh, plan.edge_profiles, plan.start));
   d.columns = columns;
-  // The correction's pattern: the gaps' pairs, the loss entries and the diagonal.
+  // The correction's pattern: the gaps' pairs, the loss entries and the diagonal, of the
+  // rooftops (the vias' rows and columns are the border's).
   Coo<cd> pairs;
-  pairs.rows = pairs.cols = d.n;
+  pairs.rows = pairs.cols = d.rooftops;
   for (const geometry::LoadedGap& gap : mesh.loaded_gaps())
     for (const int m : *gap.basis)
       for (const int k : *gap.basis) add_pair(pairs, m, k);
   for (const mom::GramEntry& e : d.gram) add_pair(pairs, e.row, e.col);
-  for (index_t m = 0; m < d.n; ++m) add_pair(pairs, m, m);
+  for (index_t m = 0; m < d.rooftops; ++m) add_pair(pairs, m, m);
   d.correction = to_csr(pairs);
   if (on_device)
     d.make_on_device(columns);
@@ -161,19 +173,19 @@ void ExactOperator::Impl::make_on_device(int cols) {
       for (const index_t i : group)
         for (const index_t j : group) add_pair(pairs, i, j);
   const Csr<cd> p = to_csr(pairs);
-  entries.n = n;
+  entries.n = rooftops;
   entries.row_ptr = p.row_ptr;
   entries.col_idx = p.col_idx;
   fill = std::make_unique<mom::DeviceFill>(mesh, plan, entries, gram);
   device_product = std::make_unique<mom::DeviceConvolution>(layout);
   device_product->reserve(cols);
   values = backend.allocate<cd>(static_cast<index_t>(entries.nnz()), 1);
-  std::vector<std::int64_t> at(static_cast<std::size_t>(n));
-  for (index_t m = 0; m < n; ++m)
+  std::vector<std::int64_t> at(static_cast<std::size_t>(rooftops));
+  for (index_t m = 0; m < rooftops; ++m)
     at[static_cast<std::size_t>(m)] = csr_position(entries.row_ptr, entries.col_idx, m, m);
-  diagonal_positions = backend.allocate<std::int64_t>(n, 1);
+  diagonal_positions = backend.allocate<std::int64_t>(rooftops, 1);
   backend.upload(std::span<const std::int64_t>(at), diagonal_positions);
-  diagonal = backend.allocate<cd>(n, 1);
+  diagonal = backend.allocate<cd>(rooftops, 1);
   if (blocks)
     blocks->set_positions([this](index_t i, index_t j) {
       return csr_position(entries.row_ptr, entries.col_idx, i, j);
@@ -204,8 +216,15 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
     if (!tables_started) d.fill->start_tables(greens);
     d.fill->assemble(loads, d.values.data(), strip);
     d.device_product->update(d.fill->device_tables(), d.correction);
+    d.make_border(greens.frequency(), [&d, &greens] {
+      return mom::tables_with_values(d.plan, greens.frequency(), d.fill->tables());
+    });
+    if (d.border) d.device_product->set_border(*d.border);
     d.backend.gather(d.values.data(), d.diagonal_positions, d.diagonal);
     std::vector<cd> diagonal = d.backend.download(d.diagonal);
+    if (d.border)  // the vias' own entries
+      for (index_t v = 0; v < d.border->vias; ++v)
+        diagonal.push_back(d.border->block[static_cast<std::size_t>(v * d.border->vias + v)]);
     if (d.blocks) d.blocks->update_on_backend(d.values.data());
     const mom::DeviceConvolution* product = d.device_product.get();
     return std::make_shared<FunctionOperator<cd>>(
@@ -221,18 +240,15 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
   }
   d.host_tables(greens, d.tables);
   auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, d.tables);
-  d.border.reset();
-  if (!d.mesh.vias().empty()) {
-    const std::optional<mom::ViaKernels> kernels = d.vias(greens.frequency());
-    d.border = mom::via_border(d.mesh, d.tables, *kernels);
-  }
+  d.make_border(greens.frequency(), [&d]() -> const mom::InteractionTables& { return d.tables; });
   // Z's entries where the diagonal and the blocks need them: the tables' kernel (or the vias'
   // border) plus the correction.
   const mom::TableView view = mom::host_view(d.tables);
   const Csr<cd>& c = d.correction;
-  const auto rooftops = static_cast<index_t>(d.cells.size());
+  const index_t rooftops = d.rooftops;
   const auto entry = [&](index_t i, index_t j) {
-    const std::int64_t at = csr_position(c.row_ptr, c.col_idx, i, j);
+    const std::int64_t at =
+        i < rooftops && j < rooftops ? csr_position(c.row_ptr, c.col_idx, i, j) : -1;
     const cd z = i < rooftops && j < rooftops
                      ? mom::basis_entry(view, d.cells[static_cast<std::size_t>(i)],
                                         d.cells[static_cast<std::size_t>(j)])
@@ -253,7 +269,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
                          {y + base, static_cast<std::size_t>(rooftops)});
           std::fill(y + base + rooftops, y + base + n, cd(0.0));
           if (border) mom::via_border_product(*border, x + base, y + base);
-          for (index_t i = 0; i < n; ++i)
+          for (index_t i = 0; i < rooftops; ++i)
             for (index_t e = k.row_ptr[i]; e < k.row_ptr[i + 1]; ++e)
               y[base + static_cast<std::size_t>(i)] +=
                   k.values[static_cast<std::size_t>(e)] *
@@ -271,10 +287,11 @@ Block<cd> ExactOperator::dense(const mom::GreensTable& greens, std::span<const c
   Block<cd> z = d.backend.allocate<cd>(d.n, d.n);
   if (d.device_product) {
     if (!d.dense_fill)
-      d.dense_fill = std::make_unique<mom::DeviceFill>(d.mesh, d.plan,
-                                                       mom::FillPattern::all(d.n), d.gram);
+      d.dense_fill = std::make_unique<mom::DeviceFill>(
+          d.mesh, d.plan, mom::FillPattern::all(d.rooftops, d.n), d.gram);
     d.backend.synchronize();  // z's zeroing is queued on the backend's stream
     d.dense_fill->fill(greens, loads, z.data(), strip);
+    if (d.border) mom::upload_via_border(*d.border, z.data(), d.n);
     return z;
   }
   if (d.host_dense) {

@@ -11,6 +11,7 @@
 #include "planarmom/gpusolver/csr.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_layout.hpp"
+#include "planarmom/mom/via_border.hpp"
 
 namespace pmom::mom {
 
@@ -28,10 +29,14 @@ class DeviceConvolution {
   // (n x n, host memory, uploaded). Returns when done. Throws std::invalid_argument when the
   // correction's size is not the layout's.
   void update(const TableView& device_tables, const Csr<std::complex<double>>& correction);
+  // The vias' rows and columns (via_border.hpp) for the next products, uploaded: vectors then
+  // hold the layout's functions and after them border.vias via unknowns (size() rows in all),
+  // the product adding the border's part. A border of no vias removes it. Returns when done.
+  void set_border(const ViaBorder& border);
   // The FFT plans and grids for products of `columns` columns; apply makes them when missing,
   // which must not happen inside a CUDA graph's capture: call this first.
   void reserve(int columns);
-  // y = alpha (Z + correction) x + beta y, x and y n x columns column-major in device memory
+  // y = alpha (Z + correction) x + beta y, x and y size() x columns column-major in device memory
   // (y's old values unread when beta is 0), queued on `stream` (a cudaStream_t) without
   // synchronising. adjoint: with (Z + correction)ᴴ, which for the symmetric Z and correction
   // is conj((Z + correction) conj(x)): the same FFTs on conjugated sources (BiCG).
@@ -39,6 +44,7 @@ class DeviceConvolution {
              std::complex<double> alpha, std::complex<double> beta, void* stream,
              bool adjoint = false) const;
 
+  // The rows of a product: the layout's functions and the border's vias.
   [[nodiscard]] int size() const;
   // Kernels and grids for `columns` columns.
   [[nodiscard]] ConvolutionFootprint footprint(int columns) const;

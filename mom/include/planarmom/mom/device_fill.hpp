@@ -16,6 +16,7 @@
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/surface_loss.hpp"
 #include "planarmom/mom/table_plan.hpp"
+#include "planarmom/mom/via_border.hpp"
 
 namespace pmom::mom {
 
@@ -23,17 +24,28 @@ namespace pmom::mom {
 // charge-piece reach its scalar part keeps (sparse_assembly.hpp; HUGE_VAL keeps all); or,
 // dense, every entry in row-major order (row_ptr and col_idx unused), the dense Z of
 // assemble_impedance.
+// Dense with ld > n: the n x n block at the top left of an ld x ld matrix (a mesh with vias,
+// whose rows and columns follow: upload_via_border).
 struct FillPattern {
   index_t n = 0;
   std::vector<index_t> row_ptr{0}, col_idx;
   double charge_reach2 = HUGE_VAL;
   bool dense = false;
+  index_t ld = 0;  // dense: the row length; 0: n
 
-  [[nodiscard]] static FillPattern all(index_t n) { return {n, {}, {}, HUGE_VAL, true}; }
+  [[nodiscard]] static FillPattern all(index_t n, index_t ld = 0) {
+    return {n, {}, {}, HUGE_VAL, true, ld};
+  }
+  [[nodiscard]] index_t row_length() const { return ld > 0 ? ld : n; }
   [[nodiscard]] std::size_t nnz() const {
-    return dense ? static_cast<std::size_t>(n) * static_cast<std::size_t>(n) : col_idx.size();
+    return dense ? static_cast<std::size_t>(row_length()) * static_cast<std::size_t>(row_length())
+                 : col_idx.size();
   }
 };
+
+// Writes the vias' rows and columns into a dense Z in device memory (ld x ld, row-major or
+// column-major alike: Z is symmetric), after its border.rooftops functions. Returns when done.
+void upload_via_border(const ViaBorder& border, std::complex<double>* z, index_t ld);
 
 class DeviceFill {
  public:
@@ -51,7 +63,8 @@ class DeviceFill {
 
   // Z at the Green's table's frequency, the loads (Ω, one per loaded gap: add_gap_loads) added
   // and the strips' impedances on the loss entries given at construction, into `values`:
-  // device memory for nnz() values in the pattern's order.
+  // device memory for nnz() values in the pattern's order (a dense pattern's rows of
+  // row_length(), of which the first n are written).
   // Returns when done.
   void fill(const GreensTable& greens, std::span<const std::complex<double>> loads,
             std::complex<double>* values, const StripImpedance& strip = {});
