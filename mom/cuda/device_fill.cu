@@ -80,6 +80,8 @@ struct DeviceFill::Impl {
   double frequency_hz = 0;  // of the tables started last
   int nx = 0, ny = 0;
   long long table_size = 0;
+  std::vector<long long> start;  // the plan's, on the host
+  bool edge_profiles = true;
   FillPattern pattern;
   DeviceArray<int> rule_start;
   DeviceArray<double> rule_t, rule_w;
@@ -120,6 +122,8 @@ DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPa
   d.nx = plan.nx;
   d.ny = plan.ny;
   d.table_size = plan.size;
+  d.start = plan.start;
+  d.edge_profiles = plan.edge_profiles;
   d.rule_start = DeviceArray<int>(plan.rule_start, d.stream);
   d.rule_t = DeviceArray<double>(plan.rule_t, d.stream);
   d.rule_w = DeviceArray<double>(plan.rule_w, d.stream);
@@ -288,6 +292,37 @@ std::vector<std::complex<double>> DeviceFill::tables() const {
                    cudaMemcpyDeviceToHost),
         "cudaMemcpy");
   return host;
+}
+
+InteractionTables DeviceFill::charge_tables() const {
+  const Impl& d = *impl_;
+  if (!(d.frequency_hz > 0))
+    throw std::logic_error("DeviceFill: charge_tables() before start_tables()");
+  check(cudaStreamSynchronize(d.stream), "tables");
+  InteractionTables t;
+  t.frequency_hz = d.frequency_hz;
+  t.dx_m = d.dx_m;
+  t.dy_m = d.dy_m;
+  t.nx = d.nx;
+  t.ny = d.ny;
+  t.edge_profiles = d.edge_profiles;
+  t.start.assign(static_cast<std::size_t>(kTables), -1);
+  const long long size = static_cast<long long>(2 * d.nx - 1) * (2 * d.ny - 1);
+  long long held = 0;
+  for (int table = kVectorTables; table < kTables; ++table)
+    if (d.start[static_cast<std::size_t>(table)] >= 0) held += size;
+  t.values.resize(static_cast<std::size_t>(held));
+  long long at = 0;
+  for (int table = kVectorTables; table < kTables; ++table) {
+    const long long from = d.start[static_cast<std::size_t>(table)];
+    if (from < 0) continue;
+    t.start[static_cast<std::size_t>(table)] = at;
+    check(cudaMemcpy(t.values.data() + at, d.tables.data + from, sizeof(dc) * size,
+                     cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
+    at += size;
+  }
+  return t;
 }
 
 void upload_via_border(const ViaBorder& border, std::complex<double>* z, index_t ld) {

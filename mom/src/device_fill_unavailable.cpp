@@ -22,6 +22,7 @@ void DeviceFill::assemble(std::span<const std::complex<double>>, std::complex<do
 std::size_t DeviceFill::nnz() const { return 0; }
 TableView DeviceFill::device_tables() const { return {}; }
 std::vector<std::complex<double>> DeviceFill::tables() const { return {}; }
+InteractionTables DeviceFill::charge_tables() const { return {}; }
 void upload_via_border(const ViaBorder&, std::complex<double>*, index_t) {
   throw std::runtime_error("upload_via_border: this build has no CUDA");
 }

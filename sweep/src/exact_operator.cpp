@@ -10,7 +10,6 @@
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/assembly.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
-#include "planarmom/mom/table_plan.hpp"
 #include "planarmom/mom/via_border.hpp"
 #include "planarmom/gpusolver/convert.hpp"
 #include "planarmom/gpusolver/dense_product.hpp"
@@ -216,9 +215,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
     if (!tables_started) d.fill->start_tables(greens);
     d.fill->assemble(loads, d.values.data(), strip);
     d.device_product->update(d.fill->device_tables(), d.correction);
-    d.make_border(greens.frequency(), [&d, &greens] {
-      return mom::tables_with_values(d.plan, greens.frequency(), d.fill->tables());
-    });
+    d.make_border(greens.frequency(), [&d] { return d.fill->charge_tables(); });
     if (d.border) d.device_product->set_border(*d.border);
     d.backend.gather(d.values.data(), d.diagonal_positions, d.diagonal);
     std::vector<cd> diagonal = d.backend.download(d.diagonal);

@@ -83,6 +83,10 @@ class DeviceFill {
   [[nodiscard]] TableView device_tables() const;
   // The tables of the last fill, copied to the host (InteractionTables::values' layout).
   [[nodiscard]] std::vector<std::complex<double>> tables() const;
+  // The charge tables alone of the last fill (the scalar potential's, what a via's row reads:
+  // via_border.hpp), copied to the host as InteractionTables whose vector tables are absent:
+  // a small part of the tables.
+  [[nodiscard]] InteractionTables charge_tables() const;
 
  private:
   struct Impl;
