@@ -76,6 +76,31 @@ cd cell_pair(const CellRules& rules, const Cells& cells, int obs_kind, int src_k
   return cells.a * cells.a * cells.b * cells.b * sum;
 }
 
+// Z_vv' of the via cells (vias × vias): P_V/(jω) + P_vv, K_vv's logarithm integrated here.
+template <class ChargeEntry>
+std::vector<cd> via_block(const CellRules& rules, const Cells& cells,
+                          const std::vector<geometry::Cell>& vias, const std::vector<int>& kinds,
+                          const ViaKernels& kernels, const ChargeEntry& charge_entry, cd jw) {
+  std::vector<cd> block(vias.size() * vias.size());
+  const cd log_coefficient = kernels.log_coefficient();
+  const double kappa = 1.0 / kernels.log_scale();
+  const double inv_a2 = 1.0 / (cells.a * cells.a);
+  for (std::size_t v = 0; v < vias.size(); ++v)
+    for (std::size_t u = v; u < vias.size(); ++u) {
+      const int di = vias[u].i - vias[v].i, dj = vias[u].j - vias[v].j;
+      const cd smooth = cell_pair(rules, cells, kinds[v], kinds[u], di, dj, false,
+                                  [&](double rho) { return kernels.self_smooth(rho); });
+      const cd log = cell_pair(rules, cells, kinds[v], kinds[u], di, dj, true, [&](double rho) {
+        return cd(boost::math::cyl_bessel_k(0, kappa * rho));
+      });
+      const cd z =
+          inv_a2 * (charge_entry(kinds[v], kinds[u], di, dj) / jw + smooth + log_coefficient * log);
+      block[v * vias.size() + u] = z;
+      block[u * vias.size() + v] = z;
+    }
+  return block;
+}
+
 // The rooftops' charges as (cell, charge kind) pieces, each piece once: what a via row reads
 // per piece, then combines per basis function (with its signs, its divergence's scale and a
 // bubble's subtracted rooftop).
@@ -189,22 +214,7 @@ ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables
     }
   }
 
-  border.block.assign(vias.size() * vias.size(), cd(0.0));
-  const cd log_coefficient = kernels.log_coefficient();
-  const double kappa = 1.0 / kernels.log_scale();
-  for (std::size_t v = 0; v < vias.size(); ++v)
-    for (std::size_t u = v; u < vias.size(); ++u) {
-      const int di = vias[u].i - vias[v].i, dj = vias[u].j - vias[v].j;
-      const cd smooth = cell_pair(rules, cells, kinds[v], kinds[u], di, dj, false,
-                                  [&](double rho) { return kernels.self_smooth(rho); });
-      const cd log = cell_pair(rules, cells, kinds[v], kinds[u], di, dj, true, [&](double rho) {
-        return cd(boost::math::cyl_bessel_k(0, kappa * rho));
-      });
-      const cd z =
-          inv_a2 * (charge_entry(kinds[v], kinds[u], di, dj) / jw + smooth + log_coefficient * log);
-      border.block[v * vias.size() + u] = z;
-      border.block[u * vias.size() + v] = z;
-    }
+  border.block = via_block(rules, cells, vias, kinds, kernels, charge_entry, jw);
   return border;
 }
 

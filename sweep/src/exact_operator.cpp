@@ -69,6 +69,12 @@ struct ExactOperator::Impl {
     const std::optional<mom::ViaKernels> kernels = vias(frequency_hz);
     border = mom::via_border(mesh, host_tables_now(), *kernels);
   }
+  // at() on a device: Z's exact entries and the FFT product's kernels filled there (work: a
+  // product's multiply-adds).
+  std::shared_ptr<Operator<cd>> device_at(const mom::GreensTable& greens,
+                                          std::span<const cd> loads,
+                                          const mom::StripImpedance& strip, bool tables_started,
+                                          std::size_t work);
   // at() on the host with host_dense: Z assembled and multiplied as it is.
   std::shared_ptr<Operator<cd>> dense_at(std::span<const cd> loads,
                                          const mom::StripImpedance& strip);
@@ -98,6 +104,35 @@ std::shared_ptr<Operator<cd>> ExactOperator::Impl::dense_at(std::span<const cd> 
   return std::make_shared<FunctionOperator<cd>>(
       n, apply, std::move(diag), static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
       host_symmetric_adjoint<cd>(n, apply));
+}
+
+std::shared_ptr<Operator<cd>> ExactOperator::Impl::device_at(const mom::GreensTable& greens,
+                                                             std::span<const cd> loads,
+                                                             const mom::StripImpedance& strip,
+                                                             bool tables_started,
+                                                             std::size_t work) {
+  if (!tables_started) fill->start_tables(greens);
+  fill->assemble(loads, values.data(), strip);
+  device_product->update(fill->device_tables(), correction);
+  make_border(greens.frequency(), [this] { return fill->charge_tables(); });
+  if (border) device_product->set_border(*border);
+  backend.gather(values.data(), diagonal_positions, diagonal);
+  std::vector<cd> diag = backend.download(diagonal);
+  if (border)  // the vias' own entries
+    for (index_t v = 0; v < border->vias; ++v)
+      diag.push_back(border->block[static_cast<std::size_t>(v * border->vias + v)]);
+  if (blocks) blocks->update_on_backend(values.data());
+  const mom::DeviceConvolution* product = device_product.get();
+  return std::make_shared<FunctionOperator<cd>>(
+      n,
+      [product](const cd* x, cd* y, index_t k, cd alpha, cd beta, void* stream) {
+        product->apply(x, y, static_cast<int>(k), alpha, beta, stream);
+      },
+      std::move(diag), work,
+      // Z and the correction are symmetric: BiCG's Aᴴ product from the same FFTs.
+      [product](const cd* x, cd* y, index_t k, cd alpha, cd beta, void* stream) {
+        product->apply(x, y, static_cast<int>(k), alpha, beta, stream, true);
+      });
 }
 
 ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
@@ -211,30 +246,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
   if (!d.gram.empty() && !strip.zero()) mom::add_surface_impedance(d.gram, strip, d.correction);
   const mom::ConvolutionFootprint fp = mom::footprint(*d.layout);
   const std::size_t work = static_cast<std::size_t>(fp.kernels) * fp.grid_points;
-  if (d.device_product) {
-    if (!tables_started) d.fill->start_tables(greens);
-    d.fill->assemble(loads, d.values.data(), strip);
-    d.device_product->update(d.fill->device_tables(), d.correction);
-    d.make_border(greens.frequency(), [&d] { return d.fill->charge_tables(); });
-    if (d.border) d.device_product->set_border(*d.border);
-    d.backend.gather(d.values.data(), d.diagonal_positions, d.diagonal);
-    std::vector<cd> diagonal = d.backend.download(d.diagonal);
-    if (d.border)  // the vias' own entries
-      for (index_t v = 0; v < d.border->vias; ++v)
-        diagonal.push_back(d.border->block[static_cast<std::size_t>(v * d.border->vias + v)]);
-    if (d.blocks) d.blocks->update_on_backend(d.values.data());
-    const mom::DeviceConvolution* product = d.device_product.get();
-    return std::make_shared<FunctionOperator<cd>>(
-        n,
-        [product](const cd* x, cd* y, index_t columns, cd alpha, cd beta, void* stream) {
-          product->apply(x, y, static_cast<int>(columns), alpha, beta, stream);
-        },
-        std::move(diagonal), work,
-        // Z and the correction are symmetric: BiCG's Aᴴ product from the same FFTs.
-        [product](const cd* x, cd* y, index_t columns, cd alpha, cd beta, void* stream) {
-          product->apply(x, y, static_cast<int>(columns), alpha, beta, stream, true);
-        });
-  }
+  if (d.device_product) return d.device_at(greens, loads, strip, tables_started, work);
   d.host_tables(greens, d.tables);
   auto product = std::make_shared<mom::ConvolutionOperator>(d.layout, d.tables);
   d.make_border(greens.frequency(), [&d]() -> const mom::InteractionTables& { return d.tables; });
