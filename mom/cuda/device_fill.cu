@@ -95,6 +95,13 @@ struct DeviceFill::Impl {
   DeviceArray<double> gram, image;
   DeviceArray<dc> tables, remainder, quasi_static, loads;
   std::size_t gaps = 0;  // loaded: the ports' and the lumped elements' (Mesh::loaded_gaps)
+
+  // Waits for the last start_tables' kernels; `caller` names a reader called before any.
+  void wait_for_tables(const char* caller) const {
+    if (!(frequency_hz > 0))
+      throw std::logic_error(std::string("DeviceFill: ") + caller + " before start_tables()");
+    check(cudaStreamSynchronize(stream), "tables");
+  }
 };
 
 DeviceFill::DeviceFill(const geometry::Mesh& mesh, const TablePlan& plan, FillPattern pattern,
@@ -272,9 +279,7 @@ void DeviceFill::assemble(std::span<const std::complex<double>> loads,
 
 TableView DeviceFill::device_tables() const {
   const Impl& d = *impl_;
-  if (!(d.frequency_hz > 0))
-    throw std::logic_error("DeviceFill: device_tables() before start_tables()");
-  check(cudaStreamSynchronize(d.stream), "tables");
+  d.wait_for_tables("device_tables()");
   TableView view;
   view.values = reinterpret_cast<const std::complex<double>*>(d.tables.data);
   view.start = d.table_start.data;
@@ -296,9 +301,7 @@ std::vector<std::complex<double>> DeviceFill::tables() const {
 
 InteractionTables DeviceFill::charge_tables() const {
   const Impl& d = *impl_;
-  if (!(d.frequency_hz > 0))
-    throw std::logic_error("DeviceFill: charge_tables() before start_tables()");
-  check(cudaStreamSynchronize(d.stream), "tables");
+  d.wait_for_tables("charge_tables()");
   InteractionTables t;
   t.frequency_hz = d.frequency_hz;
   t.dx_m = d.dx_m;

@@ -108,6 +108,14 @@ double static_rooftop_overlap(int di, int dj, int outer_order, RooftopShape obs,
                         outer_order, eta);
 }
 
+Reach reach_of(const AssemblyOptions& options, double dx, double dy, int di, int dj) {
+  const double longer = std::max(dx, dy);
+  const double distance = std::hypot(dx / longer * di, dy / longer * dj);
+  if (distance < options.near_cells) return Reach::near;
+  if (distance < options.distant_cells) return Reach::far;
+  return distance < options.remote_cells ? Reach::distant : Reach::remote;
+}
+
 double required_rho_max(const geometry::Grid& grid) {
   // The rooftop overlap reaches two cells beyond the edge offset along its axis. (Square cells
   // keep the product they always had: the Green's table's nodes follow from it.)

@@ -256,13 +256,12 @@ class Symmetry {
 // the centres' distance in the cell's longer side (in cells on square cells).
 TablePlan::Entry plan_entry(const WorkItem& w, long long slot, const AssemblyOptions& options,
                             double dx, double dy, bool* computed) {
-  const double longer = std::max(dx, dy);
-  const double distance = std::hypot(dx / longer * w.di, dy / longer * w.dj);
-  const bool is_near = distance < options.near_cells;
-  const Rules::Order order = is_near                              ? Rules::near
-                             : distance < options.distant_cells ? Rules::far
-                             : distance < options.remote_cells  ? Rules::distant
-                                                                  : Rules::remote;
+  const Reach reach = reach_of(options, dx, dy, w.di, w.dj);
+  const bool is_near = reach == Reach::near;
+  const Rules::Order order = is_near                    ? Rules::near
+                             : reach == Reach::far      ? Rules::far
+                             : reach == Reach::distant  ? Rules::distant
+                                                        : Rules::remote;
   TablePlan::Entry e;
   e.slot = slot;
   e.flags = is_near ? TablePlan::near : 0;

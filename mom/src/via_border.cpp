@@ -36,13 +36,15 @@ class CellRules {
     return rules_[static_cast<std::size_t>(order)]
                  [static_cast<std::size_t>(3 * static_cast<int>(obs) + static_cast<int>(src))];
   }
-  // The order for cells Δ apart (centre distance in the longer side, as the tables' entries).
+  // The order for cells Δ apart, by the tables' own reach_of.
   [[nodiscard]] Order order_for(double dx, double dy, int di, int dj, bool log) const {
-    const double longer = std::max(dx, dy);
-    const double d = std::hypot(dx / longer * di, dy / longer * dj);
-    if (d < options_.near_cells) return log ? near_log : near;
-    if (d < options_.distant_cells) return far;
-    return d < options_.remote_cells ? distant : remote;
+    switch (reach_of(options_, dx, dy, di, dj)) {
+      case Reach::near: return log ? near_log : near;
+      case Reach::far: return far;
+      case Reach::distant: return distant;
+      case Reach::remote: break;
+    }
+    return remote;
   }
 
  private:

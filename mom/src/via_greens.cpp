@@ -68,9 +68,9 @@ ViaKernels::ViaKernels(const Slab& slab, double frequency_hz, double rho_max_m,
   log_coefficient_ = cd(0.0, s.k0 * c0 * mu0 * s.h / (2.0 * pi));
   scale_rho_ = slab.height_m;
   inv_length_ = std::sqrt(slab.eps_r) * s.k0;
-  const std::size_t intervals =
-      greens_xi_intervals(greens_xi(rho_max_m, scale_rho_, inv_length_), options.accuracy);
-  step_ = greens_xi(rho_max_m, scale_rho_, inv_length_) / static_cast<double>(intervals);
+  const double xi_max = greens_xi(rho_max_m, scale_rho_, inv_length_);
+  const std::size_t intervals = greens_xi_intervals(xi_max, options.accuracy);
+  step_ = xi_max / static_cast<double>(intervals);
   rho_ = greens_rho_at_steps(scale_rho_, inv_length_, intervals, step_, rho_max_m);
   const Pair floor = scale(s);
   pairs_.resize(2 * rho_.size());
@@ -96,16 +96,13 @@ double ViaKernels::position(double rho) const {
   return greens_xi(rho, scale_rho_, inv_length_) / step_;
 }
 
+// The pairs hold (K_vh, K_vv smooth): lagrange4_one's second of a pair where `scalar`.
 cd ViaKernels::coupling(double rho) const {
-  cd k, rest;
-  lagrange4(pairs_.data(), static_cast<long long>(rho_.size()), position(rho), k, rest);
-  return k;
+  return lagrange4_one(pairs_.data(), static_cast<long long>(rho_.size()), position(rho), false);
 }
 
 cd ViaKernels::self_smooth(double rho) const {
-  cd k, rest;
-  lagrange4(pairs_.data(), static_cast<long long>(rho_.size()), position(rho), k, rest);
-  return rest;
+  return lagrange4_one(pairs_.data(), static_cast<long long>(rho_.size()), position(rho), true);
 }
 
 cd ViaKernels::coupling_direct(const Slab& slab, double frequency_hz, double rho,

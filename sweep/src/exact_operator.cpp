@@ -256,13 +256,12 @@ std::shared_ptr<Operator<cd>> ExactOperator::at(const mom::GreensTable& greens,
   const Csr<cd>& c = d.correction;
   const index_t rooftops = d.rooftops;
   const auto entry = [&](index_t i, index_t j) {
-    const std::int64_t at =
-        i < rooftops && j < rooftops ? csr_position(c.row_ptr, c.col_idx, i, j) : -1;
-    const cd z = i < rooftops && j < rooftops
-                     ? mom::basis_entry(view, d.cells[static_cast<std::size_t>(i)],
-                                        d.cells[static_cast<std::size_t>(j)])
-                     : mom::via_border_entry(*d.border, i, j);
-    return z + (at < 0 ? cd(0.0) : c.values[static_cast<std::size_t>(at)]);
+    // A via's row or column is the border's alone (no load or loss on it).
+    if (i >= rooftops || j >= rooftops) return mom::via_border_entry(*d.border, i, j);
+    const std::int64_t at = csr_position(c.row_ptr, c.col_idx, i, j);
+    return mom::basis_entry(view, d.cells[static_cast<std::size_t>(i)],
+                            d.cells[static_cast<std::size_t>(j)]) +
+           (at < 0 ? cd(0.0) : c.values[static_cast<std::size_t>(at)]);
   };
   std::vector<cd> diagonal(static_cast<std::size_t>(n));
   for (index_t m = 0; m < n; ++m) diagonal[static_cast<std::size_t>(m)] = entry(m, m);

@@ -74,6 +74,13 @@ struct CellProfile {
   geometry::Edge x = geometry::Edge::none, y = geometry::Edge::none;
 };
 
+// How far apart two shapes Δ = (di, dj) cells apart lie for the quadrature: their centres'
+// distance in the cell's longer side (dx, dy its sides, in any one unit) against the options'
+// near, distant and remote distances. The offset tables' entries and the vias' rows
+// (via_border.hpp) pick their Gauss orders by it.
+enum class Reach { near, far, distant, remote };
+Reach reach_of(const AssemblyOptions& options, double dx, double dy, int di, int dj);
+
 // The 1/R integrals for unit cells, observer at offset 0, with R = √(X² + (ηY)²) for cells
 // η times as long in the second coordinate as in the first (multiply by a_1 a_2², a_1 and
 // a_2 = η a_1 the sides): ∫_{[0,1]²} ∫_{[Δi,Δi+1]×[Δj,Δj+1]} ρ_obs ρ_src / R, and for
