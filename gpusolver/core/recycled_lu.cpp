@@ -4,21 +4,51 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <utility>
+
+#include <unistd.h>
 
 namespace pmom {
 
-index_t largest_lu_in(std::size_t device_free_bytes) {
-  if (device_free_bytes == 0) return 8192;
-  // The LU and the inverse, 2 n² complex values, in at most half of what is free: the rest
-  // holds the operator, the solver's vectors and other ranks sharing the device.
-  const double bytes_per_n2 = 2.0 * sizeof(std::complex<double>);
+namespace {
+
+// The largest n with bytes_per_n2 · n² in half of `bytes`: the rest holds the operator, the
+// solver's vectors and other processes (ranks sharing a device, the host's own).
+index_t largest_in_half(std::size_t bytes, double bytes_per_n2) {
   return static_cast<index_t>(
-      std::floor(std::sqrt(0.5 * static_cast<double>(device_free_bytes) / bytes_per_n2)));
+      std::floor(std::sqrt(0.5 * static_cast<double>(bytes) / bytes_per_n2)));
+}
+
+}  // namespace
+
+index_t largest_lu_in(std::size_t device_free_bytes) {
+  return largest_in_half(device_free_bytes, 2.0 * sizeof(std::complex<double>));
+}
+
+index_t largest_host_lu_in(std::size_t available_bytes) {
+  return largest_in_half(available_bytes,
+                         2.0 * sizeof(std::complex<double>) + sizeof(std::complex<float>));
+}
+
+std::size_t host_memory_available() {
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    std::istringstream fields(line);
+    std::string key;
+    std::size_t kib = 0;
+    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
+                               : 0;
 }
 
 index_t largest_lu(const Executor& backend) {
-  return largest_lu_in(backend.device_memory_free());
+  const std::size_t free = backend.device_memory_free();
+  return free > 0 ? largest_lu_in(free) : largest_host_lu_in(host_memory_available());
 }
 
 bool lu_renewal_due(double lu_iterations, int solves, long long iterations,

@@ -34,12 +34,17 @@ inline constexpr int kRefreshIterations = 30;
 [[nodiscard]] bool lu_renewal_due(double lu_iterations, int solves, long long iterations,
                                   int last_iterations);
 
-// The largest n whose dense complex LU the backend makes: on a device, as large as the LU and
-// the inverse (2 n² complex values) fit in half its free memory; on the host 8192, a limit of
-// time (n³; docs/SOLVERS.md).
+// The largest n whose dense complex LU the backend makes, a limit of memory on both: the LU is
+// the robust preconditioner (block Jacobi's iterations grow with the layout, and some layouts'
+// never converge), and its n³ time is reported as it runs (docs/SOLVERS.md).
 [[nodiscard]] index_t largest_lu(const Executor& backend);
-// The same for a backend with this much device memory free (0: the host's).
+// On a device with this much memory free: the LU and the inverse (2 n² complex doubles) in half.
 [[nodiscard]] index_t largest_lu_in(std::size_t device_free_bytes);
+// On the host with this much memory available: while the LU is made the sweep holds Z twice
+// in double (its assembly and the copy factored) and the factors in single, 40 n² bytes, in half.
+[[nodiscard]] index_t largest_host_lu_in(std::size_t available_bytes);
+// The host's available memory (MemAvailable; the physical memory where that is not known).
+[[nodiscard]] std::size_t host_memory_available();
 
 // When a new LU is made. by_cost: the renewal rule or kRefreshIterations, for systems that
 // walk away from the LU's (a sweep in order); when_slow: kRefreshIterations alone, for systems
