@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <sstream>
 #include <utility>
 
@@ -50,6 +51,10 @@ struct ExactOperator::Impl {
   std::unique_ptr<mom::DeviceConvolution> device_product;
   std::unique_ptr<mom::DeviceFill> dense_fill;  // dense(): every entry, made at its first call
   mom::FillPattern entries;
+  // The blocks' pairs in a via's row or column, whose values follow the fill's entries in
+  // `values`: the border's, copied there every frequency (the fill holds the rooftops' alone).
+  std::vector<std::pair<index_t, index_t>> via_pairs;
+  std::vector<cd> via_values;
   Block<cd> values, diagonal;
   Block<std::int64_t> diagonal_positions;
 
@@ -69,6 +74,8 @@ struct ExactOperator::Impl {
     const std::optional<mom::ViaKernels> kernels = vias(frequency_hz);
     border = mom::via_border(mesh, host_tables_now(), *kernels);
   }
+  // The border's values of via_pairs copied after the fill's entries in `values`.
+  void upload_via_pairs();
   // at() on a device: Z's exact entries and the FFT product's kernels filled there (work: a
   // product's multiply-adds).
   std::shared_ptr<Operator<cd>> device_at(const mom::GreensTable& greens,
@@ -121,7 +128,10 @@ std::shared_ptr<Operator<cd>> ExactOperator::Impl::device_at(const mom::GreensTa
   if (border)  // the vias' own entries
     for (index_t v = 0; v < border->vias; ++v)
       diag.push_back(border->block[static_cast<std::size_t>(v * border->vias + v)]);
-  if (blocks) blocks->update_on_backend(values.data());
+  if (blocks) {
+    upload_via_pairs();
+    blocks->update_on_backend(values.data());
+  }
   const mom::DeviceConvolution* product = device_product.get();
   return std::make_shared<FunctionOperator<cd>>(
       n,
@@ -135,15 +145,23 @@ std::shared_ptr<Operator<cd>> ExactOperator::Impl::device_at(const mom::GreensTa
       });
 }
 
+void ExactOperator::Impl::upload_via_pairs() {
+  if (via_pairs.empty()) return;
+  via_values.resize(via_pairs.size());
+  for (std::size_t k = 0; k < via_pairs.size(); ++k)
+    via_values[k] = mom::via_border_entry(*border, via_pairs[k].first, via_pairs[k].second);
+  backend.copy_bytes(values.data() + entries.nnz(), via_values.data(),
+                     via_values.size() * sizeof(cd), CopyKind::to_backend);
+}
+
 ExactOperator::ExactOperator(const geometry::Mesh& mesh, const mom::TablePlan& plan,
                              std::vector<mom::GramEntry> gram, Backend<cd>& backend,
                              BlockJacobi* blocks, int columns, bool host_dense,
                              mom::HostTables host_tables, ViaSource vias)
     : impl_(std::make_unique<Impl>(mesh, plan, std::move(gram), backend, blocks)) {
   Impl& d = *impl_;
-  if (!mesh.vias().empty() && (!vias || (backend.on_device() && blocks != nullptr)))
-    throw std::invalid_argument("ExactOperator: a mesh with vias needs the vias' kernels, and on "
-                                "a device no block preconditioner");
+  if (!mesh.vias().empty() && !vias)
+    throw std::invalid_argument("ExactOperator: a mesh with vias needs the vias' kernels");
   d.vias = std::move(vias);
   d.host_tables = host_tables ? std::move(host_tables)
                               : [&plan = d.plan](const mom::GreensTable& g,
@@ -199,13 +217,22 @@ std::string ExactOperator::summary() const {
 }
 
 // Z's exact entries on the device where the blocks and the diagonal need them, the gaps and
-// loss entries included (the device fill adds the loads and the loss there).
+// loss entries included (the device fill adds the loads and the loss there); the blocks'
+// entries in a via's row or column after them.
 void ExactOperator::Impl::make_on_device(int cols) {
   Coo<cd> pairs = to_coo(correction);
+  std::map<std::pair<index_t, index_t>, std::int64_t> via_at;
   if (blocks)
     for (const std::vector<index_t>& group : blocks->members())
       for (const index_t i : group)
-        for (const index_t j : group) add_pair(pairs, i, j);
+        for (const index_t j : group) {
+          if (i < rooftops && j < rooftops) {
+            add_pair(pairs, i, j);
+          } else {
+            via_at[{i, j}] = static_cast<std::int64_t>(via_pairs.size());
+            via_pairs.emplace_back(i, j);
+          }
+        }
   const Csr<cd> p = to_csr(pairs);
   entries.n = rooftops;
   entries.row_ptr = p.row_ptr;
@@ -213,7 +240,7 @@ void ExactOperator::Impl::make_on_device(int cols) {
   fill = std::make_unique<mom::DeviceFill>(mesh, plan, entries, gram);
   device_product = std::make_unique<mom::DeviceConvolution>(layout);
   device_product->reserve(cols);
-  values = backend.allocate<cd>(static_cast<index_t>(entries.nnz()), 1);
+  values = backend.allocate<cd>(static_cast<index_t>(entries.nnz() + via_pairs.size()), 1);
   std::vector<std::int64_t> at(static_cast<std::size_t>(rooftops));
   for (index_t m = 0; m < rooftops; ++m)
     at[static_cast<std::size_t>(m)] = csr_position(entries.row_ptr, entries.col_idx, m, m);
@@ -221,7 +248,9 @@ void ExactOperator::Impl::make_on_device(int cols) {
   backend.upload(std::span<const std::int64_t>(at), diagonal_positions);
   diagonal = backend.allocate<cd>(rooftops, 1);
   if (blocks)
-    blocks->set_positions([this](index_t i, index_t j) {
+    blocks->set_positions([this, &via_at](index_t i, index_t j) -> std::int64_t {
+      if (i >= rooftops || j >= rooftops)
+        return static_cast<std::int64_t>(entries.nnz()) + via_at.at({i, j});
       return csr_position(entries.row_ptr, entries.col_idx, i, j);
     });
   backend.synchronize();  // uploads and zeroing are done before the fill writes

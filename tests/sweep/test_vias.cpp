@@ -210,8 +210,9 @@ TEST(Vias, TheFftOperatorGivesTheDenseZsS) {
 
 TEST(Vias, GpuGivesTheCpusS) {
   // On a CUDA device: Z's LU with the vias' rows and columns written beside the dense fill, the
-  // next frequency iterating on the FFT product with the border's kernels; and Jacobi alone
-  // (every iteration the FFT product). Against the host's Z and LU, solves to 1e-10.
+  // next frequency iterating on the FFT product with the border's kernels; Jacobi alone
+  // (every iteration the FFT product); and block Jacobi, its tiles' via entries copied from the
+  // border beside the fill's. Against the host's Z and LU, solves to 1e-10.
   PMOM_REQUIRE_GPU();
   const pmom::test::TempDir scratch("vias_gpu");
   const auto sweep = [&](const std::string& solver) {
@@ -223,10 +224,13 @@ TEST(Vias, GpuGivesTheCpusS) {
   const double lu = test::largest_s_difference(cpu, sweep("backend: cuda"));
   const double jacobi =
       test::largest_s_difference(cpu, sweep("backend: cuda, preconditioner: jacobi"));
-  std::printf("[vias] cuda against cpu: %.1e (LU), %.1e (Jacobi, the FFT product alone)\n", lu,
-              jacobi);
+  const double blocks =
+      test::largest_s_difference(cpu, sweep("backend: cuda, preconditioner: block"));
+  std::printf("[vias] cuda against cpu: %.1e (LU), %.1e (Jacobi, the FFT product alone), "
+              "%.1e (block Jacobi)\n", lu, jacobi, blocks);
   EXPECT_LT(lu, 1e-9);
   EXPECT_LT(jacobi, 1e-9);
+  EXPECT_LT(blocks, 1e-9);
 }
 
 TEST(Vias, OtherRoutesSayWhatToDo) {

@@ -21,16 +21,11 @@ SweepSettings resolved_settings(SweepSettings s, const geometry::Mesh& mesh,
     s.preconditioner = s.rule == Rule::exact && lu_fits ? PreconditionerChoice::lu
                                                         : PreconditionerChoice::block;
   }
-  // Vias are in Z with every interaction only, and on a device not with block Jacobi yet.
+  // Vias are in Z with every interaction only.
   if (!mesh.vias().empty()) {
     if (s.rule != Rule::exact)
       throw std::runtime_error("vias need every interaction: sparsify rule exact (the default), "
                                "without density, format, check_dense or reach_heights");
-    if (backend.on_device() && s.preconditioner == PreconditionerChoice::block)
-      throw std::runtime_error(
-          "vias on a CUDA device take Z's LU for now, not block Jacobi: this mesh has " +
-          std::to_string(mesh.unknowns()) + " unknowns, the device's LU at most " +
-          std::to_string(largest_lu(backend)) + "; use coarser cells or --backend cpu");
     if (!mesh.layout().metal.pec)
       throw std::runtime_error("vias need perfect metal for now (their kernels assume a perfect "
                                "ground plane): leave out the metal's conductivity");
