@@ -5,6 +5,7 @@
 #include <array>
 #include <boost/math/special_functions/bessel.hpp>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -78,25 +79,79 @@ cd cell_pair(const CellRules& rules, const Cells& cells, int obs_kind, int src_k
   return cells.a * cells.a * cells.b * cells.b * sum;
 }
 
-// Z_vv' of the via cells (vias × vias): P_V/(jω) + P_vv, K_vv's logarithm integrated here.
+// Values of a pair of cells that depend only on their charge kinds and offset (di, dj): each
+// computed once for all the vias that need it (a fence's cells share most of their offsets
+// with the pieces), on a dense grid of offsets per pair of kinds. Not thread-safe to mark;
+// compute() fills the marked slots in parallel.
+class OffsetValues {
+ public:
+  explicit OffsetValues(const geometry::Grid& grid)
+      : nx_(grid.nx), ny_(grid.ny),
+        slots_(static_cast<std::size_t>(2 * grid.nx - 1) * static_cast<std::size_t>(2 * grid.ny - 1)) {}
+  void mark(int obs_kind, int src_kind, int di, int dj) {
+    std::vector<int>& at = index_[key(obs_kind, src_kind)];
+    if (at.empty()) at.assign(slots_, -1);
+    int& slot = at[slot_of(di, dj)];
+    if (slot >= 0) return;
+    slot = static_cast<int>(keys_.size());
+    keys_.push_back({obs_kind, src_kind, di, dj});
+  }
+  // value(obs_kind, src_kind, di, dj) for every marked offset.
+  template <class Value> void compute(const Value& value) {
+    values_.resize(keys_.size());
+    const auto count = static_cast<long long>(keys_.size());
+#pragma omp parallel for schedule(dynamic, 64)
+    for (long long k = 0; k < count; ++k) {
+      const Key& e = keys_[static_cast<std::size_t>(k)];
+      values_[static_cast<std::size_t>(k)] = value(e.obs_kind, e.src_kind, e.di, e.dj);
+    }
+  }
+  [[nodiscard]] cd at(int obs_kind, int src_kind, int di, int dj) const {
+    return values_[static_cast<std::size_t>(
+        index_.at(key(obs_kind, src_kind))[slot_of(di, dj)])];
+  }
+
+ private:
+  struct Key {
+    int obs_kind, src_kind, di, dj;
+  };
+  static int key(int obs_kind, int src_kind) { return obs_kind * kChargeKinds + src_kind; }
+  [[nodiscard]] std::size_t slot_of(int di, int dj) const {
+    return static_cast<std::size_t>(dj + ny_ - 1) * static_cast<std::size_t>(2 * nx_ - 1) +
+           static_cast<std::size_t>(di + nx_ - 1);
+  }
+  int nx_, ny_;
+  std::size_t slots_;
+  std::map<int, std::vector<int>> index_;  // per pair of kinds: offset slot → value, or −1
+  std::vector<Key> keys_;
+  std::vector<cd> values_;
+};
+
+// Z_vv' of the via cells (vias × vias): P_V/(jω) + P_vv, K_vv's logarithm integrated here;
+// each pair of kinds and offset once.
 template <class ChargeEntry>
-std::vector<cd> via_block(const CellRules& rules, const Cells& cells,
+std::vector<cd> via_block(const geometry::Grid& grid, const CellRules& rules, const Cells& cells,
                           const std::vector<geometry::Cell>& vias, const std::vector<int>& kinds,
                           const ViaKernels& kernels, const ChargeEntry& charge_entry, cd jw) {
-  std::vector<cd> block(vias.size() * vias.size());
   const cd log_coefficient = kernels.log_coefficient();
   const double kappa = 1.0 / kernels.log_scale();
   const double inv_a2 = 1.0 / (cells.a * cells.a);
+  OffsetValues pairs(grid);
+  for (std::size_t v = 0; v < vias.size(); ++v)
+    for (std::size_t u = v; u < vias.size(); ++u)
+      pairs.mark(kinds[v], kinds[u], vias[u].i - vias[v].i, vias[u].j - vias[v].j);
+  pairs.compute([&](int obs_kind, int src_kind, int di, int dj) {
+    const cd smooth = cell_pair(rules, cells, obs_kind, src_kind, di, dj, false,
+                                [&](double rho) { return kernels.self_smooth(rho); });
+    const cd log = cell_pair(rules, cells, obs_kind, src_kind, di, dj, true, [&](double rho) {
+      return cd(boost::math::cyl_bessel_k(0, kappa * rho));
+    });
+    return inv_a2 * (charge_entry(obs_kind, src_kind, di, dj) / jw + smooth + log_coefficient * log);
+  });
+  std::vector<cd> block(vias.size() * vias.size());
   for (std::size_t v = 0; v < vias.size(); ++v)
     for (std::size_t u = v; u < vias.size(); ++u) {
-      const int di = vias[u].i - vias[v].i, dj = vias[u].j - vias[v].j;
-      const cd smooth = cell_pair(rules, cells, kinds[v], kinds[u], di, dj, false,
-                                  [&](double rho) { return kernels.self_smooth(rho); });
-      const cd log = cell_pair(rules, cells, kinds[v], kinds[u], di, dj, true, [&](double rho) {
-        return cd(boost::math::cyl_bessel_k(0, kappa * rho));
-      });
-      const cd z =
-          inv_a2 * (charge_entry(kinds[v], kinds[u], di, dj) / jw + smooth + log_coefficient * log);
+      const cd z = pairs.at(kinds[v], kinds[u], vias[u].i - vias[v].i, vias[u].j - vias[v].j);
       block[v * vias.size() + u] = z;
       block[u * vias.size() + v] = z;
     }
@@ -192,19 +247,24 @@ ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables
     return tables.at(table, di, dj);
   };
 
+  // Per piece and via cell: P_V/(jω) − P_vh, a function of their kinds and offset alone.
+  OffsetValues piece_values(grid);
+  for (std::size_t v = 0; v < vias.size(); ++v)
+    for (const RooftopCharges::Piece& p : charges.pieces)
+      piece_values.mark(p.kind, kinds[v], vias[v].i - p.i, vias[v].j - p.j);
+  piece_values.compute([&](int obs_kind, int src_kind, int di, int dj) {
+    const cd coupling = cell_pair(rules, cells, obs_kind, src_kind, di, dj, false,
+                                  [&](double rho) { return kernels.coupling(rho); });
+    return charge_entry(obs_kind, src_kind, di, dj) / jw - coupling;
+  });
   const auto n_r = static_cast<std::size_t>(border.rooftops);
   border.rows.assign(vias.size() * n_r, cd(0.0));
-  std::vector<cd> w(charges.pieces.size());  // per piece: P_V/(jω) − P_vh
+  std::vector<cd> w(charges.pieces.size());  // per piece, of the via cell at hand
   for (std::size_t v = 0; v < vias.size(); ++v) {
     const geometry::Cell cv = vias[v];
-    const auto count = static_cast<long long>(charges.pieces.size());
-#pragma omp parallel for schedule(dynamic, 64)
-    for (long long k = 0; k < count; ++k) {
-      const RooftopCharges::Piece& p = charges.pieces[static_cast<std::size_t>(k)];
-      const int di = cv.i - p.i, dj = cv.j - p.j;
-      const cd coupling = cell_pair(rules, cells, p.kind, kinds[v], di, dj, false,
-                                    [&](double rho) { return kernels.coupling(rho); });
-      w[static_cast<std::size_t>(k)] = charge_entry(p.kind, kinds[v], di, dj) / jw - coupling;
+    for (std::size_t k = 0; k < w.size(); ++k) {
+      const RooftopCharges::Piece& p = charges.pieces[k];
+      w[k] = piece_values.at(p.kind, kinds[v], cv.i - p.i, cv.j - p.j);
     }
     cd* row = border.rows.data() + v * n_r;
     for (std::size_t m = 0; m < n_r; ++m) {
@@ -216,7 +276,7 @@ ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables
     }
   }
 
-  border.block = via_block(rules, cells, vias, kinds, kernels, charge_entry, jw);
+  border.block = via_block(grid, rules, cells, vias, kinds, kernels, charge_entry, jw);
   return border;
 }
 
