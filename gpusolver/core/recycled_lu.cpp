@@ -79,12 +79,13 @@ void RecycledLu::record(int iterations, double seconds) {
   last_iterations_ = iterations;
 }
 
-void RecycledLu::refresh(const std::function<Block<cd>()>& make_matrix) {
+void RecycledLu::refresh(const std::function<Block<cd>()>& make_matrix, const Factor& factor) {
   const auto start = std::chrono::steady_clock::now();
   op_.reset();  // its memory goes before the new one's
   // A preconditioner from a neighbouring system needs no double-precision factors: the host's
   // LU and substitutions in single cost half (docs/PERFORMANCE.md).
-  op_ = backend_.make_dense_inverse(make_matrix(), FactorPrecision::single);
+  op_ = factor ? factor(make_matrix())
+               : backend_.make_dense_inverse(make_matrix(), FactorPrecision::single);
   ++refreshes_;
   lu_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   solves_ = 0;

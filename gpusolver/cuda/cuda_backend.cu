@@ -225,6 +225,14 @@ template <class T> class CudaBackend final : public Backend<T> {
     launch_dense_solve(*this, std::move(a), b, stream_);
   }
 
+  void combine_rows(const T* x, index_t x_rows, const Block<index_t>& i1,
+                    const Block<real_t<T>>& c1, const Block<index_t>& i2,
+                    const Block<real_t<T>>& c2, T* out, index_t columns,
+                    T alpha, T beta) override {
+    launch_combine_rows(x, x_rows, i1.data(), c1.data(), i2.data(), c2.data(), out, i1.rows(),
+                        columns, alpha, beta, stream_);
+  }
+
   void fold_dense(const Block<T>& a, const Block<index_t>& kept, const Block<index_t>& partner,
                   const Block<real_t<T>>& weight, Block<T>& out) override {
     DenseKernels<T>::check_fold_input(a, kept, partner, weight, out);

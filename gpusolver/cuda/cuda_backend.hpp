@@ -125,6 +125,11 @@ void launch_dense_solve(Backend<T>& be, Block<T> a, Block<T>& b, cudaStream_t st
 template <class T>
 void launch_fold_dense(const T* a, index_t n, const index_t* kept, const index_t* partner,
                        const real_t<T>* weight, index_t k, T* out, cudaStream_t stream);
+// Backend<T>::combine_rows (cuda_dense_inverse.cu): out rows x columns.
+template <class T>
+void launch_combine_rows(const T* x, index_t x_rows, const index_t* i1, const real_t<T>* c1,
+                         const index_t* i2, const real_t<T>* c2, T* out, index_t rows,
+                         index_t columns, T alpha, T beta, cudaStream_t stream);
 template <class T> void launch_spmv_transposed(const SpmvArgs<T>& args, cudaStream_t stream);
 // The same for ELLPACK-R, SELL-P and DIA; the transposed one adds into a y already scaled by beta.
 template <class T> void launch_format_spmv(const SpmvArgs<T>& args, cudaStream_t stream);

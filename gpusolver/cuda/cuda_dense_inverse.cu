@@ -226,7 +226,40 @@ void launch_fold_dense(const T* a, index_t n, const index_t* kept, const index_t
   PMOM_CUDA(cudaGetLastError());
 }
 
+// One thread per row and column.
+template <class D, class R>
+__global__ void combine_rows_kernel(const D* x, long long x_rows, const index_t* i1, const R* c1,
+                                    const index_t* i2, const R* c2, D* out, long long rows,
+                                    long long columns, D alpha, D beta) {
+  const long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= rows * columns) return;
+  const long long r = t % rows, col = t / rows;
+  const D* xc = x + col * x_rows;
+  D v = D{};
+  if (i1[r] >= 0) v = v + c1[r] * xc[i1[r]];
+  if (i2[r] >= 0) v = v + c2[r] * xc[i2[r]];
+  D& o = out[t];
+  o = beta == D{} ? alpha * v : alpha * v + beta * o;
+}
+
+template <class T>
+void launch_combine_rows(const T* x, index_t x_rows, const index_t* i1, const real_t<T>* c1,
+                         const index_t* i2, const real_t<T>* c2, T* out, index_t rows,
+                         index_t columns, T alpha, T beta, cudaStream_t stream) {
+  const long long total = static_cast<long long>(rows) * columns;
+  if (total == 0) return;
+  using D = device_t<T>;
+  constexpr int block = 256;
+  combine_rows_kernel<<<static_cast<unsigned>((total + block - 1) / block), block, 0, stream>>>(
+      reinterpret_cast<const D*>(x), x_rows, i1, c1, i2, c2, reinterpret_cast<D*>(out), rows,
+      columns, to_device(alpha), to_device(beta));
+  PMOM_CUDA(cudaGetLastError());
+}
+
 #define PMOM_INSTANTIATE(T)                                                                   \
+  template void launch_combine_rows(const T*, index_t, const index_t*, const real_t<T>*,      \
+                                    const index_t*, const real_t<T>*, T*, index_t, index_t,   \
+                                    T, T, cudaStream_t);                                     \
   template std::shared_ptr<const Operator<T>> launch_dense_inverse(Backend<T>&, Block<T>,    \
                                                                    cudaStream_t);             \
   template void launch_dense_solve(Backend<T>&, Block<T>, Block<T>&, cudaStream_t);         \

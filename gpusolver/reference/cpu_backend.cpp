@@ -147,6 +147,25 @@ template <class T> class CpuBackend final : public Backend<T> {
     cpu::lu_substitute(a.data(), row_of.data(), a.rows(), rhs.data(), b.data(), b.cols());
   }
 
+  void combine_rows(const T* x, index_t x_rows, const Block<index_t>& i1, const Block<real>& c1,
+                    const Block<index_t>& i2, const Block<real>& c2, T* out, index_t columns,
+                    T alpha, T beta) override {
+    const index_t rows = i1.rows();
+#pragma omp parallel for schedule(static)
+    for (index_t r = 0; r < rows; ++r) {
+      const index_t a = i1.data()[r], b = i2.data()[r];
+      for (index_t col = 0; col < columns; ++col) {
+        const T* xc = x + static_cast<std::size_t>(col) * static_cast<std::size_t>(x_rows);
+        T v(0);
+        if (a >= 0) v += c1.data()[r] * xc[a];
+        if (b >= 0) v += c2.data()[r] * xc[b];
+        T& o = out[static_cast<std::size_t>(col) * static_cast<std::size_t>(rows) +
+                   static_cast<std::size_t>(r)];
+        o = beta == T(0) ? alpha * v : alpha * v + beta * o;
+      }
+    }
+  }
+
   void fold_dense(const Block<T>& a, const Block<index_t>& kept, const Block<index_t>& partner,
                   const Block<real>& weight, Block<T>& out) override {
     DenseKernels<T>::check_fold_input(a, kept, partner, weight, out);

@@ -5,24 +5,6 @@ namespace pmom::mom {
 
 namespace {
 
-// The mirror along the line (along = true) or across it, or nothing where the mesh lacks it.
-MeshMirror mirror_of(const geometry::Mesh& mesh, bool along) {
-  const int nx = mesh.grid().nx, ny = mesh.grid().ny;
-  MeshMirror m;
-  for (const geometry::Rooftop& r : mesh.basis()) {
-    const bool x = r.axis == geometry::Axis::x;
-    const int i = r.minus.i, j = r.minus.j;
-    const int image = along ? (x ? mesh.x_edge_basis(nx - (i + 1), j)
-                                 : mesh.y_edge_basis(nx - 1 - i, j + 1))
-                            : (x ? mesh.x_edge_basis(i + 1, ny - 1 - j)
-                                 : mesh.y_edge_basis(i, ny - (j + 1)));
-    if (image < 0) return {};
-    m.image.push_back(image);
-    m.sign.push_back(x == along ? -1 : 1);
-  }
-  return m;
-}
-
 // S_a S_b: (S_a S_b x)_m = sign_a(m) sign_b(image_a(m)) x_image_b(image_a(m)).
 MeshMirror product(const MeshMirror& a, const MeshMirror& b) {
   MeshMirror p;
@@ -39,10 +21,10 @@ MeshMirror product(const MeshMirror& a, const MeshMirror& b) {
 LineMirror line_mirror(const geometry::Mesh& mesh) {
   if (mesh.bubble_count() > 0) return {};
   LineMirror m;
-  MeshMirror along = mirror_of(mesh, true);
+  MeshMirror along = rooftop_mirror(mesh, Mirror::x);
   if (along.image.empty()) return {};
   m.elements.push_back(std::move(along));
-  MeshMirror across = mirror_of(mesh, false);
+  MeshMirror across = rooftop_mirror(mesh, Mirror::y);
   bool pair = !across.image.empty();
   for (std::size_t c = 0; c < across.image.size() && pair; ++c)
     pair = across.image[c] != static_cast<int>(c);

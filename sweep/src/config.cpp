@@ -92,6 +92,8 @@ void read_solver(const YamlReader& r, const YAML::Node& node, SweepSettings& s) 
         r.integer(n, "/solver/max_iterations", 1, std::numeric_limits<int>::max());
   if (const YAML::Node n = node["backend"])
     s.backend = r.choice(n, "/solver/backend", kBackendNames);
+  if (const YAML::Node n = node["symmetry"])
+    s.symmetry = r.choice(n, "/solver/symmetry", kSymmetryNames);
   if (const YAML::Node n = node["preconditioner"]) {
     s.preconditioner = r.choice(n, "/solver/preconditioner", kPreconditionerNames);
     if (s.preconditioner == PreconditionerChoice::lu && s.rule != Rule::exact)

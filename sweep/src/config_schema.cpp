@@ -14,7 +14,8 @@ const geometry::ConfigSchema& settings_schema() {
       // The mapping form (else a list).
       {"/frequencies", {"start_hz", "stop_hz", "points", "adaptive", "adaptive_tolerance"}},
       {"/sparsify", {"density", "rule", "check_dense", "format", "reach_heights"}},
-      {"/solver", {"method", "tolerance", "max_iterations", "backend", "preconditioner"}},
+      {"/solver", {"method", "tolerance", "max_iterations", "backend", "preconditioner",
+                   "symmetry"}},
       {"/accuracy", {"greens_table", "quadrature", "interpolate_tables"}},
       {"/output", {"hdf5", "touchstone", "plot", "layout", "currents", "keep_solutions"}},
   });

@@ -59,7 +59,7 @@ std::string edited(const std::string& from, const std::string& to) {
 // Every field but the frequencies.
 auto fields(const SweepSettings& s) {
   return std::tie(s.density, s.rule, s.check_dense, s.format, s.method, s.tolerance,
-                  s.max_iterations, s.backend, s.preconditioner, s.termination, s.hdf5,
+                  s.max_iterations, s.backend, s.preconditioner, s.symmetry, s.termination, s.hdf5,
                   s.touchstone, s.plot, s.layout, s.sampling, s.adaptive_tolerance,
                   s.deembedding);
 }
@@ -122,6 +122,7 @@ TEST(SweepConfig, ExampleCouplerParses) {
                                5000,
                                BackendChoice::automatic,
                                PreconditionerChoice::automatic,
+                               SymmetryChoice::automatic,
                                Termination::matched,
                                stem + ".h5",
                                stem + ".s4p",
@@ -129,6 +130,15 @@ TEST(SweepConfig, ExampleCouplerParses) {
                                stem + ".svg",
                                {}};
   EXPECT_EQ(fields(s), fields(expected));
+}
+
+// solver.symmetry: auto by default, off on request; anything else names the choices.
+TEST(SweepConfig, SymmetryIsAutoOrOff) {
+  std::string text = kValid;
+  text.replace(text.find("  backend: cpu\n"), 15, "  backend: cpu\n  symmetry: off\n");
+  EXPECT_EQ(read(text).symmetry, SymmetryChoice::off);
+  text.replace(text.find("off"), 3, "yes");
+  expect_bad(text, "14: /solver/symmetry must be one of auto, off");
 }
 
 TEST(SweepConfig, GivenValuesAndOutputPaths) {
@@ -145,6 +155,7 @@ TEST(SweepConfig, GivenValuesAndOutputPaths) {
                             200,
                             BackendChoice::cpu,
                             PreconditionerChoice::automatic,
+                            SymmetryChoice::automatic,
                             Termination::matched,
                             "dir/out/run.h5",
                             "/tmp/run.s2p",

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "planarmom/gpusolver/preconditioners/folded_inverse.hpp"
 #include "planarmom/logging/logging.hpp"
+#include "planarmom/mom/mesh_symmetry.hpp"
 #include "planarmom/sweep/exact_operator.hpp"
 #include "planarmom/sweep/recycled_inverse.hpp"
 #include "routes/routes.hpp"
@@ -32,6 +34,17 @@ class FftRoute final : public ZRoute {
       const bool adaptive = is_adaptive(s);
       recycled_ = std::make_unique<RecycledInverse>(
           backend, adaptive ? Renewal::when_slow : Renewal::by_cost);
+      const std::optional<mom::LayoutMirror> mirror =
+          s.symmetry == SymmetryChoice::automatic ? mom::layout_mirror(parts.mesh())
+                                                  : std::nullopt;
+      if (mirror) {
+        mirror_ = *mirror;
+        fold_ = fold_parts(mirror->unknowns.image, mirror->unknowns.sign);
+        PMOM_LOG(info) << "preconditioner: the layout is symmetric under "
+                       << mom::name(mirror->mirror) << ": Z's LU on its two parities, "
+                       << fold_[0].kept.size() << " and " << fold_[1].kept.size()
+                       << " unknowns, where the loads are too";
+      }
       PMOM_LOG(info) << "preconditioner: Z's LU at one frequency for the next ones, made anew "
                      << (adaptive ? "" : "once a solve takes more iterations than the LU's cost "
                                          "spread over the solves since it, or ")
@@ -84,9 +97,16 @@ class FftRoute final : public ZRoute {
 
  private:
   void refresh(const mom::GreensTable& greens, std::span<const cd> loads) {
+    RecycledLu::Factor folded;
+    if (mirror_ && mirror_->keeps(loads))
+      folded = [this](Block<cd> z) {
+        const auto columns = static_cast<index_t>(parts_.mesh().ports().size());
+        return make_folded_inverse(backend_, std::move(z), fold_, std::max<index_t>(1, columns),
+                                   FactorPrecision::single);
+      };
     recycled_->refresh(
         [&] { return exact_->dense(greens, loads, parts_.strip(greens.frequency())); },
-        greens.frequency());
+        greens.frequency(), folded);
   }
 
   ZParts& parts_;
@@ -94,6 +114,8 @@ class FftRoute final : public ZRoute {
   std::unique_ptr<BlockJacobi> blocks_;
   std::unique_ptr<ExactOperator> exact_;
   std::unique_ptr<RecycledInverse> recycled_;
+  std::optional<mom::LayoutMirror> mirror_;  // the layout's symmetry, where it has one
+  std::vector<FoldPart> fold_;                // its two parities
   std::shared_ptr<Operator<cd>> op_;  // the last fill's
   std::optional<Solver<cd>> solver_;
   int budget_ = 0;  // the last solver's iterations on a recycled LU (0: none, or its own)

@@ -12,15 +12,10 @@
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
+#include "planarmom/mom/mesh_symmetry.hpp"
 
 namespace pmom::mom {
 
-// One symmetry of the mesh: basis function n maps to image[n] with S f_n = sign[n] f_image[n].
-// The mirror along the line: −1 for x-rooftops (their direction reverses), +1 for y-rooftops;
-// between a pair's strips the reverse.
-struct MeshMirror {
-  std::vector<int> image, sign;
-};
 
 // The symmetry group's elements other than the identity: the mirror along the line and, on a
 // pair, the mirror between the strips and their product. reps: one of each orbit (its lowest

@@ -52,6 +52,10 @@ enum class BackendChoice { automatic, cpu, cuda };
 // both COCG only. jacobi: the diagonal.
 // automatic: lu with rule exact where the backend factors a matrix of Z's size, else block.
 enum class PreconditionerChoice { automatic, lu, block, jacobi };
+// solver.symmetry. automatic: where the layout is mirror-symmetric (or half-turn) and so are
+// its loads, Z's LU is made on the symmetry's two parities (mom/mesh_symmetry.hpp, gpusolver's
+// preconditioners/folded_inverse.hpp), a quarter of the work; off: one LU of all of Z.
+enum class SymmetryChoice { automatic, off };
 // frequencies.adaptive: which of the frequencies are solved. every_frequency: all of them;
 // adaptive: a few, S at the others from a rational model of them (adaptive_sampler.hpp);
 // automatic: adaptive for kAdaptiveFrom frequencies or more on one worker, else every one
@@ -88,6 +92,8 @@ inline constexpr Named<PreconditionerChoice> kPreconditionerNames[] = {
     {"lu", PreconditionerChoice::lu},
     {"block", PreconditionerChoice::block},
     {"jacobi", PreconditionerChoice::jacobi}};
+inline constexpr Named<SymmetryChoice> kSymmetryNames[] = {{"auto", SymmetryChoice::automatic},
+                                                           {"off", SymmetryChoice::off}};
 inline constexpr Named<Termination> kTerminationNames[] = {{"matched", Termination::matched},
                                                            {"short", Termination::short_circuit}};
 inline constexpr Named<Deembedding> kDeembeddingNames[] = {{"auto", Deembedding::automatic},
@@ -119,6 +125,7 @@ struct SweepSettings {
   int max_iterations = 5000;           // >= 1
   BackendChoice backend = BackendChoice::automatic;
   PreconditionerChoice preconditioner = PreconditionerChoice::automatic;
+  SymmetryChoice symmetry = SymmetryChoice::automatic;
   Termination termination = Termination::matched;
   // Output paths; relative ones are relative to the config file's folder; defaults: the config
   // file's stem with .h5, .sNp (N = ports), .png and .svg beside it.

@@ -17,7 +17,8 @@ class RecycledInverse : public RecycledLu {
   // RecycledLu::refresh of the z that make_z returns (n x n in backend memory, symmetric), Z
   // at frequency_hz, logged; its time counts making z too (the exact operator assembles a
   // dense Z for it alone). Throws std::runtime_error when z is singular.
-  void refresh(const std::function<Block<cd>()>& make_z, double frequency_hz);
+  void refresh(const std::function<Block<cd>()>& make_z, double frequency_hz,
+               const Factor& factor = {});
 };
 
 }  // namespace pmom::sweep

@@ -58,6 +58,15 @@ template <class T> class DenseKernels {
   virtual void fold_dense(const Block<T>& a, const Block<index_t>& kept,
                           const Block<index_t>& partner, const Block<real_t<T>>& weight,
                           Block<T>& out) = 0;
+  // out (out_rows x columns, column-major) = alpha (c1[r] x[i1[r]] + c2[r] x[i2[r]]) + beta out
+  // per column, a term left out where its index is < 0 (x: x_rows x columns; i1, c1, i2, c2
+  // out_rows x 1; all in backend memory, queued on the backend's stream; out unread where beta
+  // is 0). How vectors are folded onto a mirror's parity and spread back
+  // (preconditioners/folded_inverse.hpp).
+  virtual void combine_rows(const T* x, index_t x_rows, const Block<index_t>& i1,
+                            const Block<real_t<T>>& c1, const Block<index_t>& i2,
+                            const Block<real_t<T>>& c2, T* out, index_t columns, T alpha,
+                            T beta) = 0;
 
  protected:
   // What every invert_blocks checks: positive sizes whose squares add up to the blocks' entries.

@@ -61,10 +61,13 @@ class RecycledLu {
   // Whether the next system needs a new LU: none yet, the last solve took more than
   // kRefreshIterations, or (by_cost) the renewal rule says so.
   [[nodiscard]] bool stale() const;
+  // How a refresh inverts the matrix: make_dense_inverse in single precision where none is
+  // given, or another way to the same inverse (folded_inverse.hpp, for a symmetric layout).
+  using Factor = std::function<std::shared_ptr<const Operator<cd>>(Block<cd>)>;
   // A new LU of the matrix that make_matrix returns (n x n in backend memory, as
   // DenseKernels::make_dense_inverse takes it), in single precision on the host; its time
   // counts making the matrix too. Throws std::runtime_error when the matrix is singular.
-  void refresh(const std::function<Block<cd>()>& make_matrix);
+  void refresh(const std::function<Block<cd>()>& make_matrix, const Factor& factor = {});
   // The solve it last preconditioned: its iterations and its time.
   void record(int iterations, double seconds);
   // The iterations a solve on this LU may take before a new LU is cheaper: unlimited (0) for
