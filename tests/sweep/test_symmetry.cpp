@@ -71,6 +71,22 @@ TEST(Symmetry, EachLayoutHasTheSymmetryItIsDrawnWith) {
   EXPECT_FALSE(mom::layout_mirror(mesh_of(moved)).has_value());
 }
 
+// The examples as shipped: each has the symmetry it is drawn with (the ring hybrid, the
+// stepped low-pass of unequal ends and the mitred bend, symmetric about a diagonal, none of
+// these three).
+TEST(Symmetry, TheExamplesHaveTheirs) {
+  const auto of = [](const std::string& example) {
+    const std::optional<mom::LayoutMirror> m = mom::layout_mirror(
+        load_sweep(PLANARMOM_SOURCE_DIR "/examples/" + example + ".yaml").mesh);
+    return m ? std::string(mom::name(m->mirror)) : std::string("none");
+  };
+  EXPECT_EQ(of("branch_line_coupler"), mom::name(mom::Mirror::x));
+  EXPECT_EQ(of("edge_coupled_filter"), mom::name(mom::Mirror::half_turn));
+  EXPECT_EQ(of("wilkinson_fr4"), mom::name(mom::Mirror::y));
+  EXPECT_EQ(of("stub_bandpass_ro4003"), mom::name(mom::Mirror::x));
+  EXPECT_EQ(of("rat_race"), "none");
+}
+
 // Both runs to a tolerance of 1e-10: the same S to 1e-8, and the same iterations (±1) at every
 // frequency, which only the same preconditioner gives.
 void expect_same_as_one_lu(const std::string& layout, const std::string& backend) {
