@@ -2,6 +2,7 @@
 #include "planarmom/gpusolver/preconditioners/folded_inverse.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -10,13 +11,13 @@ namespace pmom {
 
 using cd = std::complex<double>;
 
-std::vector<FoldPart> fold_parts(const std::vector<int>& image, const std::vector<int>& sign) {
+std::vector<FoldPart> fold_parts(const Involution& s) {
   std::vector<FoldPart> parts(2);
-  for (std::size_t c = 0; c < image.size(); ++c) {
-    const int d = image[c];
+  for (std::size_t c = 0; c < s.image.size(); ++c) {
+    const int d = s.image[c];
     if (d < static_cast<int>(c)) continue;  // the pair's lower index keeps it
     for (int p = 0; p < 2; ++p) {
-      const double weight = (p == 0 ? 1.0 : -1.0) * sign[c];
+      const double weight = (p == 0 ? 1.0 : -1.0) * s.sign[c];
       if (d == static_cast<int>(c) && weight != 1.0) continue;  // zero in this part
       parts[static_cast<std::size_t>(p)].kept.push_back(static_cast<index_t>(c));
       parts[static_cast<std::size_t>(p)].partner.push_back(d == static_cast<int>(c) ? -1 : d);
@@ -24,6 +25,35 @@ std::vector<FoldPart> fold_parts(const std::vector<int>& image, const std::vecto
     }
   }
   return parts;
+}
+
+Involution induced(const FoldPart& part, const Involution& t) {
+  // Where each unknown sits in the part: as the kept one of position q, or as its partner.
+  std::vector<index_t> as_kept(t.image.size(), -1), as_partner(t.image.size(), -1);
+  for (std::size_t q = 0; q < part.kept.size(); ++q) {
+    as_kept[static_cast<std::size_t>(part.kept[q])] = static_cast<index_t>(q);
+    if (part.partner[q] >= 0)
+      as_partner[static_cast<std::size_t>(part.partner[q])] = static_cast<index_t>(q);
+  }
+  Involution out;
+  for (std::size_t q = 0; q < part.kept.size(); ++q) {
+    const auto c = static_cast<std::size_t>(part.kept[q]);
+    const auto d = static_cast<std::size_t>(t.image[c]);
+    // T e_q = sign_T(c) (f_d + ...): e_r itself where d is kept there, w_r e_r where d is the
+    // partner of r (e_r = f_c_r + w_r f_d, w_r = ±1).
+    if (as_kept[d] >= 0) {
+      out.image.push_back(static_cast<int>(as_kept[d]));
+      out.sign.push_back(t.sign[c]);
+    } else if (as_partner[d] >= 0) {
+      const auto r = static_cast<std::size_t>(as_partner[d]);
+      out.image.push_back(static_cast<int>(r));
+      out.sign.push_back(t.sign[c] * static_cast<int>(part.weight[r]));
+    } else {
+      throw std::invalid_argument("induced: the symmetries do not commute (unknown " +
+                                  std::to_string(c) + " leaves its part)");
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -48,20 +78,19 @@ template <class U> Block<U> upload(Backend<cd>& backend, const std::vector<U>& v
 }  // namespace
 
 std::shared_ptr<const Operator<cd>> make_folded_inverse(Backend<cd>& backend, Block<cd> a,
-                                                        const std::vector<FoldPart>& parts,
+                                                        const std::vector<Involution>& symmetries,
                                                         index_t columns,
                                                         FactorPrecision precision) {
+  if (symmetries.empty()) return backend.make_dense_inverse(std::move(a), precision);
   const index_t n = a.rows();
-  std::vector<int> seen(static_cast<std::size_t>(n), 0);
-  for (const FoldPart& part : parts)
-    for (std::size_t q = 0; q < part.kept.size(); ++q) {
-      ++seen[static_cast<std::size_t>(part.kept[q])];
-      if (part.partner[q] >= 0) ++seen[static_cast<std::size_t>(part.partner[q])];
-    }
-  if (a.cols() != n || columns < 1 ||
-      std::any_of(seen.begin(), seen.end(), [](int s) { return s == 0; }))
-    throw std::invalid_argument("make_folded_inverse: the parts do not cover the " +
-                                std::to_string(n) + " unknowns of an n x n matrix");
+  for (const Involution& s : symmetries)
+    if (a.cols() != n || columns < 1 || s.image.size() != static_cast<std::size_t>(n) ||
+        s.sign.size() != s.image.size())
+      throw std::invalid_argument("make_folded_inverse: a symmetry of " +
+                                  std::to_string(s.image.size()) + " unknowns for a " +
+                                  std::to_string(n) + " x " + std::to_string(a.cols()) +
+                                  " matrix (or no columns)");
+  const std::vector<FoldPart> parts = fold_parts(symmetries.front());
   // Every part folded while A is whole; A's memory goes before the LUs.
   std::vector<Block<cd>> folded;
   for (const FoldPart& part : parts) {
@@ -78,7 +107,10 @@ std::shared_ptr<const Operator<cd>> make_folded_inverse(Backend<cd>& backend, Bl
     const FoldPart& part = parts[p];
     PartOnBackend on;
     on.k = static_cast<index_t>(part.kept.size());
-    on.inverse = backend.make_dense_inverse(std::move(folded[p]), precision);
+    std::vector<Involution> rest;  // the other symmetries, as they act on this part
+    for (std::size_t k = 1; k < symmetries.size(); ++k)
+      rest.push_back(induced(part, symmetries[k]));
+    on.inverse = make_folded_inverse(backend, std::move(folded[p]), rest, columns, precision);
     std::vector<index_t> f2(part.partner), s1(static_cast<std::size_t>(n), -1),
         s2(static_cast<std::size_t>(n), -1);
     std::vector<double> f1c, f2c, s1c(static_cast<std::size_t>(n), 0.0),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -87,10 +88,15 @@ std::optional<LayoutMirror> mirror_of(const geometry::Mesh& mesh, Mirror mirror)
 
 }  // namespace
 
-std::optional<LayoutMirror> layout_mirror(const geometry::Mesh& mesh) {
-  for (const Mirror m : {Mirror::x, Mirror::y, Mirror::half_turn})
-    if (std::optional<LayoutMirror> found = mirror_of(mesh, m)) return found;
-  return std::nullopt;
+std::vector<LayoutMirror> layout_mirrors(const geometry::Mesh& mesh) {
+  std::vector<LayoutMirror> found;
+  for (const Mirror m : {Mirror::x, Mirror::y})
+    if (std::optional<LayoutMirror> mirror = mirror_of(mesh, m))
+      found.push_back(std::move(*mirror));
+  if (found.empty())
+    if (std::optional<LayoutMirror> turn = mirror_of(mesh, Mirror::half_turn))
+      found.push_back(std::move(*turn));
+  return found;
 }
 
 const char* name(Mirror mirror) {

@@ -2,6 +2,7 @@
 // block Jacobi or by Z's LU at a nearby frequency (recycled_inverse.hpp).
 #include <algorithm>
 #include <optional>
+#include <sstream>
 
 #include "planarmom/gpusolver/preconditioners/folded_inverse.hpp"
 #include "planarmom/logging/logging.hpp"
@@ -14,6 +15,20 @@
 
 namespace pmom::sweep {
 namespace {
+
+// The layout's symmetries (mom/mesh_symmetry.hpp), which the LU folds Z on, logged.
+std::vector<mom::LayoutMirror> logged_symmetries(const ZParts& parts) {
+  std::vector<mom::LayoutMirror> mirrors = mom::layout_mirrors(parts.mesh());
+  if (mirrors.empty()) return mirrors;
+  std::ostringstream names;
+  for (const mom::LayoutMirror& m : mirrors)
+    names << (&m == &mirrors.front() ? "" : " and ") << mom::name(m.mirror);
+  PMOM_LOG(info) << "preconditioner: the layout is symmetric under " << names.str()
+                 << ": Z's LU on " << (1 << mirrors.size()) << " parities of about "
+                 << parts.unknowns() / (index_t{1} << mirrors.size())
+                 << " unknowns each, where the loads are too";
+  return mirrors;
+}
 
 class FftRoute final : public ZRoute {
  public:
@@ -34,17 +49,7 @@ class FftRoute final : public ZRoute {
       const bool adaptive = is_adaptive(s);
       recycled_ = std::make_unique<RecycledInverse>(
           backend, adaptive ? Renewal::when_slow : Renewal::by_cost);
-      const std::optional<mom::LayoutMirror> mirror =
-          s.symmetry == SymmetryChoice::automatic ? mom::layout_mirror(parts.mesh())
-                                                  : std::nullopt;
-      if (mirror) {
-        mirror_ = *mirror;
-        fold_ = fold_parts(mirror->unknowns.image, mirror->unknowns.sign);
-        PMOM_LOG(info) << "preconditioner: the layout is symmetric under "
-                       << mom::name(mirror->mirror) << ": Z's LU on its two parities, "
-                       << fold_[0].kept.size() << " and " << fold_[1].kept.size()
-                       << " unknowns, where the loads are too";
-      }
+      if (s.symmetry == SymmetryChoice::automatic) mirrors_ = logged_symmetries(parts);
       PMOM_LOG(info) << "preconditioner: Z's LU at one frequency for the next ones, made anew "
                      << (adaptive ? "" : "once a solve takes more iterations than the LU's cost "
                                          "spread over the solves since it, or ")
@@ -97,11 +102,14 @@ class FftRoute final : public ZRoute {
 
  private:
   void refresh(const mom::GreensTable& greens, std::span<const cd> loads) {
+    std::vector<Involution> kept;  // the symmetries the loads keep
+    for (const mom::LayoutMirror& m : mirrors_)
+      if (m.keeps(loads)) kept.push_back(m.unknowns);
     RecycledLu::Factor folded;
-    if (mirror_ && mirror_->keeps(loads))
-      folded = [this](Block<cd> z) {
+    if (!kept.empty())
+      folded = [this, kept](Block<cd> z) {
         const auto columns = static_cast<index_t>(parts_.mesh().ports().size());
-        return make_folded_inverse(backend_, std::move(z), fold_, std::max<index_t>(1, columns),
+        return make_folded_inverse(backend_, std::move(z), kept, std::max<index_t>(1, columns),
                                    FactorPrecision::single);
       };
     recycled_->refresh(
@@ -114,8 +122,7 @@ class FftRoute final : public ZRoute {
   std::unique_ptr<BlockJacobi> blocks_;
   std::unique_ptr<ExactOperator> exact_;
   std::unique_ptr<RecycledInverse> recycled_;
-  std::optional<mom::LayoutMirror> mirror_;  // the layout's symmetry, where it has one
-  std::vector<FoldPart> fold_;                // its two parities
+  std::vector<mom::LayoutMirror> mirrors_;  // the layout's symmetries (solver.symmetry auto)
   std::shared_ptr<Operator<cd>> op_;  // the last fill's
   std::optional<Solver<cd>> solver_;
   int budget_ = 0;  // the last solver's iterations on a recycled LU (0: none, or its own)

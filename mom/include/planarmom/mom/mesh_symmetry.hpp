@@ -6,18 +6,17 @@
 #pragma once
 
 #include <complex>
-#include <optional>
 #include <span>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
+#include "planarmom/gpusolver/preconditioners/folded_inverse.hpp"
 
 namespace pmom::mom {
 
-// One symmetry of the mesh: unknown n maps to image[n] with S f_n = sign[n] f_image[n].
-struct MeshMirror {
-  std::vector<int> image, sign;
-};
+// One symmetry of the mesh: unknown n maps to image[n] with S f_n = sign[n] f_image[n] (the
+// involution that gpusolver's folded inverse folds Z on).
+using MeshMirror = Involution;
 
 enum class Mirror { x, y, half_turn };  // x ↦ W − x, y ↦ H − y, both
 
@@ -37,8 +36,10 @@ struct LayoutMirror {
   [[nodiscard]] bool keeps(std::span<const std::complex<double>> loads) const;
 };
 
-// The first of x, y and the half turn under which the whole mesh maps onto itself, or none.
-std::optional<LayoutMirror> layout_mirror(const geometry::Mesh& mesh);
+// The symmetries under which the whole mesh maps onto itself, independent of each other: x
+// and y where it has them (the half turn, their product, adds nothing), else the half turn
+// where it has that, else none.
+std::vector<LayoutMirror> layout_mirrors(const geometry::Mesh& mesh);
 
 [[nodiscard]] const char* name(Mirror mirror);
 
