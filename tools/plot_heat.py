@@ -4,8 +4,11 @@
 Runs under Debian's /usr/bin/python3 (python3-h5py, python3-matplotlib)."""
 import sys
 
-import h5py
-import matplotlib
+try:
+    import h5py
+    import matplotlib
+except ImportError:
+    sys.exit(3)  # apps/plot_script.cpp: "install h5py and matplotlib", one line
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
