@@ -2,10 +2,10 @@
 #include "planarmom/gpusolver/preconditioners/folded_inverse.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace pmom {
 
@@ -16,12 +16,13 @@ std::vector<FoldPart> fold_parts(const Involution& s) {
   for (std::size_t c = 0; c < s.image.size(); ++c) {
     const int d = s.image[c];
     if (d < static_cast<int>(c)) continue;  // the pair's lower index keeps it
-    for (int p = 0; p < 2; ++p) {
+    const bool self = d == static_cast<int>(c);
+    for (std::size_t p = 0; p < 2; ++p) {
       const double weight = (p == 0 ? 1.0 : -1.0) * s.sign[c];
-      if (d == static_cast<int>(c) && weight != 1.0) continue;  // zero in this part
-      parts[static_cast<std::size_t>(p)].kept.push_back(static_cast<index_t>(c));
-      parts[static_cast<std::size_t>(p)].partner.push_back(d == static_cast<int>(c) ? -1 : d);
-      parts[static_cast<std::size_t>(p)].weight.push_back(d == static_cast<int>(c) ? 0.0 : weight);
+      if (self && weight != 1.0) continue;  // zero in this part
+      parts[p].kept.push_back(static_cast<index_t>(c));
+      parts[p].partner.push_back(self ? -1 : d);
+      parts[p].weight.push_back(self ? 0.0 : weight);
     }
   }
   return parts;

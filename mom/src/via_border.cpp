@@ -5,7 +5,6 @@
 #include <array>
 #include <boost/math/special_functions/bessel.hpp>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -86,8 +85,10 @@ cd cell_pair(const CellRules& rules, const Cells& cells, int obs_kind, int src_k
 class OffsetValues {
  public:
   explicit OffsetValues(const geometry::Grid& grid)
-      : nx_(grid.nx), ny_(grid.ny),
-        slots_(static_cast<std::size_t>(2 * grid.nx - 1) * static_cast<std::size_t>(2 * grid.ny - 1)) {}
+      : nx_(grid.nx),
+        ny_(grid.ny),
+        slots_(static_cast<std::size_t>(2 * grid.nx - 1) *
+               static_cast<std::size_t>(2 * grid.ny - 1)) {}
   void mark(int obs_kind, int src_kind, int di, int dj) {
     std::vector<int>& at = index_[key(obs_kind, src_kind)];
     if (at.empty()) at.assign(slots_, -1);
@@ -107,22 +108,24 @@ class OffsetValues {
     }
   }
   [[nodiscard]] cd at(int obs_kind, int src_kind, int di, int dj) const {
-    return values_[static_cast<std::size_t>(
-        index_.at(key(obs_kind, src_kind))[slot_of(di, dj)])];
+    return values_[static_cast<std::size_t>(index_[key(obs_kind, src_kind)][slot_of(di, dj)])];
   }
 
  private:
   struct Key {
     int obs_kind, src_kind, di, dj;
   };
-  static int key(int obs_kind, int src_kind) { return obs_kind * kChargeKinds + src_kind; }
+  static std::size_t key(int obs_kind, int src_kind) {
+    return static_cast<std::size_t>(obs_kind * kChargeKinds + src_kind);
+  }
   [[nodiscard]] std::size_t slot_of(int di, int dj) const {
     return static_cast<std::size_t>(dj + ny_ - 1) * static_cast<std::size_t>(2 * nx_ - 1) +
            static_cast<std::size_t>(di + nx_ - 1);
   }
   int nx_, ny_;
   std::size_t slots_;
-  std::map<int, std::vector<int>> index_;  // per pair of kinds: offset slot → value, or −1
+  // Per pair of kinds (empty until one is marked): offset slot → value, or −1.
+  std::vector<std::vector<int>> index_ = std::vector<std::vector<int>>(kChargeKinds * kChargeKinds);
   std::vector<Key> keys_;
   std::vector<cd> values_;
 };
@@ -146,7 +149,8 @@ std::vector<cd> via_block(const geometry::Grid& grid, const CellRules& rules, co
     const cd log = cell_pair(rules, cells, obs_kind, src_kind, di, dj, true, [&](double rho) {
       return cd(boost::math::cyl_bessel_k(0, kappa * rho));
     });
-    return inv_a2 * (charge_entry(obs_kind, src_kind, di, dj) / jw + smooth + log_coefficient * log);
+    return inv_a2 *
+           (charge_entry(obs_kind, src_kind, di, dj) / jw + smooth + log_coefficient * log);
   });
   std::vector<cd> block(vias.size() * vias.size());
   for (std::size_t v = 0; v < vias.size(); ++v)

@@ -1,9 +1,10 @@
 // The inverse of a dense matrix that commutes with a mirror S, (S x)_m = sign_m x_image(m),
-// made on its two parity parts (and theirs, for a second mirror): A folded onto each (half the unknowns, DenseKernels::fold_dense)
-// and each part's inverse made where A lives, two LUs of half the size, a quarter of one LU's
-// work; applied as M⁻¹ x = Σ_χ U_χ A_χ⁻¹ F_χ x, the vectors folded onto each part and spread
-// back by DenseKernels::combine_rows. Where A commutes with S exactly, M⁻¹ = A⁻¹; where it
-// nearly does, M⁻¹ is a preconditioner (the sweep's, preconditioners/recycled_lu.hpp).
+// made on its two parity parts (and theirs, for a second mirror): A folded onto each (half the
+// unknowns, DenseKernels::fold_dense) and each part's inverse made where A lives, two LUs of
+// half the size, a quarter of one LU's work; applied as M⁻¹ x = Σ_χ U_χ A_χ⁻¹ F_χ x, the
+// vectors folded onto each part and spread back by DenseKernels::combine_rows. Where A commutes
+// with S exactly, M⁻¹ = A⁻¹; where it nearly does, M⁻¹ is a preconditioner (the sweep's,
+// preconditioners/recycled_lu.hpp).
 #pragma once
 
 #include <complex>
