@@ -34,19 +34,19 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
   if (!(lo_hz < hi_hz)) throw std::invalid_argument("BandTables: the band needs lo < hi");
   if (!(tolerance > 0 && tolerance < 1))
     throw std::invalid_argument("BandTables: the tolerance must be in (0, 1)");
-  const std::function<InteractionTables(double)> one = [&](double f) {
-    return evaluate_tables(plan_, greens(f));
+  const std::function<Entries(double)> one = [&](double f) {
+    return evaluate_entries(plan_, greens(f));
   };
   const auto batch = [&](const std::vector<double>& frequencies) {
     if (share) return share(frequencies, plan_, one);
-    std::vector<InteractionTables> tables;
-    for (const double f : frequencies) tables.push_back(one(f));
-    return tables;
+    std::vector<Entries> entries;
+    for (const double f : frequencies) entries.push_back(one(f));
+    return entries;
   };
   // The entries' exact values by node index on the fine grid (2^kFine + 1 nodes): every
   // level's nodes and checks are nodes of it, so nothing is evaluated twice. Only the entries
-  // are kept (every other slot is 0 or a copy of one): a tenth of the tables' memory.
-  std::map<int, std::vector<cd>> exact;
+  // are kept (every other slot is 0 or a copy of one): a twentieth of the tables' memory.
+  std::map<int, Entries> exact;
   const auto evaluate_level = [&](int level) {
     const int stride = 1 << (kFine - level);
     std::vector<int> wanted;
@@ -56,15 +56,13 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
       if (exact.count(check) == 0) wanted.push_back(check);
     std::vector<double> frequencies;
     for (const int fine : wanted) frequencies.push_back(lobatto(lo_, hi_, kFine, fine));
-    std::vector<InteractionTables> tables = batch(frequencies);
-    if (tables.size() != wanted.size())
+    std::vector<Entries> values = batch(frequencies);
+    if (values.size() != wanted.size())
       throw std::logic_error("BandTables: the batch came back with another count");
     for (std::size_t k = 0; k < wanted.size(); ++k) {
-      std::vector<cd> values(plan_.entries.size());
-      for (std::size_t e = 0; e < values.size(); ++e)
-        values[e] = tables[k].values[static_cast<std::size_t>(plan_.entries[e].slot)];
-      exact.emplace(wanted[k], std::move(values));
-      tables[k] = {};  // its memory goes now, not with the batch
+      if (values[k].size() != plan_.entries.size())
+        throw std::logic_error("BandTables: an evaluation came back with another size");
+      exact.emplace(wanted[k], std::move(values[k]));
     }
     evaluations_ += static_cast<int>(wanted.size());
   };
@@ -98,13 +96,11 @@ BandTables::BandTables(const TablePlan& plan, std::function<GreensTable(double)>
     // of the next level.
     error_ = 0;
     for (const int check : {stride / 2, (1 << (kFine - 1)) + stride / 2}) {
-      const std::vector<cd>& t = exact.at(check);
-      InteractionTables guess;
-      interpolate(lobatto(lo_, hi_, kFine, check), guess);
+      const Entries& t = exact.at(check);
+      const Entries guess = interpolate(lobatto(lo_, hi_, kFine, check));
       double worst = 0, largest = 0;  // over the entries: every other slot is 0 or a copy
       for (std::size_t e = 0; e < entries; ++e) {
-        const cd at = guess.values[static_cast<std::size_t>(plan_.entries[e].slot)];
-        worst = std::max(worst, std::abs(at - t[e]));
+        worst = std::max(worst, std::abs(guess[e] - t[e]));
         largest = std::max(largest, std::abs(t[e]));
       }
       error_ = std::max(error_, largest > 0 ? worst / largest : 0.0);
@@ -123,18 +119,21 @@ InteractionTables BandTables::at(const GreensTable& greens) const {
 
 void BandTables::at(const GreensTable& greens, InteractionTables& into) const {
   const double f = greens.frequency();
-  if (nodes_hz_.empty() || f < lo_ || f > hi_)
+  if (nodes_hz_.empty() || f < lo_ || f > hi_) {
     into = evaluate_tables(plan_, greens);
-  else
-    interpolate(f, into);
-}
-
-void BandTables::interpolate(double f, InteractionTables& into) const {
-  if (static_cast<long long>(into.values.size()) != plan_.size)
-    into = tables_with_values(plan_, f, std::vector<cd>(static_cast<std::size_t>(plan_.size)));
+    return;
+  }
+  const Entries values = interpolate(f);
+  if (static_cast<long long>(into.values.size()) != plan_.size) {
+    into = tables_from_entries(plan_, f, values);
+    return;
+  }
   into.frequency_hz = f;
   into.greens_evaluations = 0;
-  std::vector<cd>& values = into.values;
+  plan_.place(values, into.values);
+}
+
+BandTables::Entries BandTables::interpolate(double f) const {
   std::vector<double> c(nodes_hz_.size());
   double sum = 0;
   for (std::size_t k = 0; k < nodes_hz_.size(); ++k) {
@@ -149,14 +148,14 @@ void BandTables::interpolate(double f, InteractionTables& into) const {
   for (double& w : c) w /= sum;
   const double wave = -wavenumber(f);
   const std::size_t entries = plan_.entries.size();
+  Entries values(entries);
 #pragma omp parallel for schedule(static)
   for (std::size_t e = 0; e < entries; ++e) {
     cd v(0.0);
     for (std::size_t k = 0; k < c.size(); ++k) v += c[k] * stripped_[k][e];
-    values[static_cast<std::size_t>(plan_.entries[e].slot)] =
-        v * std::polar(1.0, wave * distance_m_[e]);
+    values[e] = v * std::polar(1.0, wave * distance_m_[e]);
   }
-  plan_.copy_slots(values);
+  return values;
 }
 
 }  // namespace pmom::mom

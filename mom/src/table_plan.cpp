@@ -461,16 +461,20 @@ TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& opt
   return plan;
 }
 
-void TablePlan::copy_slots(std::span<cd> values) const {
+void TablePlan::place(std::span<const cd> entry_values, std::span<cd> values) const {
+  if (entry_values.size() != entries.size() || static_cast<long long>(values.size()) != size)
+    throw std::invalid_argument("TablePlan::place: " + std::to_string(entry_values.size()) +
+                                " entries' values into " + std::to_string(values.size()) +
+                                " slots, for a plan of " + std::to_string(entries.size()) +
+                                " entries and " + std::to_string(size) + " slots");
+  for (std::size_t e = 0; e < entries.size(); ++e)
+    values[static_cast<std::size_t>(entries[e].slot)] = entry_values[e];
   for (std::size_t k = 0; k < copy_to.size(); ++k)
     values[static_cast<std::size_t>(copy_to[k])] = values[static_cast<std::size_t>(copy_from[k])];
 }
 
-InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
-                                     std::vector<cd> values) {
-  if (static_cast<long long>(values.size()) != plan.size)
-    throw std::invalid_argument("tables_with_values: " + std::to_string(values.size()) +
-                                " values for a plan of " + std::to_string(plan.size));
+InteractionTables tables_from_entries(const TablePlan& plan, double frequency_hz,
+                                      std::span<const cd> entry_values) {
   InteractionTables t;
   t.frequency_hz = frequency_hz;
   t.dx_m = plan.dx_m;
@@ -479,11 +483,12 @@ InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
   t.ny = plan.ny;
   t.edge_profiles = plan.edge_profiles;
   t.start = plan.start;
-  t.values = std::move(values);
+  t.values.assign(static_cast<std::size_t>(plan.size), cd(0.0));
+  plan.place(entry_values, t.values);
   return t;
 }
 
-InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens) {
+std::vector<cd> evaluate_entries(const TablePlan& plan, const GreensTable& greens) {
   geometry::Grid grid;
   grid.dx_mm = plan.dx_mm;
   grid.dy_mm = plan.dy_mm;
@@ -494,18 +499,21 @@ InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& gree
                                 std::to_string(greens.rho_max()) + " m, the grid needs " +
                                 std::to_string(required_rho_max(grid)) + " m");
   }
-  InteractionTables t = tables_with_values(
-      plan, greens.frequency(), std::vector<cd>(static_cast<std::size_t>(plan.size), cd(0.0)));
+  std::vector<cd> values(plan.entries.size());
   const GreensTableView<cd> view = greens.view();
   const auto count = static_cast<long long>(plan.entries.size());
 #pragma omp parallel for schedule(dynamic, 64)
-  for (long long k = 0; k < count; ++k) {
-    const TablePlan::Entry& e = plan.entries[static_cast<std::size_t>(k)];
-    t.values[static_cast<std::size_t>(e.slot)] =
+  for (long long k = 0; k < count; ++k)
+    values[static_cast<std::size_t>(k)] =
         table_entry<kHostRow>(view, plan.rule_start.data(), plan.rule_t.data(),
-                              plan.rule_w.data(), e, plan.dx_m, plan.dy_m);
-  }
-  plan.copy_slots(t.values);
+                              plan.rule_w.data(), plan.entries[static_cast<std::size_t>(k)],
+                              plan.dx_m, plan.dy_m);
+  return values;
+}
+
+InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens) {
+  InteractionTables t =
+      tables_from_entries(plan, greens.frequency(), evaluate_entries(plan, greens));
   t.greens_evaluations = plan.lookups();
   return t;
 }

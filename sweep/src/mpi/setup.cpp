@@ -29,26 +29,24 @@ std::string joined(const std::vector<std::string>& names) {
   return all;
 }
 
-// A batch of the band's tables (mom::BandTables::Share) shared by every rank: frequency k is
+// A batch of the band's entries (mom::BandTables::Share) shared by every rank: frequency k is
 // evaluated by rank k mod R, and each evaluation is then broadcast from its rank. A rank that
 // fails to evaluate stops every rank (agree) before any broadcast waits for it.
 mom::BandTables::Share share_among(const MpiSession& session) {
   return [&session](const std::vector<double>& frequencies, const mom::TablePlan& plan,
-                    const std::function<mom::InteractionTables(double)>& one) {
+                    const std::function<mom::BandTables::Entries(double)>& one) {
     const auto ranks = static_cast<std::size_t>(session.size());
-    std::vector<std::vector<cd>> values(frequencies.size());
+    std::vector<mom::BandTables::Entries> values(frequencies.size());
     agreed(session, [&] {
       for (std::size_t k = static_cast<std::size_t>(session.rank()); k < frequencies.size();
            k += ranks)
-        values[k] = one(frequencies[k]).values;
+        values[k] = one(frequencies[k]);
     });
-    std::vector<mom::InteractionTables> tables;
     for (std::size_t k = 0; k < frequencies.size(); ++k) {
-      values[k].resize(static_cast<std::size_t>(plan.size));
+      values[k].resize(plan.entries.size());
       broadcast(values[k], static_cast<int>(k % ranks));
-      tables.push_back(mom::tables_with_values(plan, frequencies[k], std::move(values[k])));
     }
-    return tables;
+    return values;
   };
 }
 

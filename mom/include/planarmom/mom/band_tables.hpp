@@ -9,6 +9,7 @@
 // offset tables interpolated over the band").
 #pragma once
 
+#include <complex>
 #include <functional>
 #include <vector>
 
@@ -24,11 +25,13 @@ using HostTables = std::function<void(const GreensTable& greens, InteractionTabl
 
 class BandTables {
  public:
-  // Every frequency's tables of a batch, in order, evaluating (with `one`) those it takes on:
+  // The plan's entries' values (evaluate_entries) at one frequency.
+  using Entries = std::vector<std::complex<double>>;
+  // Every frequency's entries of a batch, in order, evaluating (with `one`) those it takes on:
   // an MPI sweep shares each batch among its ranks (mpi_sweep.hpp). Empty: all evaluated here.
-  using Share = std::function<std::vector<InteractionTables>(
-      const std::vector<double>& frequencies_hz, const TablePlan& plan,
-      const std::function<InteractionTables(double)>& one)>;
+  using Share = std::function<std::vector<Entries>(const std::vector<double>& frequencies_hz,
+                                                   const TablePlan& plan,
+                                                   const std::function<Entries(double)>& one)>;
 
   // greens(f): the Green's table at f (the plan's range). Each level's new nodes and checks are
   // one batch for `share`. Throws std::invalid_argument for a band that is not lo < hi, or a
@@ -52,9 +55,9 @@ class BandTables {
   [[nodiscard]] double error() const { return error_; }
 
  private:
-  // Only the plan's entries are interpolated (a tenth of the tables' slots on the coupler
+  // Only the plan's entries are interpolated (a twentieth of the tables' slots on the coupler
   // example, the rest unused or their copies): the same tables as interpolating every slot.
-  void interpolate(double frequency_hz, InteractionTables& into) const;
+  [[nodiscard]] Entries interpolate(double frequency_hz) const;
 
   const TablePlan& plan_;
   double lo_ = 0, hi_ = 0;

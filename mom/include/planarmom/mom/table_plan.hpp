@@ -53,9 +53,11 @@ struct TablePlan {
 
   // Green's-table lookups per evaluation.
   [[nodiscard]] long long lookups() const;
-  // Every copy slot of `values` (size values) set to its entry's value, once the entries hold
-  // theirs: what evaluate_tables and an interpolation over the band (band_tables.hpp) both do.
-  void copy_slots(std::span<std::complex<double>> values) const;
+  // The tables' slots (`values`, size of them) from the entries' values (one per entry, in
+  // order): each entry's slot, then every copy slot from its entry's. Slots that are neither
+  // are left as they are (0 in tables laid out by tables_from_entries).
+  void place(std::span<const std::complex<double>> entry_values,
+             std::span<std::complex<double>> values) const;
 };
 
 // The sides a, b (m) of a cell of dx_m × dy_m along an entry's cx and cy: a y-rooftop table's
@@ -128,14 +130,20 @@ struct PlanPattern {
 TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options = {},
                           const PlanPattern* pattern = nullptr);
 
-// The tables at the Green's table's frequency on the host (OpenMP). Throws
-// std::invalid_argument when greens.rho_max() is short of what the plan's grid needs.
+// The plan's entries' values (in the order of plan.entries) at the Green's table's frequency on
+// the host (OpenMP): what a band interpolates and an MPI rank shares, a tenth or less of the
+// tables' slots. Throws std::invalid_argument when greens.rho_max() is short of what the plan's
+// grid needs.
+std::vector<std::complex<double>> evaluate_entries(const TablePlan& plan,
+                                                   const GreensTable& greens);
+
+// The tables at the Green's table's frequency on the host: evaluate_entries, placed.
 InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens);
 
-// The plan's tables at a frequency holding `values` (plan.size of them, as evaluate_tables lays
-// them out), no Green's lookups counted: an evaluation made elsewhere (another MPI rank's) or an
-// interpolation (band_tables.hpp). Throws std::invalid_argument for another count.
-InteractionTables tables_with_values(const TablePlan& plan, double frequency_hz,
-                                     std::vector<std::complex<double>> values);
+// The plan's tables at a frequency from its entries' values (one per entry), no Green's lookups
+// counted: an evaluation made elsewhere (another MPI rank's) or an interpolation
+// (band_tables.hpp). Throws std::invalid_argument for another count.
+InteractionTables tables_from_entries(const TablePlan& plan, double frequency_hz,
+                                      std::span<const std::complex<double>> entry_values);
 
 }  // namespace pmom::mom
