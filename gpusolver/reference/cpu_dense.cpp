@@ -16,8 +16,21 @@ namespace pmom {
 
 namespace {
 
-// A block of four columns of complex x in split real arithmetic: x copied as real and imaginary
-// parts with the block's four values of a row side by side (missing columns zero), and A read two
+// A block of four columns of complex x in split real arithmetic: real and imaginary parts apart,
+// the block's four values of a row side by side.
+template <class R> struct SplitColumns {
+  std::vector<R> re, im;  // value (row j, column c) at j * 4 + c; missing columns zero
+  SplitColumns(const std::complex<R>* x, std::size_t n, index_t width)
+      : re(4 * n, R(0)), im(4 * n, R(0)) {
+    for (index_t c = 0; c < width; ++c)
+      for (std::size_t j = 0; j < n; ++j) {
+        re[j * 4 + static_cast<std::size_t>(c)] = x[static_cast<std::size_t>(c) * n + j].real();
+        im[j * 4 + static_cast<std::size_t>(c)] = x[static_cast<std::size_t>(c) * n + j].imag();
+      }
+  }
+};
+
+// A block of four columns of complex x in split real arithmetic (SplitColumns), A read two
 // rows at a time, so that each value of x loaded serves two rows and the four columns' sums
 // vectorise. std::complex keeps a value's two parts in one register, across which GCC does not
 // vectorise the columns' sums (docs/PERFORMANCE.md, v0.34).
@@ -25,12 +38,9 @@ template <class R>
 void complex_block(const std::complex<R>* a, index_t n, const std::complex<R>* x,
                    std::complex<R>* y, index_t width) {
   const auto un = static_cast<std::size_t>(n);
-  std::vector<R> xr(4 * un, R(0)), xi(4 * un, R(0));
-  for (index_t c = 0; c < width; ++c)
-    for (std::size_t j = 0; j < un; ++j) {
-      xr[j * 4 + static_cast<std::size_t>(c)] = x[static_cast<std::size_t>(c) * un + j].real();
-      xi[j * 4 + static_cast<std::size_t>(c)] = x[static_cast<std::size_t>(c) * un + j].imag();
-    }
+  const SplitColumns<R> split(x, un, width);
+  const std::vector<R>& xr = split.re;
+  const std::vector<R>& xi = split.im;
 #pragma omp parallel for schedule(static)
   for (index_t i0 = 0; i0 < n; i0 += 2) {
     const index_t last = i0 + 1 < n ? i0 + 1 : i0;  // an odd n's last row is read twice
@@ -54,6 +64,91 @@ void complex_block(const std::complex<R>* a, index_t n, const std::complex<R>* x
       yc[last] = {sr1[c], si1[c]};
     }
   }
+}
+
+// Rows i0 and i1 = i0 + 1 (i1 = i0: one row) of a symmetric block below their diagonal: their
+// sums over j < i0 into s0, s1, and each A(i, j)'s mirror A(j, i) times x_i into (yr, yi) at j.
+template <class R>
+void symmetric_rows(const R* r0, const R* r1, std::size_t i0, const SplitColumns<R>& x,
+                    R* yr, R* yi, R (&s)[4][4]) {
+  const R* xr = x.re.data();
+  const R* xi = x.im.data();
+  R x0r[4], x0i[4], x1r[4], x1i[4];
+  for (std::size_t c = 0; c < 4; ++c) {
+    x0r[c] = xr[i0 * 4 + c];
+    x0i[c] = xi[i0 * 4 + c];
+    x1r[c] = r1 == r0 ? R(0) : xr[(i0 + 1) * 4 + c];
+    x1i[c] = r1 == r0 ? R(0) : xi[(i0 + 1) * 4 + c];
+  }
+  for (std::size_t j = 0; j < i0; ++j) {
+    const R ar0 = r0[2 * j], ai0 = r0[2 * j + 1], ar1 = r1[2 * j], ai1 = r1[2 * j + 1];
+#pragma omp simd
+    for (std::size_t c = 0; c < 4; ++c) {
+      const R xrc = xr[j * 4 + c], xic = xi[j * 4 + c];
+      s[0][c] += ar0 * xrc - ai0 * xic;
+      s[1][c] += ar0 * xic + ai0 * xrc;
+      s[2][c] += ar1 * xrc - ai1 * xic;
+      s[3][c] += ar1 * xic + ai1 * xrc;
+      yr[j * 4 + c] += ar0 * x0r[c] - ai0 * x0i[c] + ar1 * x1r[c] - ai1 * x1i[c];
+      yi[j * 4 + c] += ar0 * x0i[c] + ai0 * x0r[c] + ar1 * x1i[c] + ai1 * x1r[c];
+    }
+  }
+}
+
+// Each core sums its rows' products and mirrors into a copy of y of its own (split as x), the
+// copies added at the end; rows go in pairs, dealt out as cores free up (rows lengthen down the
+// triangle).
+template <class R>
+void symmetric_block(const std::complex<R>* a, index_t n, const std::complex<R>* x,
+                     std::complex<R>* y, index_t width) {
+  const auto un = static_cast<std::size_t>(n);
+  const SplitColumns<R> xs(x, un, width);
+  std::vector<std::vector<R>> copies;
+#pragma omp parallel
+  {
+    std::vector<R> yr(4 * un, R(0)), yi(4 * un, R(0));
+#pragma omp for schedule(dynamic, 8) nowait
+    for (index_t i0 = 0; i0 < n; i0 += 2) {
+      const auto u0 = static_cast<std::size_t>(i0);
+      const bool pair = i0 + 1 < n;
+      const R* r0 = reinterpret_cast<const R*>(a + u0 * un);
+      const R* r1 = pair ? reinterpret_cast<const R*>(a + (u0 + 1) * un) : r0;
+      R s[4][4] = {};
+      symmetric_rows(r0, r1, u0, xs, yr.data(), yi.data(), s);
+      // The diagonal block: A(i0, i0), A(i1, i0) = A(i0, i1), A(i1, i1).
+      const std::complex<R> d0 = a[u0 * un + u0];
+      const std::complex<R> d10 = pair ? a[(u0 + 1) * un + u0] : std::complex<R>(0);
+      const std::complex<R> d1 = pair ? a[(u0 + 1) * un + u0 + 1] : std::complex<R>(0);
+      for (std::size_t c = 0; c < 4; ++c) {
+        const std::complex<R> x0(xs.re[u0 * 4 + c], xs.im[u0 * 4 + c]);
+        const std::complex<R> x1 =
+            pair ? std::complex<R>(xs.re[(u0 + 1) * 4 + c], xs.im[(u0 + 1) * 4 + c])
+                 : std::complex<R>(0);
+        const std::complex<R> y0 = std::complex<R>(s[0][c], s[1][c]) + d0 * x0 + d10 * x1;
+        yr[u0 * 4 + c] += y0.real();
+        yi[u0 * 4 + c] += y0.imag();
+        if (!pair) continue;
+        const std::complex<R> y1 = std::complex<R>(s[2][c], s[3][c]) + d10 * x0 + d1 * x1;
+        yr[(u0 + 1) * 4 + c] += y1.real();
+        yi[(u0 + 1) * 4 + c] += y1.imag();
+      }
+    }
+#pragma omp critical
+    {
+      copies.push_back(std::move(yr));
+      copies.push_back(std::move(yi));
+    }
+  }
+#pragma omp parallel for schedule(static)
+  for (std::size_t j = 0; j < un; ++j)
+    for (index_t c = 0; c < width; ++c) {
+      R re = 0, im = 0;
+      for (std::size_t t = 0; t < copies.size(); t += 2) {
+        re += copies[t][j * 4 + static_cast<std::size_t>(c)];
+        im += copies[t + 1][j * 4 + static_cast<std::size_t>(c)];
+      }
+      y[static_cast<std::size_t>(c) * un + j] = {re, im};
+    }
 }
 
 // Real A: each row read once per block of four columns, the four sums in registers.
@@ -90,6 +185,21 @@ template <class T> void dense_product(const T* a, index_t n, const T* x, T* y, i
   template void dense_product(const T*, index_t, const T*, T*, index_t);
 PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
 #undef PMOM_INSTANTIATE
+
+template <class R>
+void symmetric_dense_product(const std::complex<R>* a, index_t n, const std::complex<R>* x,
+                             std::complex<R>* y, index_t k) {
+  const auto un = static_cast<std::size_t>(n);
+  for (index_t c0 = 0; c0 < k; c0 += 4)
+    symmetric_block(a, n, x + static_cast<std::size_t>(c0) * un,
+                    y + static_cast<std::size_t>(c0) * un, k - c0 < 4 ? k - c0 : 4);
+}
+
+template void symmetric_dense_product(const std::complex<float>*, index_t,
+                                      const std::complex<float>*, std::complex<float>*, index_t);
+template void symmetric_dense_product(const std::complex<double>*, index_t,
+                                      const std::complex<double>*, std::complex<double>*,
+                                      index_t);
 
 namespace cpu {
 

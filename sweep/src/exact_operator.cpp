@@ -106,7 +106,7 @@ std::shared_ptr<Operator<cd>> ExactOperator::Impl::dense_at(std::span<const cd> 
   const index_t size = n;
   const FunctionOperator<cd>::Apply apply =
       host_apply<cd>(n, [matrix, size](const cd* x, cd* y, index_t k) {
-        dense_product(matrix->values.data(), size, x, y, k);
+        symmetric_dense_product(matrix->values.data(), size, x, y, k);
       });
   return std::make_shared<FunctionOperator<cd>>(
       n, apply, std::move(diag), static_cast<std::size_t>(n) * static_cast<std::size_t>(n),
