@@ -96,18 +96,28 @@ void symmetric_rows(const R* r0, const R* r1, std::size_t i0, const SplitColumns
 }
 
 // Each core sums its rows' products and mirrors into a copy of y of its own (split as x), the
-// copies added at the end; rows go in pairs, dealt out as cores free up (rows lengthen down the
-// triangle).
+// copies added at the end in the cores' order; rows go in pairs dealt round-robin (rows lengthen
+// down the triangle), so that a core count always sums in the same order: the same bits.
 template <class R>
 void symmetric_block(const std::complex<R>* a, index_t n, const std::complex<R>* x,
                      std::complex<R>* y, index_t width) {
   const auto un = static_cast<std::size_t>(n);
   const SplitColumns<R> xs(x, un, width);
-  std::vector<std::vector<R>> copies;
+#ifdef _OPENMP
+  const auto cores = static_cast<std::size_t>(omp_get_max_threads());
+#else
+  const std::size_t cores = 1;
+#endif
+  std::vector<std::vector<R>> copies(2 * cores);  // core t's real parts at 2t, imaginary at 2t + 1
 #pragma omp parallel
   {
+#ifdef _OPENMP
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+#else
+    const std::size_t t = 0;
+#endif
     std::vector<R> yr(4 * un, R(0)), yi(4 * un, R(0));
-#pragma omp for schedule(dynamic, 8) nowait
+#pragma omp for schedule(static, 1) nowait
     for (index_t i0 = 0; i0 < n; i0 += 2) {
       const auto u0 = static_cast<std::size_t>(i0);
       const bool pair = i0 + 1 < n;
@@ -133,17 +143,15 @@ void symmetric_block(const std::complex<R>* a, index_t n, const std::complex<R>*
         yi[(u0 + 1) * 4 + c] += y1.imag();
       }
     }
-#pragma omp critical
-    {
-      copies.push_back(std::move(yr));
-      copies.push_back(std::move(yi));
-    }
+    copies[2 * t] = std::move(yr);
+    copies[2 * t + 1] = std::move(yi);
   }
 #pragma omp parallel for schedule(static)
   for (std::size_t j = 0; j < un; ++j)
     for (index_t c = 0; c < width; ++c) {
       R re = 0, im = 0;
       for (std::size_t t = 0; t < copies.size(); t += 2) {
+        if (copies[t].empty()) continue;  // a core the region did not use
         re += copies[t][j * 4 + static_cast<std::size_t>(c)];
         im += copies[t + 1][j * 4 + static_cast<std::size_t>(c)];
       }

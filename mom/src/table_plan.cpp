@@ -467,8 +467,11 @@ void TablePlan::place(std::span<const cd> entry_values, std::span<cd> values) co
                                 " entries' values into " + std::to_string(values.size()) +
                                 " slots, for a plan of " + std::to_string(entries.size()) +
                                 " entries and " + std::to_string(size) + " slots");
+  // Distinct slots in each loop, and every copy's source is an entry's slot: both in parallel.
+#pragma omp parallel for schedule(static)
   for (std::size_t e = 0; e < entries.size(); ++e)
     values[static_cast<std::size_t>(entries[e].slot)] = entry_values[e];
+#pragma omp parallel for schedule(static)
   for (std::size_t k = 0; k < copy_to.size(); ++k)
     values[static_cast<std::size_t>(copy_to[k])] = values[static_cast<std::size_t>(copy_from[k])];
 }

@@ -211,7 +211,7 @@ TYPED_TEST(CpuBackendTest, DenseProductMatchesEigen) {
 
 // The symmetric product (dense_product.hpp) reads the lower triangle only: against Eigen on a
 // complex symmetric A whose upper triangle holds garbage it must not read, odd and even sizes
-// (its rows go in pairs) and column counts around its blocks of four.
+// (its rows go in pairs) and column counts around its blocks of four; twice, the same bits.
 template <class R> void expect_symmetric_product_matches_eigen() {
   using T = std::complex<R>;
   std::uint64_t seed = 70;
@@ -226,6 +226,10 @@ template <class R> void expect_symmetric_product_matches_eigen() {
       Dense<T> y = Dense<T>::Constant(n, k, T(7));
       symmetric_dense_product(rows.data(), n, x.data(), y.data(), k);
       EXPECT_CLOSE(y, (a * x).eval()) << "n " << n << ", k " << k;
+      // The same cores sum in the same order: a sweep run twice gives the same S.
+      Dense<T> again = Dense<T>::Zero(n, k);
+      symmetric_dense_product(rows.data(), n, x.data(), again.data(), k);
+      EXPECT_TRUE(again == y) << "n " << n << ", k " << k << ": not the same bits twice";
     }
 }
 
