@@ -48,6 +48,7 @@ def main():
     if not os.access(args.planarmom, os.X_OK):
         sys.exit(f"no planarmom at {args.planarmom} (build it, or give --planarmom)")
     work = args.work_dir or tempfile.mkdtemp(prefix="speed_vs_openems_")
+    os.makedirs(work, exist_ok=True)
     name = os.path.splitext(os.path.basename(args.config))[0]
 
     seconds = []
