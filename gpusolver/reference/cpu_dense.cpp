@@ -1,5 +1,5 @@
-// The host's dense kernels: dense_product (dense_product.hpp) and the LU substitutions of the
-// reference backend's make_dense_inverse (cpu_dense.hpp).
+// The host's dense kernels: symmetric_dense_product (dense_product.hpp) and the LU substitutions
+// of the reference backend's make_dense_inverse (cpu_dense.hpp).
 #include "cpu_dense.hpp"
 
 #include <complex>
@@ -17,7 +17,9 @@ namespace pmom {
 namespace {
 
 // A block of four columns of complex x in split real arithmetic: real and imaginary parts apart,
-// the block's four values of a row side by side.
+// the block's four values of a row side by side, so that the four columns' sums vectorise
+// (std::complex keeps a value's two parts in one register, across which GCC does not vectorise
+// them: docs/PERFORMANCE.md, v0.34).
 template <class R> struct SplitColumns {
   std::vector<R> re, im;  // value (row j, column c) at j * 4 + c; missing columns zero
   SplitColumns(const std::complex<R>* x, std::size_t n, index_t width)
@@ -29,42 +31,6 @@ template <class R> struct SplitColumns {
       }
   }
 };
-
-// A block of four columns of complex x in split real arithmetic (SplitColumns), A read two
-// rows at a time, so that each value of x loaded serves two rows and the four columns' sums
-// vectorise. std::complex keeps a value's two parts in one register, across which GCC does not
-// vectorise the columns' sums (docs/PERFORMANCE.md, v0.34).
-template <class R>
-void complex_block(const std::complex<R>* a, index_t n, const std::complex<R>* x,
-                   std::complex<R>* y, index_t width) {
-  const auto un = static_cast<std::size_t>(n);
-  const SplitColumns<R> split(x, un, width);
-  const std::vector<R>& xr = split.re;
-  const std::vector<R>& xi = split.im;
-#pragma omp parallel for schedule(static)
-  for (index_t i0 = 0; i0 < n; i0 += 2) {
-    const index_t last = i0 + 1 < n ? i0 + 1 : i0;  // an odd n's last row is read twice
-    const R* r0 = reinterpret_cast<const R*>(a + static_cast<std::size_t>(i0) * un);
-    const R* r1 = reinterpret_cast<const R*>(a + static_cast<std::size_t>(last) * un);
-    R sr0[4] = {}, si0[4] = {}, sr1[4] = {}, si1[4] = {};
-    for (std::size_t j = 0; j < un; ++j) {
-      const R ar0 = r0[2 * j], ai0 = r0[2 * j + 1], ar1 = r1[2 * j], ai1 = r1[2 * j + 1];
-#pragma omp simd
-      for (std::size_t c = 0; c < 4; ++c) {
-        const R xrc = xr[j * 4 + c], xic = xi[j * 4 + c];
-        sr0[c] += ar0 * xrc - ai0 * xic;
-        si0[c] += ar0 * xic + ai0 * xrc;
-        sr1[c] += ar1 * xrc - ai1 * xic;
-        si1[c] += ar1 * xic + ai1 * xrc;
-      }
-    }
-    for (index_t c = 0; c < width; ++c) {
-      std::complex<R>* yc = y + static_cast<std::size_t>(c) * un;
-      yc[i0] = {sr0[c], si0[c]};
-      yc[last] = {sr1[c], si1[c]};
-    }
-  }
-}
 
 // Rows i0 and i1 = i0 + 1 (i1 = i0: one row) of a symmetric block below their diagonal: their
 // sums over j < i0 into s0, s1, and each A(i, j)'s mirror A(j, i) times x_i into (yr, yi) at j.
@@ -159,40 +125,7 @@ void symmetric_block(const std::complex<R>* a, index_t n, const std::complex<R>*
     }
 }
 
-// Real A: each row read once per block of four columns, the four sums in registers.
-template <class T>
-void real_block(const T* a, index_t n, const T* x, T* y, index_t width) {
-  const auto un = static_cast<std::size_t>(n);
-#pragma omp parallel for schedule(static)
-  for (index_t i = 0; i < n; ++i) {
-    const T* row = a + static_cast<std::size_t>(i) * un;
-    T s[4] = {T(0), T(0), T(0), T(0)};
-    for (index_t j = 0; j < n; ++j)
-      for (index_t c = 0; c < width; ++c) s[c] += row[j] * x[static_cast<std::size_t>(c) * un + j];
-    for (index_t c = 0; c < width; ++c) y[static_cast<std::size_t>(c) * un + i] = s[c];
-  }
-}
-
 }  // namespace
-
-// The columns in blocks of four.
-template <class T> void dense_product(const T* a, index_t n, const T* x, T* y, index_t k) {
-  const auto un = static_cast<std::size_t>(n);
-  for (index_t c0 = 0; c0 < k; c0 += 4) {
-    const index_t width = k - c0 < 4 ? k - c0 : 4;
-    const T* xc = x + static_cast<std::size_t>(c0) * un;
-    T* yc = y + static_cast<std::size_t>(c0) * un;
-    if constexpr (is_complex_v<T>)
-      complex_block(a, n, xc, yc, width);
-    else
-      real_block(a, n, xc, yc, width);
-  }
-}
-
-#define PMOM_INSTANTIATE(T) \
-  template void dense_product(const T*, index_t, const T*, T*, index_t);
-PMOM_FOR_EACH_VALUE_TYPE(PMOM_INSTANTIATE)
-#undef PMOM_INSTANTIATE
 
 template <class R>
 void symmetric_dense_product(const std::complex<R>* a, index_t n, const std::complex<R>* x,

@@ -193,22 +193,6 @@ TYPED_TEST(CpuBackendTest, SpmvMatchesDenseOnAwkwardShapes) {
                                  to_csr(test::random_coo<T>(c.rows, c.cols, seed++, c.shape)));
 }
 
-// The host's dense product (dense_product.hpp: A row-major, x and y column-major) against Eigen,
-// on odd and even sizes and column counts around its blocks of four (the complex path reads two
-// rows at a time: an odd n's last row alone).
-TYPED_TEST(CpuBackendTest, DenseProductMatchesEigen) {
-  using T = TypeParam;
-  std::uint64_t seed = 40;
-  for (const index_t n : {1, 2, 7, 33, 400})
-    for (const index_t k : {1, 3, 4, 5, 9}) {
-      const Dense<T> a = random_dense<T>(n, n, seed++), x = random_dense<T>(n, k, seed++);
-      const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rows = a;
-      Dense<T> y = Dense<T>::Constant(n, k, T(7));
-      dense_product(rows.data(), n, x.data(), y.data(), k);
-      EXPECT_CLOSE(y, (a * x).eval()) << "n " << n << ", k " << k;
-    }
-}
-
 // The symmetric product (dense_product.hpp) reads the lower triangle only: against Eigen on a
 // complex symmetric A whose upper triangle holds garbage it must not read, odd and even sizes
 // (its rows go in pairs) and column counts around its blocks of four; twice, the same bits.
