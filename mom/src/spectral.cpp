@@ -46,22 +46,26 @@ cd load_ground(const SlabSpectrum& s, cd kr, cd u0, cd u, Hyperbolic& hy) {
 
 }  // namespace
 
-Pair SlabSpectrum::exact(cd kr) const {
+SlabLines SlabSpectrum::lines(cd kr) const {
   const cd u0 = std::sqrt(kr * kr - k0 * k0);  // principal root: Re u0 ≥ 0, the proper sheet
   const cd u = std::sqrt(kr * kr - eps * k0 * k0);
   Hyperbolic hy = hyperbolic(u, h);
   const cd extra = ground_a == 0.0 ? 0.0 : load_ground(*this, kr, u0, u, hy);
-  const cd d_te = u0 + u + hy.cx;
-  const cd d_tm = eps * u0 + u - hy.tx;
-  const cd num = u0 + u - hy.tx + extra;
+  return {u0, u, hy.cx, hy.tx, extra};
+}
+
+Pair SlabSpectrum::exact(cd kr) const {
+  const SlabLines l = lines(kr);
+  const cd d_te = l.u0 + l.u + l.cx;
+  const cd d_tm = eps * l.u0 + l.u - l.tx;
+  const cd num = l.u0 + l.u - l.tx + l.extra;
   return {mu0 / d_te, num / (eps0 * d_te * d_tm)};
 }
 
 Pair SlabSpectrum::remainder(cd kr) const {
-  const cd u0 = std::sqrt(kr * kr - k0 * k0);
-  const cd u = std::sqrt(kr * kr - eps * k0 * k0);
-  Hyperbolic hy = hyperbolic(u, h);
-  const cd extra = ground_a == 0.0 ? 0.0 : load_ground(*this, kr, u0, u, hy);
+  const SlabLines l = lines(kr);
+  const cd u0 = l.u0, u = l.u, extra = l.extra;
+  const Hyperbolic hy{l.cx, l.tx};
   const Hyperbolic hy0 = hyperbolic(u0, h);  // G̃_qs: u0 for u, the ground perfect
   const cd du = (1.0 - eps) * k0 * k0 / (u + u0);  // u − u0 without cancellation
   const cd dc = du + (hy.cx - hy0.cx);            // u coth(uh) − u0 coth(u0h)

@@ -16,6 +16,15 @@ namespace pmom::mom {
 // Components: [0] = A (vector potential), [1] = V (scalar potential).
 using Pair = CVec<2>;
 
+// The slab's TE and TM lines at one kρ, seen from the interface down to the ground (greens.hpp):
+// u C = u + cx and u T = u − tx (u coth(uh) and u tanh(uh) on a perfect ground) and the lossy
+// ground's extra term u0 (uC·uT − u²)/kρ² of G̃_V's numerator (0 on a perfect ground).
+struct SlabLines {
+  std::complex<double> u0, u, cx, tx, extra;
+  [[nodiscard]] std::complex<double> u_c() const { return u + cx; }
+  [[nodiscard]] std::complex<double> u_t() const { return u - tx; }
+};
+
 struct SlabSpectrum {
   std::complex<double> eps;  // complex εr
   double k0;                 // free-space wavenumber, rad/m
@@ -24,6 +33,8 @@ struct SlabSpectrum {
   // A lossy ground's a = Zs/(jωμ0) (m) and b = jω ε0 εr Zs (1/m), greens.hpp; 0 for PEC.
   std::complex<double> ground_a = 0.0, ground_b = 0.0;
 
+  // u0, u, uC, uT and the extra term at (complex) kρ ≠ 0.
+  SlabLines lines(std::complex<double> kr) const;
   // G̃_A, G̃_V at (complex) kρ.
   Pair exact(std::complex<double> kr) const;
   // G̃ − G̃_qs, where G̃_qs is G̃ with u replaced by u0, written so that nothing cancels
@@ -48,6 +59,10 @@ Pair sommerfeld(const SlabSpectrum& s, double rho, const PathOptions& p, const P
 template <class F>
 Pair path_integral(const SlabSpectrum& s, double rho, const PathOptions& p,
                    const Accuracy<2>& acc, double decay, F&& spectral);
+
+// The vias' spectral kernels at kρ ≠ 0: K̃_vh and K̃_vv − (jωμ0 h + Zs)/(kρ² + κ²), κ = 1/h
+// (via_greens.hpp), what ViaKernels integrates.
+Pair via_spectrum(const SlabSpectrum& s, std::complex<double> kr);
 
 // Closed-form transform of G̃_qs minus its 1/ρ singularity c/ρ; finite at ρ = 0.
 Pair quasi_static_smooth(const SlabSpectrum& s, double rho);

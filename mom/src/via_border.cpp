@@ -206,6 +206,24 @@ struct RooftopCharges {
   }
 };
 
+// The barrels' surface impedance: a via's current I (a_y per unit of each of its cells'
+// unknowns) flows on its barrel's perimeter π d over the height h, so Zs h/(π d) I² adds
+// a_y² Zs h/(π d) to every pair of its cells.
+void add_barrels(const geometry::Mesh& mesh, const Cells& cells, const ViaKernels& kernels,
+                 ViaBorder& border) {
+  if (kernels.surface_impedance() == 0.0) return;
+  const auto n_v = static_cast<std::size_t>(border.vias);
+  std::size_t first = 0;
+  for (const geometry::MeshVia& v : mesh.vias()) {
+    const double diameter_m = mesh.layout().vias[static_cast<std::size_t>(v.via)].diameter_mm * 1e-3;
+    const cd z = cells.b * cells.b * kernels.surface_impedance() * kernels.height() /
+                 (pi * diameter_m);
+    for (std::size_t r = first; r < first + v.cells.size(); ++r)
+      for (std::size_t c = first; c < first + v.cells.size(); ++c) border.block[r * n_v + c] += z;
+    first += v.cells.size();
+  }
+}
+
 }  // namespace
 
 ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables,
@@ -281,6 +299,7 @@ ViaBorder via_border(const geometry::Mesh& mesh, const InteractionTables& tables
   }
 
   border.block = via_block(grid, rules, cells, vias, kinds, kernels, charge_entry, jw);
+  add_barrels(mesh, cells, kernels, border);
   return border;
 }
 

@@ -22,14 +22,9 @@ SweepSettings resolved_settings(SweepSettings s, const geometry::Mesh& mesh,
                                                         : PreconditionerChoice::block;
   }
   // Vias are in Z with every interaction only.
-  if (!mesh.vias().empty()) {
-    if (s.rule != Rule::exact)
-      throw std::runtime_error("vias need every interaction: sparsify rule exact (the default), "
-                               "without density, format, check_dense or reach_heights");
-    if (!mesh.layout().metal.pec)
-      throw std::runtime_error("vias need perfect metal for now (their kernels assume a perfect "
-                               "ground plane): leave out the metal's conductivity");
-  }
+  if (!mesh.vias().empty() && s.rule != Rule::exact)
+    throw std::runtime_error("vias need every interaction: sparsify rule exact (the default), "
+                             "without density, format, check_dense or reach_heights");
   // With Z's LU the host multiplies by Z itself, without FFTs.
   if (s.rule == Rule::exact && s.preconditioner != PreconditionerChoice::lu &&
       !backend.on_device() && !mom::ConvolutionOperator::available())

@@ -18,6 +18,19 @@
 // inductance: its transform is the parallel plate's (ωμ0h/4) H0⁽²⁾(k1ρ), logarithmic at ρ → 0.
 // That part is taken out as jωμ0 h/(kρ² + κ²), κ = 1/h, whose transform jωμ0 h K0(κρ)/(2π) the
 // cell integrals integrate themselves (via_border.hpp); the rest is smooth and tabulated.
+//
+// A ground of finite conductivity (greens.hpp): Leontovich's E_t = Zs ẑ × H on it gives
+// ∂zA_z = b A_z at z = 0 (b = jωε0εr Zs, as the TM line's end), and the same steps, with the
+// lossy G_V in Z_vh and Z_vv, give (th = tanh(uh), sech = 1/cosh(uh), q = u + b th, and uT, uC,
+// D_TE, D_TM and the extra term X = u0 (uC·uT − u²)/kρ² of the lossy G̃_V, greens.hpp)
+//   K̃_vh = jωμ0 [((εr − 1) uT + εr X)/(u² D_TE D_TM) − u0 b sech/(k0² u D_TM q)],
+//   K̃_vv = jωμ0 [h/u² − ((εr − 1) uT + εr X)/(u² D_TE D_TM) − εr u0 uT/(u⁴ D_TM)]
+//          + Zs kρ² (εr u0 (1 − 2 sech) + u th)/(q u³ D_TM),
+// the perfect ground's for Zs = 0. The last term falls like Zs/kρ² only: the ground's
+// scalar potential −Zs A_z/μ0 under the via's foot, the spreading impedance of its current into
+// the ground, logarithmic at ρ → 0 as the via's inductance is, so it is taken out with it:
+// (jωμ0 h + Zs)/(kρ² + κ²). The via's barrel, of the same metal, adds its own surface
+// impedance Zs h/(π d) per ampere² of the via's current (via_border.hpp).
 // Both kernels are integrated on the Green's functions' path (spectral.hpp) and sampled on
 // GreensTable's grid in ξ, interpolated by the same 4-point Lagrange polynomials.
 #pragma once
@@ -32,8 +45,7 @@ namespace pmom::mom {
 
 class ViaKernels {
  public:
-  // Throws std::invalid_argument for a ground of finite conductivity (not derived for it) and
-  // as GreensTable does for a bad slab, frequency or ρmax.
+  // Throws std::invalid_argument as GreensTable does for a bad slab, frequency or ρmax.
   ViaKernels(const Slab& slab, double frequency_hz, double rho_max_m,
              const TableOptions& options = {});
 
@@ -41,8 +53,11 @@ class ViaKernels {
   [[nodiscard]] std::complex<double> coupling(double rho) const;
   // K_vv(ρ) − log_coefficient()·K0(ρ/log_scale()), 0 ≤ ρ ≤ rho_max().
   [[nodiscard]] std::complex<double> self_smooth(double rho) const;
-  // jωμ0 h/(2π) and 1/κ = h of the part taken out of K_vv.
+  // (jωμ0 h + Zs)/(2π) and 1/κ = h of the part taken out of K_vv.
   [[nodiscard]] std::complex<double> log_coefficient() const { return log_coefficient_; }
+  // Zs of the ground and the vias' barrels (Ω; 0 for a perfect ground).
+  [[nodiscard]] std::complex<double> surface_impedance() const { return surface_impedance_; }
+  [[nodiscard]] double height() const { return height_; }
   [[nodiscard]] double log_scale() const { return height_; }
 
   [[nodiscard]] double rho_max() const { return rho_max_; }
@@ -61,7 +76,7 @@ class ViaKernels {
 
   double frequency_, rho_max_, height_;
   double scale_rho_, inv_length_, step_;
-  std::complex<double> log_coefficient_;
+  std::complex<double> log_coefficient_, surface_impedance_;
   std::vector<double> rho_;
   std::vector<std::complex<double>> pairs_;  // (K_vh, K_vv smooth) at rho_
 };
