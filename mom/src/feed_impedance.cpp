@@ -61,30 +61,20 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     LineSpec spec{sub.eps_r,  sub.height_mm, port.width_mm, port.count, 0, true,
                   sub.loss_tangent, conductor(mesh.layout().metal),
                   port.along_mm == port.across_mm ? 0.0 : port.along_mm};
-    // With perfect metal γ and Z0 come from one period of the line (periodic_line.hpp), and
-    // the line, of one length at every frequency, is solved for the load alone.
-    spec.periodic = periodic_checks(spec);
-    const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
+    // γ and Z0 come from one period of the line (periodic_line.hpp), with the board's losses,
+    // and the line, of one length at every frequency, is solved for the load alone.
+    spec.periodic = true;
+    spec.half_length_mm = load_half_length_mm(spec);
     std::vector<std::complex<double>> z0;
     std::vector<std::complex<double>> loads, gammas;
     std::array<std::vector<std::complex<double>>, 4> launch;
     for (const double f : nodes_) {
-      spec.half_length_mm = spec.periodic ? load_half_length_mm(spec)
-                                          : half_length_mm(spec, f, half_wavelengths);
       const LineCheck check = checks(spec, f, matched_loads);
       // Complex on a lossy board: the feed's voltage beside its fitted current (deembed.hpp).
       z0.push_back(check.line.z0);
-      // γ/f: β ∝ f·√εeff(f) and the dielectric's α ∝ f are smooth in it. α is what the
-      // losses add: a lossless line's α is 0 (a bound mode), and the standing wave's fit gives
-      // its own Re γ there (~1e-4 of β, from the near fields of the line's gap and ends;
-      // −5.7 dB/m on the FR-4 line at 6 GHz), taken away as the lossless line's Re γ where
-      // the board is lossy. The period's α is the losses' alone (to rounding: 0 where there
-      // are none).
-      double alpha = 0;
-      if (spec.lossy())
-        alpha = spec.periodic ? check.line.gamma.real()
-                              : check.line.gamma.real() -
-                                    checks(spec.lossless(), f, false).line.gamma.real();
+      // γ/f: β ∝ f·√εeff(f) and the dielectric's α ∝ f are smooth in it. The period's α is
+      // the losses' alone (to rounding: 0 where there are none; Re γ ≥ 0 for the forward wave).
+      const double alpha = spec.lossy() ? check.line.gamma.real() : 0.0;
       gammas.push_back(std::complex<double>(alpha, check.line.gamma.imag()) / f);
       // f·Z_L: the load's reactance is mostly the open end's capacitance cancelled, ∝ 1/f,
       // which a polynomial follows poorly (0.17% off between 4 nodes) and f·Z_L well.
@@ -105,14 +95,10 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     LineSpec spec{sub.eps_r,  sub.height_mm, count * across_mm, count, 0, true,
                   sub.loss_tangent, conductor(mesh.layout().metal),
                   along_mm == across_mm ? 0.0 : along_mm};
-    spec.periodic = periodic_checks(spec);
-    const int half_wavelengths = suggested_half_wavelengths(spec, f_max_hz);
+    spec.periodic = true;
+    spec.half_length_mm = load_half_length_mm(spec);
     std::vector<std::complex<double>> shunts;
-    for (const double f : nodes_) {
-      spec.half_length_mm = spec.periodic ? load_half_length_mm(spec)
-                                          : half_length_mm(spec, f, half_wavelengths);
-      shunts.push_back(gap_checks(spec, f).shunt / f);
-    }
+    for (const double f : nodes_) shunts.push_back(gap_checks(spec, f).shunt / f);
     shunt_.push_back(std::move(shunts));
   }
   strip_of_element_ = std::move(strips.of_element);

@@ -11,7 +11,9 @@
 // shapes). A delta gap of 1 V on period 0's boundary drives the currents â(β) = Ẑ(β)⁻¹ e; the
 // line's wave to the right is the residue at the root β₀ of det Ẑ, −jΔx u (wᵀe)/(wᵀẐ'(β₀)u)
 // with u and w Ẑ(β₀)'s right and left null vectors (the rest of the spectrum, the branch
-// points at k0 and the surface wave's poles, is the gap's near field).
+// points at k0 and the surface wave's poles, is the gap's near field). Metal of finite
+// conductivity: the ground's Zs in the spectral functions, and the strips' loss terms
+// (surface_loss.hpp) of the period added as the long line's MoM adds them (PeriodLoss).
 #include "planarmom/mom/periodic_line.hpp"
 
 #include <Eigen/Dense>
@@ -23,7 +25,10 @@
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/edge_profile.hpp"
 #include "planarmom/mom/gauss_legendre.hpp"
+#include "image_lattice.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
+#include "planarmom/mom/surface_impedance.hpp"
+#include "planarmom/mom/surface_loss.hpp"
 #include "spectral.hpp"
 
 namespace pmom::mom {
@@ -69,6 +74,134 @@ geometry::Edge row_edge(int row, int rows) {
   return geometry::Edge::none;
 }
 
+// ∫ a(t) b(t − shift) dt of two piecewise-linear shapes, by Simpson's rule on each overlap of
+// their pieces (exact: the product of two linear pieces is quadratic).
+double product_integral(std::span<const ShapePiece> a, std::span<const ShapePiece> b,
+                        double shift) {
+  double sum = 0;
+  for (const ShapePiece& p : a)
+    for (const ShapePiece& q : b) {
+      const double lo = std::max(p.t0, q.t0 + shift), hi = std::min(p.t1, q.t1 + shift);
+      if (!(hi > lo)) continue;
+      const auto f = [&](double t) { return p.at(t) * q.at(t - shift); };
+      sum += (hi - lo) / 6.0 * (f(lo) + 4.0 * f(0.5 * (lo + hi)) + f(hi));
+    }
+  return sum;
+}
+
+// The strips' loss terms of the period in its even-mode unknowns (Period's order),
+//   Σ_i [Z_sheet ⟨f_m, f_n^i⟩ + Z_image 4 ⟨k ⊛ f_m, k ⊛ f_n^i⟩_metal] e^{−jβiΔx},
+// what the long line's MoM adds (surface_loss.hpp): the Gram exactly (a triangle's overlaps
+// with itself and its neighbours along, the profiles' or ramps' across), the image term on the
+// loss entries' own lattice (image_lattice.hpp) at the period's sub-cells, with the Floquet
+// images of the sources out to the kernel's reach (Σ over the whole strip's sub-cells of
+// (k ⊛ f_m^{(−β)})(k ⊛ f_n^{(β)}) folds onto one period).
+class PeriodLoss {
+ public:
+  PeriodLoss(const LineSpec& spec, double frequency_hz, int rows, double dx, double dy)
+      : strip_(strip_impedance(spec.metal, frequency_hz)),
+        lattice_(dx, dy, spec.height_mm * 1e-3, StripLossOptions{}.image_reach_heights),
+        rows_(rows),
+        dx_(dx) {
+    if (strip_.zero()) return;
+    const int mx = (rows + 1) / 2, my = (rows - 1) / 2;
+    const auto x_shape = [&](int j) {
+      return RooftopShape{geometry::Edge::none, geometry::Edge::none, row_edge(j, rows)};
+    };
+    const auto y_shape = [&](int j) {
+      return RooftopShape{row_edge(j, rows), row_edge(j + 1, rows), geometry::Edge::none};
+    };
+    // The masses of each even-mode unknown: x-rooftops on the period's boundary (minus cell
+    // −1), y-rooftops in the period's cell, the mirror partner added or subtracted.
+    const int sx = lattice_.sub_x(), sy = lattice_.sub_y();
+    for (int k = 0; k < mx; ++k) {
+      std::vector<Mass> m;
+      add_rooftop_masses(0, -1, k, x_shape(k), 1.0, sx, sy, m);
+      if (rows - 1 - k != k)
+        add_rooftop_masses(0, -1, rows - 1 - k, x_shape(rows - 1 - k), 1.0, sx, sy, m);
+      masses_.push_back(std::move(m));
+    }
+    for (int k = 0; k < my; ++k) {
+      std::vector<Mass> m;
+      add_rooftop_masses(1, 0, k, y_shape(k), 1.0, sx, sy, m);
+      add_rooftop_masses(1, 0, rows - 2 - k, y_shape(rows - 2 - k), -1.0, sx, sy, m);
+      masses_.push_back(std::move(m));
+    }
+    // Gram across (m²), the along factor apart: an x pair's rows do not overlap each other;
+    // the y-rooftops' ramps overlap their neighbours'.
+    const auto n = static_cast<Eigen::Index>(mx + my);
+    gram_x_ = Matrix::Zero(n, n);
+    gram_y_ = Matrix::Zero(n, n);
+    for (int k = 0; k < mx; ++k) {
+      const std::span<const ShapePiece> p = profile_pieces(row_edge(k, rows));
+      gram_x_(k, k) = (rows - 1 - k == k ? 1 : 2) * dy * product_integral(p, p, 0.0);
+    }
+    const auto ramp_overlap = [&](int j, int l) {
+      if (std::abs(j - l) > 1) return 0.0;
+      const RooftopShape a = y_shape(j), b = y_shape(l);
+      return dy * product_integral(ramp_pieces(a.minus, a.plus), ramp_pieces(b.minus, b.plus),
+                                   double(l - j));
+    };
+    for (int k = 0; k < my; ++k)
+      for (int l = 0; l < my; ++l)
+        gram_y_(mx + k, mx + l) = ramp_overlap(k, l) - ramp_overlap(k, rows - 2 - l) -
+                                  ramp_overlap(rows - 2 - k, l) +
+                                  ramp_overlap(rows - 2 - k, rows - 2 - l);
+  }
+
+  [[nodiscard]] bool none() const { return strip_.zero(); }
+
+  [[nodiscard]] Matrix at(cd beta) const {
+    const auto n = static_cast<Eigen::Index>(masses_.size());
+    // Along: a triangle against itself and its two neighbours, Δx (2/3 + cos(βΔx)/3); a pulse
+    // against itself, Δx.
+    const Matrix gram = dx_ * (2.0 / 3.0 + std::cos(beta * dx_) / 3.0) * gram_x_ + dx_ * gram_y_;
+    const Matrix forward = fields(beta), backward = fields(-beta);
+    Matrix image = lattice_.overlap_weight() * (backward.transpose() * forward);
+    const Eigen::Index mx = (rows_ + 1) / 2;
+    image.topRightCorner(mx, n - mx).setZero();  // the x and y components apart
+    image.bottomLeftCorner(n - mx, mx).setZero();
+    return strip_.sheet * gram + strip_.image * image;
+  }
+
+ private:
+  // k ⊛ (Σ_i f_n^i e^{−jβiΔx}) at the period's sub-cells (rows), per unknown (columns), from
+  // the kernel with its Floquet images summed, Σ_i e^{−jβiΔx} k(d − i·sub_x, dj), at the offsets
+  // d = gi − s.gi ∈ [1 − sub_x, 2 sub_x − 1] between a sub-cell and a source's mass.
+  [[nodiscard]] Matrix fields(cd beta) const {
+    const int sx = lattice_.sub_x(), sy = lattice_.sub_y(), reach = lattice_.reach();
+    const int points_y = rows_ * sy, d0 = 1 - sx, nd = 3 * sx - 1;
+    Matrix phased(nd, 2 * points_y + 1);
+    for (int d = d0; d < d0 + nd; ++d) {
+      const int first = static_cast<int>(std::ceil(double(d - reach) / sx));
+      const int last = static_cast<int>(std::floor(double(d + reach) / sx));
+      std::vector<cd> phase;
+      for (int i = first; i <= last; ++i) phase.push_back(std::exp(-kJ * beta * (double(i) * dx_)));
+      for (int dj = -points_y; dj <= points_y; ++dj) {
+        cd sum = 0.0;
+        for (int i = first; i <= last; ++i)
+          sum += phase[static_cast<std::size_t>(i - first)] * lattice_.at(d - i * sx, dj);
+        phased(d - d0, dj + points_y) = sum;
+      }
+    }
+    Matrix a = Matrix::Zero(sx * points_y, static_cast<Eigen::Index>(masses_.size()));
+    for (std::size_t n = 0; n < masses_.size(); ++n)
+      for (const Mass& s : masses_[n])
+        for (int gi = 0; gi < sx; ++gi)
+          for (int gj = 0; gj < points_y; ++gj)
+            a(gi * points_y + gj, static_cast<Eigen::Index>(n)) +=
+                s.mass * phased(gi - s.gi - d0, gj - s.gj + points_y);
+    return a;
+  }
+
+  StripImpedance strip_;
+  ImageLattice lattice_;
+  int rows_;
+  double dx_;
+  std::vector<std::vector<Mass>> masses_;
+  Matrix gram_x_, gram_y_;
+};
+
 // The period's rooftops' transforms across (per ky node) and the Floquet matrix, in the even
 // mode's unknowns: the quasi-TEM mode's x-current is even about the strip's centre line and
 // its y-current odd, so the rooftops enter as mirror pairs (x: row j and row M−1−j summed;
@@ -82,8 +215,9 @@ class Period {
         dy_(spec.across_cell_mm() * 1e-3),
         omega_(2.0 * pi * frequency_hz),
         harmonics_(options.harmonics),
-        spectrum_(slab_spectrum(Slab{spec.eps_r, spec.loss_tangent, spec.height_mm * 1e-3, {}},
-                                frequency_hz)) {
+        spectrum_(slab_spectrum(
+            Slab{spec.eps_r, spec.loss_tangent, spec.height_mm * 1e-3, spec.metal}, frequency_hz)),
+        loss_(spec, frequency_hz, rows_, dx_, dy_) {
     // Panels of half a period of the widest oscillation e^{−jky W} across the strip, 8 nodes
     // each, out to ±ky_max.
     const double width = rows_ * dy_;
@@ -160,7 +294,9 @@ class Period {
           (jw * pulse * pulse_back) * (across_y_ * ga.asDiagonal() * across_y_.adjoint());
       z.noalias() += (1.0 / jw) * (charge * gv.asDiagonal() * charge_back.transpose());
     }
-    return z / (2.0 * pi * dx_);
+    z /= 2.0 * pi * dx_;
+    if (!loss_.none()) z += loss_.at(beta);
+    return z;
   }
 
   // The delta gap of 1 V across period 0's boundary, ⟨f_m, δ(x) x̂⟩ for each x-rooftop (Δy),
@@ -177,6 +313,7 @@ class Period {
   double dx_, dy_, omega_;
   int harmonics_;
   SlabSpectrum spectrum_;
+  PeriodLoss loss_;
   std::vector<double> ky_, weight_;
   std::vector<int> pairs_x_;                  // rows in each x-rooftop pair: 2, or 1 (middle)
   Matrix across_x_, across_y_, ky_across_y_;  // even pairs × nodes
@@ -196,8 +333,6 @@ LineResult periodic_line(const LineSpec& spec, double frequency_hz,
   if (spec.cells_across < 2)
     throw std::invalid_argument("periodic_line: the strip needs at least 2 cells across, got " +
                                 std::to_string(spec.cells_across));
-  if (!spec.metal.perfect())
-    throw std::invalid_argument("periodic_line: the strip's metal must be perfect");
   const Period period(spec, frequency_hz, options);
   // Secant iterations on the gap's impedance from Kirschning-Jansen's β.
   const double u = spec.width_mm / spec.height_mm;

@@ -10,6 +10,7 @@
 #include "kinds.hpp"
 #include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/edge_profile.hpp"
+#include "image_lattice.hpp"
 #include "planarmom/mom/surface_loss.hpp"
 
 namespace pmom::mom {
@@ -25,41 +26,60 @@ double integral(std::span<const ShapePiece> pieces, double lo, double hi) {
   return sum;
 }
 
-// A basis function's current on the sub-cell lattice: (lattice x, lattice y, ∫ f over the
-// sub-cell in cells²). Each cell is sub_x × sub_y sub-cells.
-struct Mass {
-  int gi = 0, gj = 0;
-  double mass = 0;
-};
+std::vector<Mass> masses(const RooftopCells& c, int sub_x, int sub_y) {
+  std::vector<Mass> out;
+  add_rooftop_masses(c.axis, c.i, c.j, rooftop_shape(c.kind), 1.0, sub_x, sub_y, out);
+  if (c.kind2 >= 0)
+    add_rooftop_masses(c.axis, c.i, c.j, rooftop_shape(c.kind2), -1.0, sub_x, sub_y, out);
+  return out;
+}
 
-void add_rooftop(const RooftopCells& c, int kind, double sign, int sub_x, int sub_y,
-                 std::vector<Mass>& out) {
-  const RooftopShape shape = rooftop_shape(kind);
+}  // namespace
+
+ImageLattice::ImageLattice(double a, double b, double h, double reach_heights) {
+  // k varies on the scale 2h; sub-cells of at most h/2 resolve it (midpoint rule) to ~1%.
+  const auto subdivisions = [h](double side) {
+    return std::max(1, static_cast<int>(std::ceil(2.0 * side / h - 1e-9)));
+  };
+  sub_x_ = subdivisions(a);
+  sub_y_ = subdivisions(b);
+  step_ = a / sub_x_;
+  step_y_ = b / sub_y_;
+  const double eta2 = (step_y_ / step_) * (step_y_ / step_);  // 1 on square cells
+  reach_ = static_cast<int>(std::ceil(reach_heights * h / step_));
+  reach_y_ = static_cast<int>(std::ceil(reach_heights * h / step_y_));
+  const double radius2 = std::max(double(reach_) * reach_ * step_ * step_,
+                                  double(reach_y_) * reach_y_ * step_y_ * step_y_);
+  const double four_h2 = 4.0 * h * h, c_k = 2.0 * h / (4.0 * pi);
+  width_ = static_cast<std::size_t>(2 * reach_ + 1);
+  kernel_.assign(width_ * static_cast<std::size_t>(2 * reach_y_ + 1), 0.0);
+  for (int dj = -reach_y_; dj <= reach_y_; ++dj)
+    for (int di = -reach_; di <= reach_; ++di) {
+      const double rho2 = (double(di) * di + double(dj) * dj * eta2) * step_ * step_;
+      if (rho2 <= radius2)
+        kernel_[static_cast<std::size_t>(dj + reach_y_) * width_ + static_cast<std::size_t>(di + reach_)] =
+            c_k / std::pow(rho2 + four_h2, 1.5) * a * b;
+    }
+}
+
+void add_rooftop_masses(int axis, int i, int j, const RooftopShape& shape, double sign,
+                        int sub_x, int sub_y, std::vector<Mass>& out) {
   const std::vector<ShapePiece> ramp = ramp_pieces(shape.minus, shape.plus);
   const std::span<const ShapePiece> profile = profile_pieces(shape.across);
-  const int sub_along = c.axis == 0 ? sub_x : sub_y, sub_across = c.axis == 0 ? sub_y : sub_x;
+  const int sub_along = axis == 0 ? sub_x : sub_y, sub_across = axis == 0 ? sub_y : sub_x;
   const double step_along = 1.0 / sub_along, step_across = 1.0 / sub_across;
   for (int u = 0; u < 2 * sub_along; ++u) {
     const double along = integral(ramp, -1.0 + u * step_along, -1.0 + (u + 1) * step_along);
     for (int v = 0; v < sub_across; ++v) {
       const double mass =
           sign * along * integral(profile, v * step_across, (v + 1) * step_across);
-      if (c.axis == 0)
-        out.push_back({c.i * sub_x + u, c.j * sub_y + v, mass});
+      if (axis == 0)
+        out.push_back({i * sub_x + u, j * sub_y + v, mass});
       else
-        out.push_back({c.i * sub_x + v, c.j * sub_y + u, mass});
+        out.push_back({i * sub_x + v, j * sub_y + u, mass});
     }
   }
 }
-
-std::vector<Mass> masses(const RooftopCells& c, int sub_x, int sub_y) {
-  std::vector<Mass> out;
-  add_rooftop(c, c.kind, 1.0, sub_x, sub_y, out);
-  if (c.kind2 >= 0) add_rooftop(c, c.kind2, -1.0, sub_x, sub_y, out);
-  return out;
-}
-
-}  // namespace
 
 std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_profiles,
                                           const StripLossOptions& options) {
@@ -68,13 +88,9 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
   const geometry::Grid& grid = mesh.grid();
   const double a = grid.dx_mm * 1e-3, b = grid.dy_mm * 1e-3;
   const double h = mesh.layout().substrate.height_mm * 1e-3;
-  // k varies on the scale 2h; sub-cells of at most h/2 resolve it (midpoint rule) to ~1%.
-  const auto subdivisions = [h](double side) {
-    return std::max(1, static_cast<int>(std::ceil(2.0 * side / h - 1e-9)));
-  };
-  const int sub_x = subdivisions(a), sub_y = subdivisions(b);
-  const double step = a / sub_x, step_y = b / sub_y;
-  const double eta2 = (step_y / step) * (step_y / step);  // 1 on square cells
+  const ImageLattice lattice(a, b, h, options.image_reach_heights);
+  const int sub_x = lattice.sub_x(), sub_y = lattice.sub_y();
+  const int reach = lattice.reach(), reach_y = lattice.reach_y();
   const int nx = grid.nx * sub_x, ny = grid.ny * sub_y;
   // The metal's sub-cells, numbered.
   std::vector<int> point(static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny), -1);
@@ -85,21 +101,6 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
         for (int v = 0; v < sub_y; ++v)
           for (int u = 0; u < sub_x; ++u)
             point[static_cast<std::size_t>(j * sub_y + v) * nx + (i * sub_x + u)] = points++;
-  const int reach = static_cast<int>(std::ceil(options.image_reach_heights * h / step));
-  const int reach_y = static_cast<int>(std::ceil(options.image_reach_heights * h / step_y));
-  const double radius2 = std::max(double(reach) * reach * step * step,
-                                  double(reach_y) * reach_y * step_y * step_y);
-  const double four_h2 = 4.0 * h * h, c_k = 2.0 * h / (4.0 * pi);
-  // k on the lattice's offsets within the reach, times the cell's area (cells² → m²).
-  const int width = 2 * reach + 1;
-  std::vector<double> kernel(static_cast<std::size_t>(width) * (2 * reach_y + 1), 0.0);
-  for (int dj = -reach_y; dj <= reach_y; ++dj)
-    for (int di = -reach; di <= reach; ++di) {
-      const double rho2 = (double(di) * di + double(dj) * dj * eta2) * step * step;
-      if (rho2 <= radius2)
-        kernel[static_cast<std::size_t>(dj + reach_y) * width + (di + reach)] =
-            c_k / std::pow(rho2 + four_h2, 1.5) * a * b;
-    }
 
   // A (points × functions): (k ⊛ f_m) at the metal's sub-cells, per axis.
   const auto n = static_cast<int>(cells.size());
@@ -125,8 +126,7 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
           double sum = 0;
           for (const Mass& s : src) {
             const int di = gi - s.gi, dj = gj - s.gj;
-            if (std::abs(di) > reach || std::abs(dj) > reach_y) continue;
-            sum += s.mass * kernel[static_cast<std::size_t>(dj + reach_y) * width + (di + reach)];
+            sum += s.mass * lattice.at(di, dj);
           }
           if (sum != 0.0)
             mine[static_cast<std::size_t>(cells[static_cast<std::size_t>(m)].axis)].emplace_back(
@@ -150,7 +150,7 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
     const Sparse overlap = Sparse(field.transpose()) * field;
     for (index_t col = 0; col < overlap.outerSize(); ++col)
       for (Sparse::InnerIterator it(overlap, col); it; ++it)
-        all.push_back({static_cast<index_t>(it.row()), col, 0.0, 4.0 * step * step_y * it.value()});
+        all.push_back({static_cast<index_t>(it.row()), col, 0.0, lattice.overlap_weight() * it.value()});
   }
   std::sort(all.begin(), all.end(), [](const GramEntry& x, const GramEntry& y) {
     return std::tie(x.row, x.col) < std::tie(y.row, y.col);

@@ -58,12 +58,7 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   for (const geometry::MeshPort& port : mesh.ports())
     if (!port.internal) widths.insert(port.count);
   const int nodes = *lo == *hi ? 1 : kNodes;
-  // Every feed has the board's substrate and metal, so the same checks per node.
-  const geometry::Substrate& sub = mesh.layout().substrate;
-  mom::LineSpec board;
-  board.loss_tangent = sub.loss_tangent;
-  board.metal = mom::conductor(mesh.layout().metal);
-  const int total = static_cast<int>(widths.size()) * nodes * mom::checks_per_node(board);
+  const int total = static_cast<int>(widths.size()) * nodes;
   std::optional<LineCache> cache;
   if (s.line_cache) cache.emplace(LineCache::default_folder());
   // The near tables' static parts (every plan's, the line checks' first) beside the lines.

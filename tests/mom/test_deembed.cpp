@@ -265,7 +265,6 @@ TEST(FeedImpedances, InterpolatesTheLineChecksOverTheBand) {
   const FeedImpedances feeds(line.mesh, 2.0e9, 4.0e9, 4);
   ASSERT_EQ(feeds.nodes_hz().size(), 4u);
   LineSpec spec{3.38, 0.508, line.width_mm, 3, 0, true};
-  ASSERT_TRUE(periodic_checks(spec));
   spec.periodic = true;
   spec.half_length_mm = load_half_length_mm(spec);
   // The direct checks: Z0, the matched load and γ.

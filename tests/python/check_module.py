@@ -2,7 +2,7 @@
 """The Python module planarmom (python/, docs/PYTHON.md) as its users drive it.
 
 Usage: check_module.py CASE PLANARMOM WORK_DIR, with build/python on PYTHONPATH. Cases:
-  cli      the coupler example at three frequencies swept from Python: the command's S (its HDF5
+  cli      the coupler example at two frequencies swept from Python: the command's S (its HDF5
            file, read with h5py) to 1e-12, its ports, and the statistics of every frequency
   network  SweepResult.network(): scikit-rf's Network has the sweep's frequencies, S and the
            ports' 75 ohm as z0
@@ -28,6 +28,11 @@ import planarmom
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 COUPLER = os.path.join(ROOT, "examples", "branch_line_coupler.yaml")
 FREQUENCIES = [2.8e9, 3.0e9, 3.2e9]
+# The cli case's two: Z's recycled LU is made at the first and preconditions the second, where no
+# renewal can be due yet; at a third its renewal is decided by measured times (docs/SOLVERS.md),
+# which a loaded machine moved between the two runs (iterations 3 8 3 against 3 8 11, S 7e-10
+# apart), and the case asks for the command's S bit for bit.
+CLI_FREQUENCIES = [2.8e9, 3.2e9]
 
 # Four 75 ohm ports, so that z0 is not scikit-rf's default 50 (tests/io/check_skrf.py's cross).
 CROSS = {
@@ -59,11 +64,11 @@ def skip(why):
     sys.exit(77)
 
 
-def coupler_text():
-    """The coupler example at FREQUENCIES on the cpu backend."""
+def coupler_text(frequencies=FREQUENCIES):
+    """The coupler example at `frequencies` on the cpu backend."""
     with open(COUPLER) as f:
         text = f.read()
-    text = re.sub(r"\nfrequencies:[^\n]*", f"\nfrequencies: {FREQUENCIES}", text)
+    text = re.sub(r"\nfrequencies:[^\n]*", f"\nfrequencies: {frequencies}", text)
     return re.sub(r"\nsolver:[^\n]*", "\nsolver: {tolerance: 1.0e-9, backend: cpu}", text)
 
 
@@ -79,7 +84,7 @@ def case_cli(exe, work):
         import h5py
     except ImportError as error:
         skip(f"{error} (install python3-h5py)")
-    config = write(work, "coupler.yaml", coupler_text())
+    config = write(work, "coupler.yaml", coupler_text(CLI_FREQUENCIES))
     run = subprocess.run([exe, "-q", "sweep", config, "--out-dir", os.path.join(work, "cli")],
                          capture_output=True, text=True)
     check(run.returncode == 0, f"the command's sweep: {run.stderr.strip()}")
@@ -90,9 +95,10 @@ def case_cli(exe, work):
     steps = []
     result = planarmom.sweep(config, out_dir=os.path.join(work, "py"), progress=steps.append)
     print(f"check_module: {result}")
-    check(np.array_equal(result.frequency_hz, FREQUENCIES) and np.array_equal(cli_f, FREQUENCIES),
+    check(np.array_equal(result.frequency_hz, CLI_FREQUENCIES)
+          and np.array_equal(cli_f, CLI_FREQUENCIES),
           f"frequencies {result.frequency_hz} and the command's {cli_f}")
-    check(result.s.dtype == np.complex128 and result.s.shape == (3, 4, 4),
+    check(result.s.dtype == np.complex128 and result.s.shape == (2, 4, 4),
           f"S of {result.s.dtype} {result.s.shape}")
     error = np.max(np.abs(result.s - cli_s))
     print(f"check_module: largest |S_python - S_command| {error:.3g}")
@@ -113,15 +119,15 @@ def case_cli(exe, work):
     check(np.all(np.isnan(result.dense_error)), f"dense_error {result.dense_error} not NaN")
     for stage in ("greens", "fill", "sparsify", "solve", "deembed"):
         times = getattr(result, "seconds_" + stage)
-        check(times.shape == (3,) and np.all(times >= 0), f"seconds_{stage} {times}")
-    check(result.config_text == coupler_text(), "config_text is not the file's text")
+        check(times.shape == (2,) and np.all(times >= 0), f"seconds_{stage} {times}")
+    check(result.config_text == coupler_text(CLI_FREQUENCIES), "config_text is not the file's text")
     for key, name in [("hdf5", "coupler.h5"), ("touchstone", "coupler.s4p"),
                       ("layout", "coupler.svg")]:
         path = result.paths[key]
         check(path == os.path.join(work, "py", name) and os.path.isfile(path),
               f"paths[{key}] {path}")
     check([(p.done, p.todo, p.frequency_hz) for p in steps] ==
-          [(k + 1, 3, f) for k, f in enumerate(FREQUENCIES)],
+          [(k + 1, 2, f) for k, f in enumerate(CLI_FREQUENCIES)],
           f"progress reports {steps}")
 
 

@@ -28,22 +28,13 @@ inline LineCheck host_line_check(const LineSpec& spec, double frequency_hz, bool
 // (gap_parasitics with the line check's γ and Z0); the sweep passes its own, as for LineChecks.
 using GapChecks = std::function<GapParasitics(const LineSpec&, double frequency_hz)>;
 GapParasitics host_gap_check(const LineSpec& spec, double frequency_hz);
-// Whether a feed's checks are periodic (LineSpec::periodic): with perfect metal, which the
-// period models; a lossy metal's feeds keep the long line's standing wave.
-[[nodiscard]] inline bool periodic_checks(const LineSpec& spec) { return spec.metal.perfect(); }
-// The checks FeedImpedances runs at each node for one feed: one, or two where the long line's
-// α must be corrected by the lossless line's (a lossy board, not periodic).
-[[nodiscard]] inline int checks_per_node(const LineSpec& spec) {
-  return !periodic_checks(spec) && spec.lossy() ? 2 : 1;
-}
 
 class FeedImpedances {
  public:
   // Runs the line check for each distinct feed width of the mesh's ports at `nodes` Chebyshev
   // nodes of [f_min_hz, f_max_hz] (one node, at f_min, when the band is a single frequency),
-  // on the mesh's own cell size: periodic checks (periodic_checks) on a line of one length
-  // (load_half_length_mm), the others with the line lengths of one branch of the line check's
-  // rule (suggested_half_wavelengths at f_max) so that Z0(f) has no steps. Throws
+  // on the mesh's own cell size: periodic checks (γ and Z0 of the period with the board's
+  // losses, periodic_line.hpp; the load on a line of one length, load_half_length_mm). Throws
   // std::invalid_argument for nodes < 1 or a band that is not 0 < f_min <= f_max.
   // With matched_loads false the loads' line runs are skipped (and the launches with them).
   // Each lumped element's and internal port's strip gets a gap check at the nodes too.
@@ -56,9 +47,8 @@ class FeedImpedances {
   // std::out_of_range for f outside the band (beyond a 1e-9 relative slack).
   [[nodiscard]] std::vector<std::complex<double>> at(double frequency_hz) const;
   // γ of every port's feed (1/m, in port order) at f, interpolated as γ/f; α is the
-  // attenuation the board's losses (the substrate's tanδ, the metal) add: the period's, or the
-  // lossy long line's less the lossless one's (checks_per_node); an internal port's 0 (its
-  // reference plane is its gap). Throws as at().
+  // attenuation the board's losses (the substrate's tanδ, the metal) add, the period's; an
+  // internal port's 0 (its reference plane is its gap). Throws as at().
   [[nodiscard]] std::vector<std::complex<double>> propagation_constants(double frequency_hz) const;
   // The gap load of every port (Ω, in port order) at f that terminates its feed
   // (matched_gap_load); an internal port's its reference impedance. Throws as at(),

@@ -4,7 +4,8 @@
 // spectral-domain Green's functions of the grounded slab, the mode's root det Ẑ(β) = 0, and from
 // the residue of Ẑ⁻¹ there the wave a delta gap launches, hence Z0 as the long line checks
 // define it (line_characterisation.hpp: the gap voltage over twice the wave's current). Costs
-// the same at every frequency, where a long line check grows with the wavelength.
+// the same at every frequency, where a long line check grows with the wavelength. Lossy metal
+// too: its terms are the long line's (surface_loss.hpp), summed over the period's images.
 #pragma once
 
 #include "planarmom/mom/line_characterisation.hpp"
@@ -21,9 +22,10 @@ struct PeriodicLineOptions {
   int harmonics = 1;
 };
 
-// γ (the bound quasi-TEM mode's, Re γ ≥ 0) and Z0 of spec's line at f; spec.half_length_mm and
-// gap_mm are not read, spec.metal must be perfect (std::invalid_argument otherwise, and for
-// fewer than 2 cells across); std::runtime_error where the root search does not converge.
+// γ (the bound quasi-TEM mode's, Re γ ≥ 0) and Z0 of spec's line at f, with the board's losses
+// (the substrate's tanδ, the metal's: the ground's surface impedance and the strips' loss terms
+// of surface_loss.hpp); spec.half_length_mm and gap_mm are not read. std::invalid_argument for
+// fewer than 2 cells across; std::runtime_error where the root search does not converge.
 LineResult periodic_line(const LineSpec& spec, double frequency_hz,
                          const PeriodicLineOptions& options = {});
 
