@@ -3,7 +3,6 @@
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -139,30 +138,67 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
                                                       mine[static_cast<std::size_t>(axis)].begin(),
                                                       mine[static_cast<std::size_t>(axis)].end());
   }
-  // 4 ⟨k ⊛ f_m, k ⊛ f_n⟩ = 4 step_x step_y Σ_q A_qm A_qn, the x and y components apart; merged with
-  // the Gram entries by (row, column).
-  std::vector<GramEntry> all(gram.begin(), gram.end());
-  for (Triplets& t : per_axis) {
-    using Sparse = Eigen::SparseMatrix<double, Eigen::ColMajor, index_t>;
-    Sparse field(points, n);
-    field.setFromTriplets(t.begin(), t.end());
+  // 4 ⟨k ⊛ f_m, k ⊛ f_n⟩ = 4 step_x step_y Σ_q A_qm A_qn, the x and y components apart: row m
+  // from m's column of A and, for each of its points q, A's row q (the transpose's column), in
+  // parallel over the rows, each row's columns ascending.
+  using Sparse = Eigen::SparseMatrix<double, Eigen::ColMajor, index_t>;
+  std::vector<Sparse> field(2), rows_of(2);
+  for (int axis = 0; axis < 2; ++axis) {
+    Triplets& t = per_axis[static_cast<std::size_t>(axis)];
+    field[static_cast<std::size_t>(axis)].resize(points, n);
+    field[static_cast<std::size_t>(axis)].setFromTriplets(t.begin(), t.end());
     t = {};
-    const Sparse overlap = Sparse(field.transpose()) * field;
-    for (index_t col = 0; col < overlap.outerSize(); ++col)
-      for (Sparse::InnerIterator it(overlap, col); it; ++it)
-        all.push_back({static_cast<index_t>(it.row()), col, 0.0, lattice.overlap_weight() * it.value()});
+    rows_of[static_cast<std::size_t>(axis)] = Sparse(field[static_cast<std::size_t>(axis)].transpose());
   }
-  std::sort(all.begin(), all.end(), [](const GramEntry& x, const GramEntry& y) {
-    return std::tie(x.row, x.col) < std::tie(y.row, y.col);
-  });
-  std::vector<GramEntry> out;
-  for (const GramEntry& e : all) {
-    if (!out.empty() && out.back().row == e.row && out.back().col == e.col) {
-      out.back().value += e.value;
-      out.back().image += e.image;
-    } else {
-      out.push_back(e);
+  std::vector<std::vector<std::pair<index_t, double>>> image(static_cast<std::size_t>(n));
+  const double weight = lattice.overlap_weight();
+#pragma omp parallel
+  {
+    std::vector<double> sum(static_cast<std::size_t>(n), 0.0);
+    std::vector<char> seen(static_cast<std::size_t>(n), 0);
+    std::vector<index_t> touched;
+#pragma omp for schedule(dynamic, 32)
+    for (int m = 0; m < n; ++m) {
+      const auto axis = static_cast<std::size_t>(cells[static_cast<std::size_t>(m)].axis);
+      for (Sparse::InnerIterator q(field[axis], m); q; ++q)
+        for (Sparse::InnerIterator k(rows_of[axis], q.row()); k; ++k) {
+          const auto col = static_cast<std::size_t>(k.row());
+          if (!seen[col]) {
+            seen[col] = 1;
+            touched.push_back(static_cast<index_t>(k.row()));
+          }
+          sum[col] += q.value() * k.value();
+        }
+      std::sort(touched.begin(), touched.end());
+      std::vector<std::pair<index_t, double>>& row = image[static_cast<std::size_t>(m)];
+      row.reserve(touched.size());
+      for (const index_t col : touched) {
+        row.emplace_back(col, weight * sum[static_cast<std::size_t>(col)]);
+        sum[static_cast<std::size_t>(col)] = 0.0;
+        seen[static_cast<std::size_t>(col)] = 0;
+      }
+      touched.clear();
     }
+  }
+  // Merged with the Gram entries (sorted by row, then column) row by row.
+  std::vector<GramEntry> out;
+  out.reserve(gram.size());
+  std::size_t g = 0;
+  for (index_t m = 0; m < n; ++m) {
+    const std::vector<std::pair<index_t, double>>& row = image[static_cast<std::size_t>(m)];
+    std::size_t i = 0;
+    while ((g < gram.size() && gram[g].row == m) || i < row.size()) {
+      const bool from_gram = g < gram.size() && gram[g].row == m &&
+                             (i == row.size() || gram[g].col <= row[i].first);
+      if (from_gram) {
+        out.push_back(gram[g++]);
+        if (i < row.size() && row[i].first == out.back().col) out.back().image += row[i++].second;
+      } else {
+        out.push_back({m, row[i].first, 0.0, row[i].second});
+        ++i;
+      }
+    }
+    std::vector<std::pair<index_t, double>>().swap(image[static_cast<std::size_t>(m)]);
   }
   return out;
 }
