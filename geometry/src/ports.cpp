@@ -130,6 +130,9 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
   int last = t0;
   while (boundary(last + 1)) ++last;
   mp.count = last - mp.first + 1;
+  if (mp.count < 2)
+    fail(name + " is on a strip one cell across (" + num(w) + " mm): its feed's line checks need "
+         "two cells across or more; use a finer cell or a wider feed");
   mp.width_mm = mp.count * w;
   mp.along_mm = h;
   mp.across_mm = w;

@@ -1,5 +1,5 @@
 // Ports on the mesh: the feed samples and delta gap of a two-port line in both axes, and the
-// port errors (off the metal, facing a hole, short or non-uniform feeds, shared edges).
+// port errors (off the metal, facing a hole, short, non-uniform or one-cell feeds, shared edges).
 #include <gtest/gtest.h>
 
 #include "geometry/layouts.hpp"
@@ -188,6 +188,14 @@ TEST(Ports, FeedErrors) {
                         0.25);
       },
       "ports 'A' and 'B' share one feed line end");
+  // A feed one cell across: its line checks (the period, the load's line) need two.
+  expect_error<GeometryError>(
+      [&] {
+        (void)make_mesh(layout_of({{0, 0, 10, 0.25}}, {port("P1", 0, 0.125, Direction::pos_x, 2)}),
+                        0.25);
+      },
+      "is on a strip one cell across (0.25 mm): its feed's line checks need two cells across or "
+      "more; use a finer cell or a wider feed");
 }
 
 }  // namespace
