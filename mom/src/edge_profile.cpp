@@ -114,6 +114,19 @@ void discretise_overlap(std::span<const ShapePiece> obs, std::span<const ShapePi
 
 }  // namespace
 
+double shape_overlap(std::span<const ShapePiece> a, std::span<const ShapePiece> b, double shift) {
+  double sum = 0;
+  for (const ShapePiece& p : a)
+    for (const ShapePiece& q : b) {
+      const double lo = std::max(p.t0, q.t0 + shift), hi = std::min(p.t1, q.t1 + shift);
+      if (!(hi > lo)) continue;
+      const double mid = 0.5 * (lo + hi);
+      const auto f = [&](double u) { return p.at(u) * q.at(u - shift); };
+      sum += (hi - lo) / 6.0 * (f(lo) + 4.0 * f(mid) + f(hi));
+    }
+  return sum;
+}
+
 std::span<const ShapePiece> profile_pieces(geometry::Edge edge) {
   switch (edge) {
     case geometry::Edge::low: return kLow;

@@ -74,21 +74,6 @@ geometry::Edge row_edge(int row, int rows) {
   return geometry::Edge::none;
 }
 
-// ∫ a(t) b(t − shift) dt of two piecewise-linear shapes, by Simpson's rule on each overlap of
-// their pieces (exact: the product of two linear pieces is quadratic).
-double product_integral(std::span<const ShapePiece> a, std::span<const ShapePiece> b,
-                        double shift) {
-  double sum = 0;
-  for (const ShapePiece& p : a)
-    for (const ShapePiece& q : b) {
-      const double lo = std::max(p.t0, q.t0 + shift), hi = std::min(p.t1, q.t1 + shift);
-      if (!(hi > lo)) continue;
-      const auto f = [&](double t) { return p.at(t) * q.at(t - shift); };
-      sum += (hi - lo) / 6.0 * (f(lo) + 4.0 * f(0.5 * (lo + hi)) + f(hi));
-    }
-  return sum;
-}
-
 // The strips' loss terms of the period in its even-mode unknowns (Period's order),
 //   Σ_i [Z_sheet ⟨f_m, f_n^i⟩ + Z_image 4 ⟨k ⊛ f_m, k ⊛ f_n^i⟩_metal] e^{−jβiΔx},
 // what the long line's MoM adds (surface_loss.hpp): the Gram exactly (a triangle's overlaps
@@ -134,12 +119,12 @@ class PeriodLoss {
     gram_y_ = Matrix::Zero(n, n);
     for (int k = 0; k < mx; ++k) {
       const std::span<const ShapePiece> p = profile_pieces(row_edge(k, rows));
-      gram_x_(k, k) = (rows - 1 - k == k ? 1 : 2) * dy * product_integral(p, p, 0.0);
+      gram_x_(k, k) = (rows - 1 - k == k ? 1 : 2) * dy * shape_overlap(p, p, 0.0);
     }
     const auto ramp_overlap = [&](int j, int l) {
       if (std::abs(j - l) > 1) return 0.0;
       const RooftopShape a = y_shape(j), b = y_shape(l);
-      return dy * product_integral(ramp_pieces(a.minus, a.plus), ramp_pieces(b.minus, b.plus),
+      return dy * shape_overlap(ramp_pieces(a.minus, a.plus), ramp_pieces(b.minus, b.plus),
                                    double(l - j));
     };
     for (int k = 0; k < my; ++k)

@@ -14,21 +14,6 @@ namespace {
 
 using cd = std::complex<double>;
 
-// ∫ a(u) b(u − shift) du for piecewise-linear shapes: Simpson's rule on every common piece,
-// exact for the product of two linear pieces.
-double overlap(std::span<const ShapePiece> a, std::span<const ShapePiece> b, double shift) {
-  double sum = 0;
-  for (const ShapePiece& p : a)
-    for (const ShapePiece& q : b) {
-      const double lo = std::max(p.t0, q.t0 + shift), hi = std::min(p.t1, q.t1 + shift);
-      if (!(hi > lo)) continue;
-      const double mid = 0.5 * (lo + hi);
-      const auto f = [&](double u) { return p.at(u) * q.at(u - shift); };
-      sum += (hi - lo) / 6.0 * (f(lo) + 4.0 * f(mid) + f(hi));
-    }
-  return sum;
-}
-
 geometry::Edge edge(int code) { return static_cast<geometry::Edge>(code); }
 
 // The tables' interface (assembly.hpp) with the Green's function a delta: vector table
@@ -45,8 +30,8 @@ struct GramTables {
     const int along = axis == 0 ? di : dj, across = axis == 0 ? dj : di;
     if (across != 0 || along < -1 || along > 1) return 0.0;
     const auto ramp = [](int kind) { return ramp_pieces(edge(kind / 9), edge(kind / 3 % 3)); };
-    return a2 * overlap(ramp(obs), ramp(src), along) *
-           overlap(profile_pieces(edge(obs % 3)), profile_pieces(edge(src % 3)), 0.0);
+    return a2 * shape_overlap(ramp(obs), ramp(src), along) *
+           shape_overlap(profile_pieces(edge(obs % 3)), profile_pieces(edge(src % 3)), 0.0);
   }
 };
 

@@ -39,6 +39,10 @@ std::span<const ShapePiece> profile_pieces(geometry::Edge edge);
 // for uniform cells.
 std::vector<ShapePiece> ramp_pieces(geometry::Edge minus, geometry::Edge plus);
 
+// ∫ a(t) b(t − shift) dt of two piecewise-linear shapes: Simpson's rule on every common piece,
+// exact for the product of two linear pieces.
+double shape_overlap(std::span<const ShapePiece> a, std::span<const ShapePiece> b, double shift);
+
 // Nodes and weights of ∫ c(t) g(t) dt for a fixed weight c, over its support.
 struct WeightRule {
   std::vector<double> t, w;
