@@ -18,6 +18,7 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -85,10 +86,10 @@ class PeriodLoss {
  public:
   PeriodLoss(const LineSpec& spec, double frequency_hz, int rows, double dx, double dy)
       : strip_(strip_impedance(spec.metal, frequency_hz)),
-        lattice_(dx, dy, spec.height_mm * 1e-3, StripLossOptions{}.image_reach_heights),
         rows_(rows),
         dx_(dx) {
-    if (strip_.zero()) return;
+    if (strip_.zero()) return;  // perfect metal: no terms, no lattice
+    lattice_.emplace(dx, dy, spec.height_mm * 1e-3, StripLossOptions{}.image_reach_heights);
     const int mx = (rows + 1) / 2, my = (rows - 1) / 2;
     const auto x_shape = [&](int j) {
       return RooftopShape{geometry::Edge::none, geometry::Edge::none, row_edge(j, rows)};
@@ -98,7 +99,7 @@ class PeriodLoss {
     };
     // The masses of each even-mode unknown: x-rooftops on the period's boundary (minus cell
     // −1), y-rooftops in the period's cell, the mirror partner added or subtracted.
-    const int sx = lattice_.sub_x(), sy = lattice_.sub_y();
+    const int sx = lattice_->sub_x(), sy = lattice_->sub_y();
     for (int k = 0; k < mx; ++k) {
       std::vector<Mass> m;
       add_rooftop_masses(0, -1, k, x_shape(k), 1.0, sx, sy, m);
@@ -142,7 +143,7 @@ class PeriodLoss {
     // against itself, Δx.
     const Matrix gram = dx_ * (2.0 / 3.0 + std::cos(beta * dx_) / 3.0) * gram_x_ + dx_ * gram_y_;
     const Matrix forward = fields(beta), backward = fields(-beta);
-    Matrix image = lattice_.overlap_weight() * (backward.transpose() * forward);
+    Matrix image = lattice_->overlap_weight() * (backward.transpose() * forward);
     const Eigen::Index mx = (rows_ + 1) / 2;
     image.topRightCorner(mx, n - mx).setZero();  // the x and y components apart
     image.bottomLeftCorner(n - mx, mx).setZero();
@@ -154,7 +155,7 @@ class PeriodLoss {
   // the kernel with its Floquet images summed, Σ_i e^{−jβiΔx} k(d − i·sub_x, dj), at the offsets
   // d = gi − s.gi ∈ [1 − sub_x, 2 sub_x − 1] between a sub-cell and a source's mass.
   [[nodiscard]] Matrix fields(cd beta) const {
-    const int sx = lattice_.sub_x(), sy = lattice_.sub_y(), reach = lattice_.reach();
+    const int sx = lattice_->sub_x(), sy = lattice_->sub_y(), reach = lattice_->reach();
     const int points_y = rows_ * sy, d0 = 1 - sx, nd = 3 * sx - 1;
     Matrix phased(nd, 2 * points_y + 1);
     for (int d = d0; d < d0 + nd; ++d) {
@@ -165,7 +166,7 @@ class PeriodLoss {
       for (int dj = -points_y; dj <= points_y; ++dj) {
         cd sum = 0.0;
         for (int i = first; i <= last; ++i)
-          sum += phase[static_cast<std::size_t>(i - first)] * lattice_.at(d - i * sx, dj);
+          sum += phase[static_cast<std::size_t>(i - first)] * lattice_->at(d - i * sx, dj);
         phased(d - d0, dj + points_y) = sum;
       }
     }
@@ -180,7 +181,7 @@ class PeriodLoss {
   }
 
   StripImpedance strip_;
-  ImageLattice lattice_;
+  std::optional<ImageLattice> lattice_;  // with a lossy metal only
   int rows_;
   double dx_;
   std::vector<std::vector<Mass>> masses_;
