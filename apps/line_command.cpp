@@ -1,8 +1,11 @@
 // `planarmom line`: characterise a straight microstrip line by the full MoM and compare it with
 // Hammerstad-Jensen (Z0) and Kirschning-Jansen (εeff), frequency by frequency; with --gap-mm a
-// symmetric coupled pair, mode by mode, against Kirschning-Jansen's coupled lines. Settings come
-// from flags or from a YAML file (--config, line_config.hpp), the flags given overriding it.
+// symmetric coupled pair, mode by mode, against Kirschning-Jansen's coupled lines; with --cover
+// (or --periodic) γ and Z0 from one period of the line, under dielectric layers if given.
+// Settings come from flags or from a YAML file (--config, line_config.hpp), the flags given
+// overriding it.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -14,6 +17,8 @@
 #include "planarmom/mom/coupled_microstrip_formulas.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
+#include "planarmom/mom/periodic_line.hpp"
+#include "planarmom/mom/stackup.hpp"
 #include "planarmom/mom/surface_impedance.hpp"
 
 namespace pmom::app {
@@ -34,7 +39,35 @@ struct LineFlags {
   double thickness_um = 35;
   double gap_mm = 0;    // > 0: a coupled pair with this gap
   double along_mm = 0;  // the cell's side along the line; 0: square cells
+  std::vector<std::string> cover;  // EPS_R:HEIGHT_MM[:TAN_DELTA], bottom to top
+  bool periodic = false;           // γ and Z0 from one period (always with a cover)
 };
+
+// --cover's layers: EPS_R:HEIGHT_MM or EPS_R:HEIGHT_MM:TAN_DELTA each (validated by the stack).
+std::vector<mom::Layer> cover_layers(const std::vector<std::string>& items) {
+  std::vector<mom::Layer> layers;
+  for (const std::string& item : items) {
+    std::vector<double> v;
+    std::size_t start = 0;
+    try {
+      while (start <= item.size()) {
+        const std::size_t end = std::min(item.find(':', start), item.size());
+        std::size_t used = 0;
+        const std::string field = item.substr(start, end - start);
+        v.push_back(std::stod(field, &used));
+        if (used != field.size()) throw std::invalid_argument(field);
+        start = end + 1;
+      }
+    } catch (const std::exception&) {
+      v.clear();
+    }
+    if (v.size() != 2 && v.size() != 3)
+      throw std::invalid_argument("line: --cover '" + item + "' is not EPS_R:HEIGHT_MM or "
+                                  "EPS_R:HEIGHT_MM:TAN_DELTA");
+    layers.push_back({v[0], v.size() == 3 ? v[2] : 0.0, v[1] * 1e-3});
+  }
+  return layers;
+}
 
 // The options whose values a config file supplies unless they are given.
 struct LineOptions {
@@ -102,7 +135,13 @@ int run(const LineFlags& f) {
   const double width = f.width_mm > 0
                            ? f.width_mm
                            : mom::width_for_impedance_hj(f.z0, f.eps_r) * f.height_mm;
+  const std::vector<mom::Layer> cover = cover_layers(f.cover);
+  validate(mom::Stackup{{{f.eps_r, f.loss_tangent, f.height_mm * 1e-3}}, cover});
+  const bool periodic = f.periodic || !cover.empty();
   if (f.gap_mm > 0) {
+    if (!cover.empty() || f.periodic)
+      throw std::invalid_argument("line: a coupled pair (--gap-mm) is characterised by the long "
+                                  "line only; leave out --cover and --periodic");
     if (f.loss_tangent > 0 || f.conductivity > 0)
       throw std::invalid_argument("line: a coupled pair (--gap-mm) is characterised lossless; "
                                   "leave out --loss-tangent and --conductivity");
@@ -111,9 +150,16 @@ int run(const LineFlags& f) {
   const double u = width / f.height_mm;
   const double z_hj = mom::impedance_hj(u, f.eps_r);
   std::printf("eps_r %.3f, h %.4f mm, W %.4f mm (Hammerstad-Jensen Z0 %.2f ohm), %d cells "
-              "across, %s rooftops\n",
+              "across, %s rooftops, %s\n",
               f.eps_r, f.height_mm, width, z_hj, f.cells_across,
-              f.plain_rooftops ? "plain" : "edge-shaped");
+              f.plain_rooftops ? "plain" : "edge-shaped",
+              periodic ? "gamma and Z0 from one period of the line" : "a centre-fed line");
+  for (const mom::Layer& l : cover)
+    std::printf("cover layer (bottom to top): eps_r %.3f, tan delta %g, %.4f mm\n", l.eps_r,
+                l.loss_tangent, l.height_m * 1e3);
+  if (!cover.empty())
+    std::printf("KJ and HJ are the bare line's formulas (no closed form with a cover: "
+                "tools/quasi_static_line.py gives its static eps_eff and Z0)\n");
   // Z0 against the static Hammerstad-Jensen value and their dispersive one at KJ's εeff(f).
   std::printf("%8s %8s %9s %10s %10s %8s %9s %8s %9s %8s %10s %8s\n", "f GHz", "half mm",
               "unknowns", "eps_eff", "KJ", "diff %", "Z0 ohm", "diff %", "HJ(f)", "diff %",
@@ -133,20 +179,28 @@ int run(const LineFlags& f) {
     const double kj = mom::effective_permittivity_kj(u, f.eps_r, g, f.height_mm);
     mom::LineSpec spec{f.eps_r,        f.height_mm, width, f.cells_across, f.half_length_mm,
                        !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
+    spec.cover = cover;
     if (spec.half_length_mm <= 0) spec.half_length_mm = mom::suggested_half_length_mm(spec, g * 1e9);
-    const double half = spec.half_length_mm;
-    PMOM_LOG(info) << "line at " << g << " GHz, half length " << half << " mm";
-    const mom::LineResult r = mom::characterise_line(spec, g * 1e9);
+    const double half = periodic ? 0.0 : spec.half_length_mm;
+    PMOM_LOG(info) << "line at " << g << " GHz, "
+                   << (periodic ? "one period" : "half length " + std::to_string(half) + " mm");
+    const auto start = std::chrono::steady_clock::now();
+    mom::LineResult r = periodic ? mom::periodic_line(spec, g * 1e9) : mom::characterise_line(spec, g * 1e9);
+    if (periodic)
+      r.seconds_assembly =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double z_hj_f = mom::impedance_dispersive_hj(u, f.eps_r, kj);
-    std::printf("%8.3f %8.2f %9d %10.4f %10.4f %+8.2f %9.2f %+8.2f %9.2f %+8.2f %10.2f %8.2f\n",
+    std::printf("%8.3f %8.2f %9d %10.5f %10.5f %+8.2f %9.3f %+8.2f %9.2f %+8.2f %10.2f %8.2f\n",
                 g, half, r.unknowns, r.eps_eff, kj, 100 * (r.eps_eff / kj - 1), r.z0.real(),
                 100 * (r.z0.real() / z_hj - 1), z_hj_f, 100 * (r.z0.real() / z_hj_f - 1),
                 r.seconds_assembly, r.seconds_solve);
     if (lossy) {
-      // The fit's Re γ of the lossless line (its bias: near fields of the gap and the open
-      // ends, ~1e-4 of β) taken away, so that what is compared is the losses' attenuation.
+      // The long line's fitted Re γ less its lossless twin's (its bias: near fields of the gap
+      // and the open ends, ~1e-4 of β), so that what is compared is the losses' attenuation;
+      // the period's root has no such bias.
       const double alpha =
-          r.gamma.real() - mom::characterise_line(spec.lossless(), g * 1e9).gamma.real();
+          periodic ? r.gamma.real()
+                   : r.gamma.real() - mom::characterise_line(spec.lossless(), g * 1e9).gamma.real();
       const double db = 20 / std::log(10.0);
       const double dielectric = mom::attenuation_dielectric(f.eps_r, kj, f.loss_tangent, g * 1e9);
       double conductor = 0, hj = 0;
@@ -221,6 +275,14 @@ Command add_line_command(CLI::App& parent) {
   app->add_option("--along-mm", flags->along_mm,
                   "The cell's side along the line (default: square cells, W / --cells-across)")
       ->check(CLI::PositiveNumber);
+  app->add_option("--cover", flags->cover,
+                  "Dielectric layers over the strip, bottom to top, air above: "
+                  "EPS_R:HEIGHT_MM[:TAN_DELTA] each, comma-separated (a solder mask: 3.8:0.025); "
+                  "gamma and Z0 then come from one period of the line")
+      ->delimiter(',');
+  app->add_flag("--periodic", flags->periodic,
+                "gamma and Z0 from one period of the line (an eigenvalue problem, the same cost "
+                "at every frequency) instead of a centre-fed line's standing wave");
   app->add_flag("--plain-rooftops", flags->plain_rooftops,
                 "Plain rooftops also beside the metal edges (to compare with the default "
                 "edge-shaped ones)");

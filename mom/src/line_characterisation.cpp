@@ -208,6 +208,10 @@ LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* 
                                 "the cells across (" + std::to_string(spec.across_cell_mm()) +
                                 " mm: the width over " + std::to_string(spec.cells_across) +
                                 "); pick cells across so that the cell divides the gap");
+  if (!spec.cover.empty())
+    throw std::invalid_argument(std::string(what) + ": a line under a cover is characterised "
+                                "from one period of it (periodic_line) only; the long line's "
+                                "Green's tables are the bare substrate's");
   geometry::Mesh mesh = line_mesh(spec, half);
   GreensTable greens(Slab{spec.eps_r, spec.loss_tangent, spec.height_mm * 1e-3, spec.metal},
                      frequency_hz,

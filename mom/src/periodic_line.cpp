@@ -27,6 +27,7 @@
 #include "planarmom/mom/edge_profile.hpp"
 #include "planarmom/mom/gauss_legendre.hpp"
 #include "image_lattice.hpp"
+#include "layered_spectrum.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
 #include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/mom/surface_loss.hpp"
@@ -201,8 +202,7 @@ class Period {
         dy_(spec.across_cell_mm() * 1e-3),
         omega_(2.0 * pi * frequency_hz),
         harmonics_(options.harmonics),
-        spectrum_(slab_spectrum(
-            Slab{spec.eps_r, spec.loss_tangent, spec.height_mm * 1e-3, spec.metal}, frequency_hz)),
+        spectrum_(spec.stackup(), frequency_hz),
         loss_(spec, frequency_hz, rows_, dx_, dy_) {
     // Panels of half a period of the widest oscillation e^{−jky W} across the strip, 8 nodes
     // each, out to ±ky_max.
@@ -245,7 +245,7 @@ class Period {
     return static_cast<int>(across_x_.rows() + across_y_.rows());
   }
   [[nodiscard]] double dx() const { return dx_; }
-  [[nodiscard]] double k0() const { return spectrum_.k0; }
+  [[nodiscard]] double k0() const { return spectrum_.k0(); }
 
   // Ẑ(β) (the x-rooftops' pairs first, from the edge inwards; then the y-rooftops').
   [[nodiscard]] Matrix floquet(cd beta) const {
@@ -298,7 +298,7 @@ class Period {
   int rows_;
   double dx_, dy_, omega_;
   int harmonics_;
-  SlabSpectrum spectrum_;
+  LayeredSpectrum spectrum_;
   PeriodLoss loss_;
   std::vector<double> ky_, weight_;
   std::vector<int> pairs_x_;                  // rows in each x-rooftop pair: 2, or 1 (middle)

@@ -193,6 +193,25 @@ $exe -q line --config "$examples/microstrip_line.yaml" --cells-across 2 --half-l
 grep -qE "^ +3\.000 +18\.00 " "$work/example.txt" ||
   fail "line --half-length-mm 18 was not used: $(cat "$work/example.txt")"
 
+# A line under a solder mask, from one period: the cover named, a row per frequency (its εeff
+# above the bare line's KJ, so not check_line_rows' bounds); a bad layer is one error line
+# naming it, before any output.
+$exe -q line --width-mm 1.2 --cells-across 4 --cover 3.8:0.05 --freq-ghz 1 >"$work/cover.txt" ||
+  fail "line --cover failed"
+grep -q "gamma and Z0 from one period" "$work/cover.txt" &&
+  grep -q "cover layer (bottom to top): eps_r 3.800, tan delta 0, 0.0500 mm" "$work/cover.txt" &&
+  grep -qE "^ +1\.000 +0\.00 +[0-9]+ +2\.8[0-9]+ " "$work/cover.txt" ||
+  fail "line --cover: $(cat "$work/cover.txt")"
+for bad in "3.8:x" "0.5:0.05"; do
+  set +e
+  $exe line --width-mm 1.2 --cover "$bad" --freq-ghz 1 >"$work/cover_bad.txt" 2>"$work/cover_bad.err"
+  rc=$?
+  set -e
+  [ "$rc" -eq 1 ] && [ ! -s "$work/cover_bad.txt" ] && [ "$(wc -l <"$work/cover_bad.err")" -eq 1 ] &&
+    grep -qE "cover|over the strips" "$work/cover_bad.err" ||
+    fail "line --cover $bad: exit $rc, $(cat "$work/cover_bad.txt" "$work/cover_bad.err")"
+done
+
 # Bad line settings: one error line "FILE:LINE: ..." naming the key path, exit status 1.
 bad_line_config() {  # name, line, expected text; the YAML on stdin
   cat >"$work/$1.yaml"

@@ -14,6 +14,7 @@
 #include "planarmom/geometry/mesh.hpp"
 #include "planarmom/mom/deembed.hpp"
 #include "planarmom/mom/greens_table.hpp"
+#include "planarmom/mom/stackup.hpp"
 #include "planarmom/mom/surface_impedance.hpp"
 #include "planarmom/mom/table_plan.hpp"
 
@@ -37,10 +38,18 @@ struct LineSpec {
   // line_check takes γ and Z0 from one period of the line (periodic_line.hpp; perfect metal)
   // instead of the standing wave, and solves the line only for the matched load.
   bool periodic = false;
+  // Dielectric layers over the strip, bottom to top, air above (a solder mask, a buried line):
+  // characterised from one period only (periodic_line.hpp), the long line's Green's tables
+  // being the bare substrate's.
+  std::vector<Layer> cover{};
 
   [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
   [[nodiscard]] double along_cell_mm() const { return along_mm > 0 ? along_mm : across_cell_mm(); }
   [[nodiscard]] bool lossy() const { return loss_tangent > 0 || !metal.perfect(); }
+  // The substrate under the strip, the cover over it and the ground as a Stackup.
+  [[nodiscard]] Stackup stackup() const {
+    return {{{eps_r, loss_tangent, height_mm * 1e-3}}, cover, metal, Top::air};
+  }
   // The same line without its losses (whose fitted Re γ is the fit's own bias).
   [[nodiscard]] LineSpec lossless() const {
     LineSpec s = *this;

@@ -1,7 +1,8 @@
 // The propagation constant and characteristic impedance of an infinitely long straight
 // microstrip line on the sweep's cells, from one period of it (one cell along): the Floquet
 // impedance matrix Ẑ(β) of the period's rooftops (the mesh's edge-shaped ones) from the
-// spectral-domain Green's functions of the grounded slab, the mode's root det Ẑ(β) = 0, and from
+// spectral-domain Green's functions of the board's stack (layered_spectrum.hpp: the substrate
+// and any cover over the strip, LineSpec::cover), the mode's root det Ẑ(β) = 0, and from
 // the residue of Ẑ⁻¹ there the wave a delta gap launches, hence Z0 as the long line checks
 // define it (line_characterisation.hpp: the gap voltage over twice the wave's current). Costs
 // the same at every frequency, where a long line check grows with the wavelength. Lossy metal

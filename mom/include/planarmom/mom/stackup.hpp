@@ -1,0 +1,34 @@
+// A board's stack of dielectric layers around the strips' metal: what the layered Green's
+// functions (layered_spectrum.hpp) and a covered line's characterisation (periodic_line.hpp)
+// are computed for. The one-substrate board (greens.hpp's Slab) is the stack of one layer
+// under the metal, air above.
+#pragma once
+
+#include <vector>
+
+#include "planarmom/mom/surface_impedance.hpp"
+
+namespace pmom::mom {
+
+struct Layer {
+  double eps_r = 1.0;         // real part εr' ≥ 1
+  double loss_tangent = 0.0;  // tanδ ≥ 0
+  double height_m = 1e-3;     // thickness > 0
+};
+
+// What lies over the top layer.
+enum class Top { air, ground };
+
+// The strips lie on top of below.back(), under above.front(); the ground (perfect, or of
+// finite conductivity) under below.front(); over the last layer air or a perfect cover ground.
+struct Stackup {
+  std::vector<Layer> below;  // bottom to top, at least one
+  std::vector<Layer> above;  // bottom to top; at least one under a cover ground
+  Conductor ground{};
+  Top top = Top::air;
+};
+
+// Throws std::invalid_argument naming the layer and the field.
+void validate(const Stackup& stack);
+
+}  // namespace pmom::mom

@@ -1,0 +1,111 @@
+// The layered board's spectral functions by its transmission-line network (layered_spectrum.hpp)
+// and the stack's validation (stackup.hpp).
+#include "layered_spectrum.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "planarmom/mom/constants.hpp"
+
+namespace pmom::mom {
+namespace {
+
+using cd = std::complex<double>;
+
+// An admittance as num/den, so that a short (den = 0) needs no infinity.
+struct Ratio {
+  cd num, den;
+};
+
+// tanh(u d)/u, even in u (a function of u²): its series where |u d| is small (the next term,
+// 17 (ud)⁶/315, under 1e-18 of it there).
+cd tanh_over_u(cd u2, double d) {
+  const cd x2 = u2 * d * d;
+  if (std::abs(x2) < 1e-6) return d * (1.0 - x2 / 3.0 + 2.0 * x2 * x2 / 15.0);
+  const cd u = std::sqrt(u2);  // Re u ≥ 0, so |e| ≤ 1
+  const cd e = std::exp(-2.0 * u * d);
+  return (1.0 - e) / ((1.0 + e) * u);
+}
+
+// A layer turning its load into its input admittance: Y_c (Y_L + Y_c t)/(Y_c + Y_L t) with
+// Y_c = u (TE) or ε/u (TM) and t = u s, written in s = tanh(ud)/u.
+Ratio through_te(const Ratio& load, cd u2, double d) {
+  const cd s = tanh_over_u(u2, d);
+  return {load.num + u2 * s * load.den, load.den + load.num * s};
+}
+Ratio through_tm(const Ratio& load, cd eps, cd u2, double d) {
+  const cd s = tanh_over_u(u2, d);
+  return {eps * (load.num + eps * s * load.den), eps * load.den + load.num * u2 * s};
+}
+
+void check_layer(const Layer& l, const std::string& where) {
+  if (!(l.eps_r >= 1.0) || !std::isfinite(l.eps_r))
+    throw std::invalid_argument(where + ": eps_r must be ≥ 1, got " + std::to_string(l.eps_r));
+  if (!(l.loss_tangent >= 0.0) || !std::isfinite(l.loss_tangent))
+    throw std::invalid_argument(where + ": loss_tangent must be ≥ 0, got " +
+                                std::to_string(l.loss_tangent));
+  if (!(l.height_m > 0.0) || !std::isfinite(l.height_m))
+    throw std::invalid_argument(where + ": the thickness must be positive (metres), got " +
+                                std::to_string(l.height_m));
+}
+
+}  // namespace
+
+void validate(const Stackup& stack) {
+  if (stack.below.empty())
+    throw std::invalid_argument("stackup: the strips need at least one layer under them");
+  if (stack.top == Top::ground && stack.above.empty())
+    throw std::invalid_argument("stackup: a cover ground needs at least one layer between it "
+                                "and the strips");
+  for (std::size_t i = 0; i < stack.below.size(); ++i)
+    check_layer(stack.below[i], "stackup: layer " + std::to_string(i + 1) + " under the strips");
+  for (std::size_t i = 0; i < stack.above.size(); ++i)
+    check_layer(stack.above[i], "stackup: layer " + std::to_string(i + 1) + " over the strips");
+  validate(stack.ground);
+}
+
+LayeredSpectrum::LayeredSpectrum(const Stackup& stack, double frequency_hz)
+    : k0_(2.0 * pi * frequency_hz / c0), cover_ground_(stack.top == Top::ground) {
+  validate(stack);
+  if (!(frequency_hz > 0.0) || !std::isfinite(frequency_hz))
+    throw std::invalid_argument("layered spectrum: frequency must be positive and finite, got " +
+                                std::to_string(frequency_hz) + " Hz");
+  const auto medium = [](const Layer& l) {
+    return Medium{{l.eps_r, -l.eps_r * l.loss_tangent}, l.height_m};
+  };
+  for (const Layer& l : stack.below) below_.push_back(medium(l));
+  for (auto l = stack.above.rbegin(); l != stack.above.rend(); ++l) above_.push_back(medium(*l));
+  if (!stack.ground.perfect()) {
+    const cd zs = surface_impedance(stack.ground, frequency_hz);
+    const cd jw(0.0, 2.0 * pi * frequency_hz);
+    ground_te_ = zs / (jw * mu0);
+    ground_tm_ = jw * eps0 * zs;
+  }
+}
+
+Pair LayeredSpectrum::exact(cd kr) const {
+  const cd kr2 = kr * kr, k02 = k0_ * k0_;
+  // Below: from the ground (a short, or its surface impedance) up to the strips.
+  Ratio te{1.0, ground_te_}, tm{1.0, ground_tm_};
+  for (const Medium& m : below_) {
+    const cd u2 = kr2 - m.eps * k02;
+    te = through_te(te, u2, m.height);
+    tm = through_tm(tm, m.eps, u2, m.height);
+  }
+  // Above: from the air (u0, 1/u0) or the cover ground down to the strips.
+  const cd u0 = std::sqrt(kr2 - k02);  // principal root: Re u0 ≥ 0, the proper sheet
+  Ratio te_up = cover_ground_ ? Ratio{1.0, 0.0} : Ratio{u0, 1.0};
+  Ratio tm_up = cover_ground_ ? Ratio{1.0, 0.0} : Ratio{1.0, u0};
+  for (const Medium& m : above_) {
+    const cd u2 = kr2 - m.eps * k02;
+    te_up = through_te(te_up, u2, m.height);
+    tm_up = through_tm(tm_up, m.eps, u2, m.height);
+  }
+  // Y = Y_below + Y_above; G̃_A = μ0/Y_TE, G̃_V = (1/Y_TM + k0²/Y_TE)/(ε0 kρ²).
+  const cd inv_te = te.den * te_up.den / (te.num * te_up.den + te_up.num * te.den);
+  const cd inv_tm = tm.den * tm_up.den / (tm.num * tm_up.den + tm_up.num * tm.den);
+  return {mu0 * inv_te, (inv_tm + k02 * inv_te) / (eps0 * kr2)};
+}
+
+}  // namespace pmom::mom
