@@ -41,6 +41,7 @@ struct LineFlags {
   double along_mm = 0;  // the cell's side along the line; 0: square cells
   std::vector<std::string> cover;  // EPS_R:HEIGHT_MM[:TAN_DELTA], bottom to top
   bool periodic = false;           // γ and Z0 from one period (always with a cover)
+  bool cover_ground = false;       // a ground over the cover: a stripline
 };
 
 // --cover's layers: EPS_R:HEIGHT_MM or EPS_R:HEIGHT_MM:TAN_DELTA each (validated by the stack).
@@ -136,7 +137,8 @@ int run(const LineFlags& f) {
                            ? f.width_mm
                            : mom::width_for_impedance_hj(f.z0, f.eps_r) * f.height_mm;
   const std::vector<mom::Layer> cover = cover_layers(f.cover);
-  validate(mom::Stackup{{{f.eps_r, f.loss_tangent, f.height_mm * 1e-3}}, cover});
+  const mom::Top top = f.cover_ground ? mom::Top::ground : mom::Top::air;
+  validate(mom::Stackup{{{f.eps_r, f.loss_tangent, f.height_mm * 1e-3}}, cover, {}, top});
   const bool periodic = f.periodic || !cover.empty();
   if (f.gap_mm > 0) {
     if (!cover.empty() || f.periodic)
@@ -180,6 +182,7 @@ int run(const LineFlags& f) {
     mom::LineSpec spec{f.eps_r,        f.height_mm, width, f.cells_across, f.half_length_mm,
                        !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
     spec.cover = cover;
+    spec.top = top;
     if (spec.half_length_mm <= 0) spec.half_length_mm = mom::suggested_half_length_mm(spec, g * 1e9);
     const double half = periodic ? 0.0 : spec.half_length_mm;
     PMOM_LOG(info) << "line at " << g << " GHz, "
@@ -280,6 +283,9 @@ Command add_line_command(CLI::App& parent) {
                   "EPS_R:HEIGHT_MM[:TAN_DELTA] each, comma-separated (a solder mask: 3.8:0.025); "
                   "gamma and Z0 then come from one period of the line")
       ->delimiter(',');
+  app->add_flag("--cover-ground", flags->cover_ground,
+                "A ground over the cover (a stripline: --cover EPS_R:HEIGHT_MM of the layer "
+                "between the strip and it)");
   app->add_flag("--periodic", flags->periodic,
                 "gamma and Z0 from one period of the line (an eigenvalue problem, the same cost "
                 "at every frequency) instead of a centre-fed line's standing wave");

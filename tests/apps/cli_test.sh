@@ -202,6 +202,11 @@ grep -q "gamma and Z0 from one period" "$work/cover.txt" &&
   grep -q "cover layer (bottom to top): eps_r 3.800, tan delta 0, 0.0500 mm" "$work/cover.txt" &&
   grep -qE "^ +1\.000 +0\.00 +[0-9]+ +2\.8[0-9]+ " "$work/cover.txt" ||
   fail "line --cover: $(cat "$work/cover.txt")"
+# A stripline (a ground over the cover): the dielectric's εeff.
+$exe -q line --width-mm 0.6 --cells-across 4 --cover 3.38:0.508 --cover-ground --freq-ghz 1 \
+  >"$work/stripline.txt" || fail "line --cover-ground failed"
+grep -qE "^ +1\.000 +0\.00 +[0-9]+ +3\.3800[0-9] " "$work/stripline.txt" ||
+  fail "line --cover-ground: $(cat "$work/stripline.txt")"
 for bad in "3.8:x" "0.5:0.05"; do
   set +e
   $exe line --width-mm 1.2 --cover "$bad" --freq-ghz 1 >"$work/cover_bad.txt" 2>"$work/cover_bad.err"

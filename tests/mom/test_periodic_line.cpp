@@ -6,11 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/math/special_functions/ellint_1.hpp>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <vector>
 
+#include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 #include "planarmom/mom/microstrip_formulas.hpp"
 #include "planarmom/mom/periodic_line.hpp"
@@ -198,6 +200,58 @@ TEST(PeriodicLine, UnderACoverAgreesWithTheQuasiStaticReference) {
     EXPECT_NEAR(d_eps / want_eps, 1.0, 5e-3) << c.name;
     EXPECT_NEAR(d_z0 / want_z0, 1.0, 5e-3) << c.name;
   }
+}
+
+TEST(PeriodicLine, AStriplineIsCohnsAndItsWaveTheDielectrics) {
+  // The planar solvers' stripline standard: two RO4003 sheets (b = 1.016 mm) and the strip
+  // that Cohn's exact zero-thickness formula, Z0 = η0/(4√εr) K(k)/K(k′), k = sech(πW/2b), makes
+  // 50 Ω (W = 0.594698 mm). At 1 GHz Z0 falls on Cohn's as the cell halves (6, 12, 24 across:
+  // +0.09, +0.04, +0.02%; docs/VALIDATION.md), within 0.1% from 12 on; the wave is the
+  // dielectric's own, γ = jk0 √(εr (1 − j tanδ)) exactly (a TEM line): εeff within 1e-5 of εr
+  // at 1 and 15 GHz (a 90° line's phase within 0.0005°), and with tanδ in both sheets α within
+  // 0.1% of the exact value.
+  const double b_mm = 1.016, eps_r = 3.38, w_mm = 0.594698;
+  const double arg = pi * w_mm / (2.0 * b_mm);
+  const double k = 1.0 / std::cosh(arg), k_prime = std::tanh(arg);
+  const double cohn = 376.730313668 / (4.0 * std::sqrt(eps_r)) *
+                      boost::math::ellint_1(k) / boost::math::ellint_1(k_prime);
+  EXPECT_NEAR(cohn, 50.0, 1e-4);
+  double last_error = 1.0;
+  for (const int across : {6, 12, 24}) {
+    LineSpec spec = line(eps_r, b_mm / 2, w_mm, across, 0);
+    spec.cover = {{eps_r, 0.0, b_mm / 2 * 1e-3}};
+    spec.top = Top::ground;
+    for (const double f : {1e9, 15e9}) {
+      if (f > 1e9 && across != 12) continue;  // the wave at 15 GHz on one mesh
+      const LineResult r = periodic_line(spec, f);
+      print("stripline", spec, r);
+      const double error = r.z0.real() / cohn - 1;
+      std::printf("[periodic] stripline %d across, %.0f GHz: Z0 %+.4f %% from Cohn's, eps_eff "
+                  "%.7f, a 90 degree line %.5f degrees\n",
+                  across, f * 1e-9, 100 * error, r.eps_eff, 90 * std::sqrt(r.eps_eff / eps_r));
+      EXPECT_NEAR(r.eps_eff / eps_r, 1.0, 1e-5);
+      if (across >= 12) {
+        EXPECT_LT(std::abs(error), 1e-3);
+      }
+      if (f == 1e9) {
+        EXPECT_LT(std::abs(error), last_error);
+        last_error = std::abs(error);
+      }
+    }
+  }
+  LineSpec lossy = line(eps_r, b_mm / 2, w_mm, 6, 0);
+  lossy.loss_tangent = 0.0027;
+  lossy.cover = {{eps_r, 0.0027, b_mm / 2 * 1e-3}};
+  lossy.top = Top::ground;
+  const double f = 10e9, k0 = 2 * pi * f / 299792458.0;
+  const LineResult r = periodic_line(lossy, f);
+  const std::complex<double> exact =
+      std::complex<double>(0, k0) * std::sqrt(std::complex<double>(eps_r, -eps_r * 0.0027));
+  std::printf("[periodic] lossy stripline at 10 GHz: alpha %.6f 1/m (exact %.6f), beta %.4f "
+              "(exact %.4f)\n",
+              r.gamma.real(), exact.real(), r.gamma.imag(), exact.imag());
+  EXPECT_NEAR(r.gamma.real() / exact.real(), 1.0, 1e-3);
+  EXPECT_NEAR(r.gamma.imag() / exact.imag(), 1.0, 1e-5);
 }
 
 }  // namespace

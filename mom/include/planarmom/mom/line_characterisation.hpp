@@ -42,13 +42,14 @@ struct LineSpec {
   // characterised from one period only (periodic_line.hpp), the long line's Green's tables
   // being the bare substrate's.
   std::vector<Layer> cover{};
+  Top top = Top::air;  // over the cover: air, or a ground (a stripline)
 
   [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
   [[nodiscard]] double along_cell_mm() const { return along_mm > 0 ? along_mm : across_cell_mm(); }
   [[nodiscard]] bool lossy() const { return loss_tangent > 0 || !metal.perfect(); }
   // The substrate under the strip, the cover over it and the ground as a Stackup.
   [[nodiscard]] Stackup stackup() const {
-    return {{{eps_r, loss_tangent, height_mm * 1e-3}}, cover, metal, Top::air};
+    return {{{eps_r, loss_tangent, height_mm * 1e-3}}, cover, metal, top};
   }
   // The same line without its losses (whose fitted Re γ is the fit's own bias).
   [[nodiscard]] LineSpec lossless() const {
