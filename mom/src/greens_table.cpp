@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "layered_greens.hpp"
 #include "spectral.hpp"
 
 namespace pmom::mom {
@@ -23,50 +25,88 @@ GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m
                          const TableOptions& options)
     : frequency_(frequency_hz), rho_max_(rho_max_m) {
   const SlabSpectrum spectrum = slab_spectrum(slab, frequency_hz);
+  check(options);
+  singular_ = singular_coefficients(slab);
+  sample(spectrum.k0, slab.height_m, std::sqrt(slab.eps_r) * spectrum.k0, options.accuracy,
+         [&](double rho) { return quasi_static_smooth(spectrum, rho); },
+         [&](double rho, const Pair& known) {
+           return sommerfeld(spectrum, rho, options.path, known, singular_);
+         });
+}
+
+GreensTable::GreensTable(const Stackup& stack, double frequency_hz, double rho_max_m,
+                         const TableOptions& options)
+    : frequency_(frequency_hz), rho_max_(rho_max_m) {
+  if (const std::optional<Slab> slab = as_slab(stack)) {
+    *this = GreensTable(*slab, frequency_hz, rho_max_m, options);
+    return;
+  }
+  const LayeredSpectrum spectrum(stack, frequency_hz);
+  check(options);
+  singular_ = spectrum.singular();
+  const PathScale scale = spectrum.path_scale();
+  // ξ's log-like region on the thinnest layer's scale, where the parts vary fastest.
+  sample(scale.k0, spectrum.thinnest(), std::sqrt(scale.eps_real) * scale.k0, options.accuracy,
+         [&](double rho) { return layered_static_smooth(spectrum, rho, options.path.rel_tol); },
+         [&](double rho, const Pair& known) {
+           return layered_remainder(spectrum, rho, options.path, known);
+         });
+}
+
+void GreensTable::check(const TableOptions& options) const {
   check_path(options.path);
-  k0_ = spectrum.k0;
-  if (!(rho_max_m > 0.0) || !std::isfinite(rho_max_m))
+  if (!(rho_max_ > 0.0) || !std::isfinite(rho_max_))
     throw std::invalid_argument("GreensTable: rho_max must be a positive distance in metres, got " +
-                                std::to_string(rho_max_m));
+                                std::to_string(rho_max_));
   if (!(options.accuracy > 0.0) || !(options.accuracy < 1.0))
     throw std::invalid_argument("GreensTable: accuracy must lie in (0, 1), got " +
                                 std::to_string(options.accuracy));
   if (options.path.extraction != Extraction::quasi_static)
     throw std::invalid_argument(
         "GreensTable: needs Extraction::quasi_static (the table stores G − c/ρ down to ρ = 0)");
-  singular_ = singular_coefficients(slab);
-  scale_rho_ = slab.height_m;
-  inv_length_ = std::sqrt(slab.eps_r) * k0_;
-  const double xi_max = xi(rho_max_m);
-  const std::size_t intervals = greens_xi_intervals(xi_max, options.accuracy);
-  step_ = xi_max / static_cast<double>(intervals);
+}
 
+template <class QuasiStatic, class Remainder>
+void GreensTable::sample(double k0, double scale_rho, double inv_length, double accuracy,
+                         QuasiStatic&& quasi_static, Remainder&& remainder) {
+  k0_ = k0;
+  scale_rho_ = scale_rho;
+  inv_length_ = inv_length;
+  const double xi_max = xi(rho_max_);
+  const std::size_t intervals = greens_xi_intervals(xi_max, accuracy);
+  step_ = xi_max / static_cast<double>(intervals);
   rho_ = greens_rho_at_steps(scale_rho_, inv_length_, intervals, step_, rho_max_);
-  {
-    const std::vector<double> fine =
-        greens_rho_at_steps(scale_rho_, inv_length_, intervals * kQuasiStaticRefinement,
-                            step_ / kQuasiStaticRefinement, rho_max_);
-    quasi_static_.resize(fine.size());
-#pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < fine.size(); ++i) {
-      const Pair qs = quasi_static_smooth(spectrum, fine[i]);
-      quasi_static_[i] = {qs[0], qs[1]};
-    }
-  }
+  const std::vector<double> fine =
+      greens_rho_at_steps(scale_rho_, inv_length_, intervals * kQuasiStaticRefinement,
+                          step_ / kQuasiStaticRefinement, rho_max_);
+  quasi_static_.resize(fine.size());
   remainder_.resize(rho_.size());
   std::exception_ptr failure;
-#pragma omp parallel for schedule(dynamic)
-  for (std::size_t i = 0; i < rho_.size(); ++i) {
-    try {
-      // Accurate to rel_tol of what a lookup returns: G, or smooth(0) at ρ = 0.
-      const double r = rho_[i];
-      const Pair qs = quasi_static_smooth(spectrum, r);
-      const Pair known = r > 0.0 ? Pair{singular_.a / r + qs[0], singular_.v / r + qs[1]} : qs;
-      const Pair rem = sommerfeld(spectrum, r, options.path, known, singular_);
-      remainder_[i] = {rem[0], rem[1]};
-    } catch (...) {
+#pragma omp parallel
+  {
+#pragma omp for schedule(dynamic, 16)
+    for (std::size_t i = 0; i < fine.size(); ++i) {
+      try {
+        const Pair qs = quasi_static(fine[i]);
+        quasi_static_[i] = {qs[0], qs[1]};
+      } catch (...) {
 #pragma omp critical
-      failure = std::current_exception();
+        failure = std::current_exception();
+      }
+    }
+#pragma omp for schedule(dynamic)
+    for (std::size_t i = 0; i < rho_.size(); ++i) {
+      try {
+        // Accurate to rel_tol of what a lookup returns: G, or smooth(0) at ρ = 0.
+        const double r = rho_[i];
+        const Pair q = quasi_static(r);
+        const Pair known = r > 0.0 ? Pair{singular_.a / r + q[0], singular_.v / r + q[1]} : q;
+        const Pair rem = remainder(r, known);
+        remainder_[i] = {rem[0], rem[1]};
+      } catch (...) {
+#pragma omp critical
+        failure = std::current_exception();
+      }
     }
   }
   if (failure) std::rethrow_exception(failure);

@@ -2,6 +2,7 @@
 // and the stack's validation (stackup.hpp).
 #include "layered_spectrum.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -65,6 +66,17 @@ void validate(const Stackup& stack) {
   validate(stack.ground);
 }
 
+Stackup one_layer(const Slab& slab) {
+  return {{{slab.eps_r, slab.loss_tangent, slab.height_m}}, {}, slab.ground, Top::air};
+}
+
+std::optional<Slab> as_slab(const Stackup& stack) {
+  if (stack.below.size() != 1 || !stack.above.empty() || stack.top != Top::air)
+    return std::nullopt;
+  const Layer& l = stack.below.front();
+  return Slab{l.eps_r, l.loss_tangent, l.height_m, stack.ground};
+}
+
 LayeredSpectrum::LayeredSpectrum(const Stackup& stack, double frequency_hz)
     : k0_(2.0 * pi * frequency_hz / c0), cover_ground_(stack.top == Top::ground) {
   validate(stack);
@@ -84,8 +96,8 @@ LayeredSpectrum::LayeredSpectrum(const Stackup& stack, double frequency_hz)
   }
 }
 
-Pair LayeredSpectrum::exact(cd kr) const {
-  const cd kr2 = kr * kr, k02 = k0_ * k0_;
+Pair LayeredSpectrum::at(cd kr, double k02) const {
+  const cd kr2 = kr * kr;
   // Below: from the ground (a short, or its surface impedance) up to the strips.
   Ratio te{1.0, ground_te_}, tm{1.0, ground_tm_};
   for (const Medium& m : below_) {
@@ -106,6 +118,74 @@ Pair LayeredSpectrum::exact(cd kr) const {
   const cd inv_te = te.den * te_up.den / (te.num * te_up.den + te_up.num * te.den);
   const cd inv_tm = tm.den * tm_up.den / (tm.num * tm_up.den + tm_up.num * tm.den);
   return {mu0 * inv_te, (inv_tm + k02 * inv_te) / (eps0 * kr2)};
+}
+
+// Below k0, G̃_V's two terms cancel as kρ → 0 (where the TE and TM lines coincide, Y_TM = −Y_TE/k0²),
+// so there the network carries Y_TE and Ñ = (Y_TE + k0² Y_TM)/kρ², whose change through a layer
+// (Y_c = u and k0² ε/u, t = u s) is written with every term ∝ Ñ or ∝ kρ²'s coefficient:
+//   Ñ' = [−εk0² Ñ + s (y² − Ñ kρ² y − εk0²) − s² (y (εk0² − u²) + Ñ u⁴)]
+//        / [−(εk0² + (Ñ kρ² − y) s u²)(1 + y s)];
+// a short: y = 1/s, Ñ = 1/(u² s) after its layer; the lossy ground's TE and TM loads cancel
+// (Ñ = 0); air: y = u0, Ñ = 1/u0. Then G̃_V = k0² Ñ/(ε0 (Ñ kρ² − Y_TE) Y_TE).
+Pair LayeredSpectrum::near_zero(cd kr) const {
+  const double k02 = k0_ * k0_;
+  const cd kr2 = kr * kr;
+  struct Line {
+    cd y, n;  // Y_TE, Ñ
+    bool shorted;
+  };
+  auto through = [&](Line l, const Medium& m) -> Line {
+    const cd u2 = kr2 - m.eps * k02;
+    const cd s = tanh_over_u(u2, m.height);
+    if (l.shorted) return {1.0 / s, 1.0 / (u2 * s), false};
+    const cd ek = m.eps * k02, y = l.y, n = l.n;
+    const cd num = -ek * n + s * (y * y - n * kr2 * y - ek) - s * s * (y * (ek - u2) + n * u2 * u2);
+    const cd den = -(ek + (n * kr2 - y) * s * u2) * (1.0 + y * s);
+    return {(y + u2 * s) / (1.0 + y * s), num / den, false};
+  };
+  Line below{ground_te_ == 0.0 ? cd(0.0) : 1.0 / ground_te_, 0.0, ground_te_ == 0.0};
+  for (const Medium& m : below_) below = through(below, m);
+  const cd u0 = std::sqrt(kr2 - k02);
+  Line above = cover_ground_ ? Line{0.0, 0.0, true} : Line{u0, 1.0 / u0, false};
+  for (const Medium& m : above_) above = through(above, m);
+  const cd y_te = below.y + above.y, n = below.n + above.n;
+  return {mu0 / y_te, k02 * n / (eps0 * (n * kr2 - y_te) * y_te)};
+}
+
+Pair LayeredSpectrum::exact(cd kr) const {
+  return std::norm(kr) < k0_ * k0_ ? near_zero(kr) : at(kr, k0_ * k0_);
+}
+
+Pair LayeredSpectrum::static_part(cd kr) const { return at(kr, 0.0); }
+
+Pair LayeredSpectrum::remainder(cd kr) const {
+  const Pair g = exact(kr), g_static = static_part(kr);
+  return {g[0] - g_static[0], g[1] - g_static[1]};
+}
+
+SingularCoefficients LayeredSpectrum::singular() const {
+  const cd above = above_.empty() ? cd(1.0) : above_.back().eps;
+  return {mu0 / (4.0 * pi), 1.0 / (2.0 * pi * eps0 * (below_.back().eps + above))};
+}
+
+PathScale LayeredSpectrum::path_scale() const {
+  double eps = 1.0;
+  for (const auto* media : {&below_, &above_})
+    for (const Medium& m : *media) eps = std::max(eps, m.eps.real());
+  return {k0_, eps};
+}
+
+double LayeredSpectrum::thinnest() const {
+  double d = below_.front().height;
+  for (const auto* media : {&below_, &above_})
+    for (const Medium& m : *media) d = std::min(d, m.height);
+  return d;
+}
+
+double LayeredSpectrum::height_below() const {
+  double h = 0.0;
+  for (const Medium& m : below_) h += m.height;
+  return h;
 }
 
 }  // namespace pmom::mom

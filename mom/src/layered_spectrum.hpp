@@ -17,6 +17,7 @@
 #include <complex>
 #include <vector>
 
+#include "planarmom/mom/greens.hpp"
 #include "planarmom/mom/stackup.hpp"
 #include "spectral.hpp"
 
@@ -30,8 +31,21 @@ class LayeredSpectrum {
   [[nodiscard]] double k0() const { return k0_; }
   // G̃_A, G̃_V at (complex) kρ ≠ 0.
   [[nodiscard]] Pair exact(std::complex<double> kr) const;
+  // Their static part (k0 → 0, every u → kρ): frequency-independent, with the same large-kρ
+  // behaviour to O(k0²/kρ³) (layered_greens.hpp transforms it on the real axis).
+  [[nodiscard]] Pair static_part(std::complex<double> kr) const;
+  // exact − static_part, O(k0²/kρ³) for large kρ: what the Sommerfeld path integrates.
+  [[nodiscard]] Pair remainder(std::complex<double> kr) const;
+  // c in G = c/ρ + smooth(ρ): μ0/(4π) and 1/(2π ε0 (ε_under + ε_over)), the layers touching
+  // the strips (air: 1).
+  [[nodiscard]] SingularCoefficients singular() const;
+  [[nodiscard]] PathScale path_scale() const;
+  [[nodiscard]] double thinnest() const;      // the thinnest layer's thickness, m
+  [[nodiscard]] double height_below() const;  // the strips' height over the ground, m
 
  private:
+  [[nodiscard]] Pair at(std::complex<double> kr, double k02) const;
+  [[nodiscard]] Pair near_zero(std::complex<double> kr) const;  // |kρ| < k0, without cancellation
   struct Medium {
     std::complex<double> eps;
     double height;

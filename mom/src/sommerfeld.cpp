@@ -14,7 +14,7 @@ Pair sommerfeld(const SlabSpectrum& s, double rho, const PathOptions& p, const P
                         {floor_factor * std::abs(c.a) / (rho + s.h),
                          floor_factor * std::abs(c.v) / (rho + s.h)}};
   // The remainder decays like kρ⁻³, the full spectral functions like kρ⁻¹.
-  return path_integral(s, rho, p, acc, extract ? 3.0 : 1.0, [&](std::complex<double> kr) {
+  return path_integral(s.path_scale(), rho, p, acc, extract ? 3.0 : 1.0, [&](std::complex<double> kr) {
     return extract ? s.remainder(kr) : s.exact(kr);
   });
 }

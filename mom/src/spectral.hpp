@@ -25,6 +25,13 @@ struct SlabLines {
   [[nodiscard]] std::complex<double> u_t() const { return u - tx; }
 };
 
+// What places the path: the free-space wavenumber and the largest εr' of the board, under whose
+// √εr' k0 lie all its surface-wave poles and branch points.
+struct PathScale {
+  double k0;
+  double eps_real;
+};
+
 struct SlabSpectrum {
   std::complex<double> eps;  // complex εr
   double k0;                 // free-space wavenumber, rad/m
@@ -35,6 +42,7 @@ struct SlabSpectrum {
 
   // u0, u, uC, uT and the extra term at (complex) kρ ≠ 0.
   SlabLines lines(std::complex<double> kr) const;
+  [[nodiscard]] PathScale path_scale() const { return {k0, eps_real}; }
   // G̃_A, G̃_V at (complex) kρ.
   Pair exact(std::complex<double> kr) const;
   // G̃ − G̃_qs, where G̃_qs is G̃ with u replaced by u0, written so that nothing cancels
@@ -52,13 +60,13 @@ Pair sommerfeld(const SlabSpectrum& s, double rho, const PathOptions& p, const P
                 const SingularCoefficients& c);
 
 // (1/2π) ∫₀^∞ F(kρ) J0(kρ ρ) kρ dkρ of a pair of spectral functions F (cd → Pair) with the
-// slab's poles and branch points (all below √εr' k0): the deformed path of p.shape above them,
+// board's poles and branch points (all below √εr' k0): the deformed path of p.shape above them,
 // then the real axis. decay: F ~ kρ^{−decay} for large kρ (at ρ = 0 the tail needs decay ≥ 3);
 // acc: the accuracy asked of each component. What sommerfeld and the vias' kernels
 // (via_greens.hpp) integrate.
 template <class F>
-Pair path_integral(const SlabSpectrum& s, double rho, const PathOptions& p,
-                   const Accuracy<2>& acc, double decay, F&& spectral);
+Pair path_integral(const PathScale& s, double rho, const PathOptions& p, const Accuracy<2>& acc,
+                   double decay, F&& spectral);
 
 // The vias' spectral kernels at kρ ≠ 0: K̃_vh and K̃_vv − (jωμ0 h + Zs)/(kρ² + κ²), κ = 1/h
 // (via_greens.hpp), what ViaKernels integrates.
@@ -68,8 +76,8 @@ Pair via_spectrum(const SlabSpectrum& s, std::complex<double> kr);
 Pair quasi_static_smooth(const SlabSpectrum& s, double rho);
 
 template <class F>
-Pair path_integral(const SlabSpectrum& s, double rho, const PathOptions& p,
-                   const Accuracy<2>& acc, double decay, F&& spectral) {
+Pair path_integral(const PathScale& s, double rho, const PathOptions& p, const Accuracy<2>& acc,
+                   double decay, F&& spectral) {
   using cd = std::complex<double>;
   // Double precision throughout: Boost would otherwise evaluate J0 in long double.
   using NoPromotion =

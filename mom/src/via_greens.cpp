@@ -47,7 +47,7 @@ namespace {
 
 Pair integrate(const SlabSpectrum& s, double rho, const PathOptions& path, const Pair& floor) {
   const Accuracy<2> acc{path.rel_tol, {0.0, 0.0}, {std::abs(floor[0]), std::abs(floor[1])}};
-  return path_integral(s, rho, path, acc, 3.0, [&](cd kr) { return via_spectrum(s, kr); });
+  return path_integral(s.path_scale(), rho, path, acc, 3.0, [&](cd kr) { return via_spectrum(s, kr); });
 }
 
 // What the accuracy is relative to: a small part of the kernels' size at ρ = 0.

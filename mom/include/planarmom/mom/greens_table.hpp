@@ -1,4 +1,5 @@
-// Per-frequency table of the grounded-slab Green's functions, interpolated in ρ.
+// Per-frequency table of the board's Green's functions (the grounded slab's, or a stack's),
+// interpolated in ρ.
 #pragma once
 
 #include <cmath>
@@ -8,6 +9,7 @@
 
 #include "planarmom/mom/greens.hpp"
 #include "planarmom/mom/hd.hpp"
+#include "planarmom/mom/stackup.hpp"
 
 namespace pmom::mom {
 
@@ -128,6 +130,10 @@ class GreensTable {
  public:
   GreensTable(const Slab& slab, double frequency_hz, double rho_max_m,
               const TableOptions& options = {});
+  // A board's stack: the slab's table where the stack is one layer under air, else its static
+  // part transformed on the real axis and its remainder on the path (src/layered_greens.hpp).
+  GreensTable(const Stackup& stack, double frequency_hz, double rho_max_m,
+              const TableOptions& options = {});
 
   // G_A(ρ), G_V(ρ) = c/ρ + interpolated smooth part; 0 < ρ ≤ rho_max().
   GreensValues operator()(double rho_m) const;
@@ -144,11 +150,17 @@ class GreensTable {
 
  private:
   [[nodiscard]] double xi(double rho) const { return greens_xi(rho, scale_rho_, inv_length_); }
+  void check(const TableOptions& options) const;
+  // The grids and both parts' samples: quasi_static(ρ) → Pair, remainder(ρ, known) → Pair
+  // (known: c/ρ + the quasi-static part there, what its accuracy is relative to).
+  template <class QuasiStatic, class Remainder>
+  void sample(double k0, double scale_rho, double inv_length, double accuracy,
+              QuasiStatic&& quasi_static, Remainder&& remainder);
 
   double frequency_;
   double rho_max_;
   double k0_;
-  double scale_rho_;   // h: log-like region
+  double scale_rho_;   // the log-like region's scale: h (a stack: its thinnest layer)
   double inv_length_;  // √εr' k0: linear region
   double step_;        // Δξ
   SingularCoefficients singular_;

@@ -4,8 +4,10 @@
 // under the metal, air above.
 #pragma once
 
+#include <optional>
 #include <vector>
 
+#include "planarmom/mom/greens.hpp"
 #include "planarmom/mom/surface_impedance.hpp"
 
 namespace pmom::mom {
@@ -30,5 +32,9 @@ struct Stackup {
 
 // Throws std::invalid_argument naming the layer and the field.
 void validate(const Stackup& stack);
+
+// The slab as a stack, and a stack that is one layer under air as the slab.
+Stackup one_layer(const Slab& slab);
+std::optional<Slab> as_slab(const Stackup& stack);
 
 }  // namespace pmom::mom
