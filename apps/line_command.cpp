@@ -1,7 +1,7 @@
 // `planarmom line`: characterise a straight microstrip line by the full MoM and compare it with
 // Hammerstad-Jensen (Z0) and Kirschning-Jansen (εeff), frequency by frequency; with --gap-mm a
 // symmetric coupled pair, mode by mode, against Kirschning-Jansen's coupled lines; with --cover
-// (or --periodic) γ and Z0 from one period of the line, under dielectric layers if given.
+// under dielectric layers (and a ground over them), with --periodic from one period of the line.
 // Settings come from flags or from a YAML file (--config, line_config.hpp), the flags given
 // overriding it.
 #include <algorithm>
@@ -40,7 +40,7 @@ struct LineFlags {
   double gap_mm = 0;    // > 0: a coupled pair with this gap
   double along_mm = 0;  // the cell's side along the line; 0: square cells
   std::vector<std::string> cover;  // EPS_R:HEIGHT_MM[:TAN_DELTA], bottom to top
-  bool periodic = false;           // γ and Z0 from one period (always with a cover)
+  bool periodic = false;           // γ and Z0 from one period of the line
   bool cover_ground = false;       // a ground over the cover: a stripline
 };
 
@@ -96,8 +96,19 @@ LineFlags with_config(const LineFlags& given, const LineOptions& o) {
   return f;
 }
 
+// The layers over the strips and what lies over them, and that the formulas are the bare line's.
+void print_cover(const std::vector<mom::Layer>& cover, mom::Top top) {
+  for (const mom::Layer& l : cover)
+    std::printf("cover layer (bottom to top): eps_r %.3f, tan delta %g, %.4f mm\n", l.eps_r,
+                l.loss_tangent, l.height_m * 1e3);
+  if (top == mom::Top::ground) std::printf("a ground over the cover\n");
+  if (!cover.empty())
+    std::printf("KJ and HJ are the bare line's formulas (no closed form with a cover: "
+                "tools/quasi_static_line.py gives its static eps_eff and Z0)\n");
+}
+
 // The coupled pair: per frequency and mode, εeff and Z0 (per strip) against Kirschning-Jansen's.
-int run_pair(const LineFlags& f, double width) {
+int run_pair(const LineFlags& f, double width, const std::vector<mom::Layer>& cover, mom::Top top) {
   const double u = width / f.height_mm, g = f.gap_mm / f.height_mm;
   const double across = width / f.cells_across;
   std::printf("eps_r %.3f, h %.4f mm, coupled pair W %.4f mm, gap %.4f mm (W/h %.3f, S/h %.3f), "
@@ -113,6 +124,8 @@ int run_pair(const LineFlags& f, double width) {
                        !f.plain_rooftops};
     spec.gap_mm = f.gap_mm;
     spec.along_mm = f.along_mm;
+    spec.cover = cover;
+    spec.top = top;
     if (spec.half_length_mm <= 0)
       spec.half_length_mm = mom::suggested_half_length_mm(spec, ghz * 1e9);
     PMOM_LOG(info) << "coupled pair at " << ghz << " GHz, half length " << spec.half_length_mm
@@ -139,15 +152,19 @@ int run(const LineFlags& f) {
   const std::vector<mom::Layer> cover = cover_layers(f.cover);
   const mom::Top top = f.cover_ground ? mom::Top::ground : mom::Top::air;
   validate(mom::Stackup{{{f.eps_r, f.loss_tangent, f.height_mm * 1e-3}}, cover, {}, top});
-  const bool periodic = f.periodic || !cover.empty();
+  const bool periodic = f.periodic;
+  if (top == mom::Top::ground && f.conductivity > 0)
+    throw std::invalid_argument("line: lossy metal under a ground on top is not modelled yet (the "
+                                "strips' loss terms image the current in the lower ground only)");
   if (f.gap_mm > 0) {
-    if (!cover.empty() || f.periodic)
+    if (f.periodic)
       throw std::invalid_argument("line: a coupled pair (--gap-mm) is characterised by the long "
-                                  "line only; leave out --cover and --periodic");
+                                  "line only; leave out --periodic");
     if (f.loss_tangent > 0 || f.conductivity > 0)
       throw std::invalid_argument("line: a coupled pair (--gap-mm) is characterised lossless; "
                                   "leave out --loss-tangent and --conductivity");
-    return run_pair(f, width);
+    print_cover(cover, top);
+    return run_pair(f, width, cover, top);
   }
   const double u = width / f.height_mm;
   const double z_hj = mom::impedance_hj(u, f.eps_r);
@@ -156,12 +173,7 @@ int run(const LineFlags& f) {
               f.eps_r, f.height_mm, width, z_hj, f.cells_across,
               f.plain_rooftops ? "plain" : "edge-shaped",
               periodic ? "gamma and Z0 from one period of the line" : "a centre-fed line");
-  for (const mom::Layer& l : cover)
-    std::printf("cover layer (bottom to top): eps_r %.3f, tan delta %g, %.4f mm\n", l.eps_r,
-                l.loss_tangent, l.height_m * 1e3);
-  if (!cover.empty())
-    std::printf("KJ and HJ are the bare line's formulas (no closed form with a cover: "
-                "tools/quasi_static_line.py gives its static eps_eff and Z0)\n");
+  print_cover(cover, top);
   // Z0 against the static Hammerstad-Jensen value and their dispersive one at KJ's εeff(f).
   std::printf("%8s %8s %9s %10s %10s %8s %9s %8s %9s %8s %10s %8s\n", "f GHz", "half mm",
               "unknowns", "eps_eff", "KJ", "diff %", "Z0 ohm", "diff %", "HJ(f)", "diff %",
@@ -280,8 +292,7 @@ Command add_line_command(CLI::App& parent) {
       ->check(CLI::PositiveNumber);
   app->add_option("--cover", flags->cover,
                   "Dielectric layers over the strip, bottom to top, air above: "
-                  "EPS_R:HEIGHT_MM[:TAN_DELTA] each, comma-separated (a solder mask: 3.8:0.025); "
-                  "gamma and Z0 then come from one period of the line")
+                  "EPS_R:HEIGHT_MM[:TAN_DELTA] each, comma-separated (a solder mask: 3.8:0.025)")
       ->delimiter(',');
   app->add_flag("--cover-ground", flags->cover_ground,
                 "A ground over the cover (a stripline: --cover EPS_R:HEIGHT_MM of the layer "

@@ -45,6 +45,47 @@ class Reader : public YamlReader {
     validated([&] { validate(s); });
   }
 
+  // The board as a list of layers (bottom to top) with the strips on one of them: that layer
+  // is the substrate, the ones over it the cover. Several layers under the strips are not
+  // modelled yet (the feeds' lines and the vias know one).
+  void stackup(const YAML::Node& node) const {
+    check_keys(node, "/stackup", keys("/stackup"));
+    c_.lines[{Item::substrate, -1, ""}] = line_of(node);
+    const YAML::Node layers = require(node, "/stackup", "layers");
+    if (!layers.IsSequence() || layers.size() == 0)
+      fail(layers, "/stackup/layers must be a non-empty list of {eps_r, height_mm, loss_tangent}");
+    const int count = static_cast<int>(layers.size());
+    const int on = integer(require(node, "/stackup", "metal_on"), "/stackup/metal_on", 1, count);
+    if (on != 1)
+      fail(node["metal_on"], "/stackup/metal_on " + std::to_string(on) + ": the strips must lie "
+                             "on the bottom layer (layers under the strips other than one are "
+                             "not modelled yet; write the ones over them as the cover)");
+    Substrate& s = c_.layout.substrate;
+    for (int i = 0; i < count; ++i) {
+      const YAML::Node layer = layers[static_cast<std::size_t>(i)];
+      const std::string path = "/stackup/layers/" + std::to_string(i);
+      check_keys(layer, path, keys("/stackup/layers/*"));
+      // Its lines under the substrate's index (−1) or the cover's (0, 1, …), as validate names.
+      const int index = i - on;
+      Dielectric d;
+      d.eps_r = field(layer, path, "eps_r", Item::substrate, index);
+      d.height_mm = field(layer, path, "height_mm", Item::substrate, index);
+      d.loss_tangent = optional_field(layer, path, "loss_tangent", Item::substrate, index, 0.0);
+      if (index < 0) {
+        s.eps_r = d.eps_r;
+        s.height_mm = d.height_mm;
+        s.loss_tangent = d.loss_tangent;
+      } else {
+        s.cover.push_back(d);
+      }
+    }
+    if (node["top"]) {
+      s.top = choice(node["top"], "/stackup/top", kTopNames);
+      c_.lines[{Item::substrate, -1, "top"}] = line_of(node["top"]);
+    }
+    validated([&] { validate(s); });
+  }
+
   void metal(const YAML::Node& node) const {
     check_keys(node, "/metal", keys("/metal"));
     c_.lines[{Item::metal, -1, ""}] = line_of(node);
@@ -270,8 +311,10 @@ class Reader : public YamlReader {
 
 const ConfigSchema& geometry_config_schema() {
   static const ConfigSchema schema({
-      {"", {"substrate", "metal", "layout", "ports", "lumped", "vias", "mesh"}},
+      {"", {"substrate", "stackup", "metal", "layout", "ports", "lumped", "vias", "mesh"}},
       {"/substrate", {"eps_r", "height_mm", "loss_tangent"}},
+      {"/stackup", {"layers", "metal_on", "top"}},
+      {"/stackup/layers/*", {"eps_r", "height_mm", "loss_tangent"}},
       {"/metal", {"pec", "conductivity_s_per_m", "thickness_um"}},
       {"/layout", {"gds", "cell", "layer"}},  // the GDSII form; else a list of rectangles
       {"/layout/*", detail::layout_item_keys()},
@@ -316,7 +359,12 @@ GeometryConfig parse_geometry_config(const YAML::Node& root, const std::string& 
   const Reader reader(config);
   if (!root.IsMap()) reader.fail(root, "the config must be a mapping of sections");
   reader.check_keys(root, "", keys(""), other_config_sections());
-  reader.substrate(reader.require(root, "", "substrate"));
+  if (root["substrate"] && root["stackup"])
+    reader.fail(root["stackup"], "give the board as /substrate or as /stackup, not both");
+  if (root["stackup"])
+    reader.stackup(root["stackup"]);
+  else
+    reader.substrate(reader.require(root, "", "substrate"));
   reader.metal(reader.require(root, "", "metal"));
   reader.layout(reader.require(root, "", "layout"));
   reader.ports(reader.require(root, "", "ports"));

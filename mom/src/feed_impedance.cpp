@@ -13,6 +13,16 @@
 namespace pmom::mom {
 namespace {
 
+// A straight line of the layout's board and metal, `count` cells across `width_mm`.
+LineSpec board_line(const geometry::Layout& layout, double width_mm, int count, double along_mm) {
+  const geometry::Substrate& sub = layout.substrate;
+  LineSpec spec{sub.eps_r,        sub.height_mm,    width_mm, count, 0, true,
+                sub.loss_tangent, conductor(layout.metal), along_mm};
+  spec.cover = layers(sub.cover);
+  spec.top = sub.top;
+  return spec;
+}
+
 // What entry k of a launch (row-major E) is multiplied by for the band's interpolant: f on the
 // voltage row, mostly the open end's reactance ∝ 1/f, 1 on the current row.
 double launch_scale(std::size_t k, double frequency_hz) { return k < 2 ? frequency_hz : 1.0; }
@@ -42,7 +52,6 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     weights_.push_back((k % 2 == 0 ? 1.0 : -1.0) * std::sin(angle));
   }
 
-  const geometry::Substrate& sub = mesh.layout().substrate;
   // MeshPort::line_key → index into z0_: feeds along x and along y are different lines on
   // cells that are not square.
   std::map<std::tuple<int, double, double>, int> width_index;
@@ -58,9 +67,8 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     width_of_port_.push_back(it->second);
     if (!added) continue;
     // The board's losses included: the de-embedding takes the feed's γ from this line.
-    LineSpec spec{sub.eps_r,  sub.height_mm, port.width_mm, port.count, 0, true,
-                  sub.loss_tangent, conductor(mesh.layout().metal),
-                  port.along_mm == port.across_mm ? 0.0 : port.along_mm};
+    LineSpec spec = board_line(mesh.layout(), port.width_mm, port.count,
+                               port.along_mm == port.across_mm ? 0.0 : port.along_mm);
     // γ and Z0 come from one period of the line (periodic_line.hpp), with the board's losses,
     // and the line, of one length at every frequency, is solved for the load alone.
     spec.periodic = true;
@@ -92,9 +100,8 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
   // per distinct strip).
   geometry::GapStrips strips = mesh.gap_strips();
   for (const auto& [count, along_mm, across_mm] : strips.keys) {
-    LineSpec spec{sub.eps_r,  sub.height_mm, count * across_mm, count, 0, true,
-                  sub.loss_tangent, conductor(mesh.layout().metal),
-                  along_mm == across_mm ? 0.0 : along_mm};
+    LineSpec spec = board_line(mesh.layout(), count * across_mm, count,
+                               along_mm == across_mm ? 0.0 : along_mm);
     spec.periodic = true;
     spec.half_length_mm = load_half_length_mm(spec);
     std::vector<std::complex<double>> shunts;

@@ -319,6 +319,7 @@ LineResult periodic_line(const LineSpec& spec, double frequency_hz,
   if (spec.cells_across < 2)
     throw std::invalid_argument("periodic_line: the strip needs at least 2 cells across, got " +
                                 std::to_string(spec.cells_across));
+  check_losses(spec, "periodic_line");
   const Period period(spec, frequency_hz, options);
   // Secant iterations on the gap's impedance from Kirschning-Jansen's β.
   const double u = spec.width_mm / spec.height_mm;

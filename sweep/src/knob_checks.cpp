@@ -101,7 +101,7 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
   }
 
   const double cell = std::max(mesh.grid().dx_mm, mesh.grid().dy_mm);
-  const double lambda = mom::c0 / (f_max * std::sqrt(sub.eps_r)) * 1e3;  // λ in the dielectric
+  const double lambda = mom::c0 / (f_max * std::sqrt(sub.max_eps_r())) * 1e3;  // λ in the dielectric
   if (cell > lambda / 20) {
     std::ostringstream w;
     w.precision(3);

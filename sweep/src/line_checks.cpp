@@ -157,6 +157,17 @@ mom::LineSolver SweepLineChecks::solver() {
   return [this](const mom::LineSystem& s) { return solve_line_on_backend(s, *backend_); };
 }
 
+namespace {
+
+std::string cover_key(const mom::LineSpec& spec) {
+  std::string key;
+  for (const mom::Layer& l : spec.cover)
+    key += " cover " + hex(l.eps_r) + " " + hex(l.height_m) + " " + hex(l.loss_tangent);
+  return key + (spec.top == mom::Top::ground ? " top ground" : "");
+}
+
+}  // namespace
+
 std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
                                  bool with_load) const {
   return std::string(with_load ? "line and load" : "line") + " numerics " +
@@ -166,8 +177,10 @@ std::string SweepLineChecks::key(const mom::LineSpec& spec, double frequency_hz,
          hex(spec.half_length_mm) + " edges " + (spec.edge_profiles ? "1" : "0") +
          (spec.periodic ? " periodic" : "") + " f_hz " +
          hex(frequency_hz) +
-         // Square cells keep the keys they had before cells could be oblong.
+         // Square cells keep the keys they had before cells could be oblong, bare boards
+         // theirs from before covers.
          (spec.along_mm > 0 ? " along_mm " + hex(spec.along_mm) : std::string()) +
+         cover_key(spec) +
          (!spec.lossy()
               ? std::string()
               : " tand " + hex(spec.loss_tangent) + " sigma " +

@@ -50,7 +50,7 @@ constexpr int kAutoCellsAcross = 3;
 geometry::CellSize cell_size(const geometry::GeometryConfig& g, double max_frequency_hz) {
   if (g.mesh.cell_mm) return *g.mesh.cell_mm;
   const double lambda_mm =
-      mom::c0 / (max_frequency_hz * std::sqrt(g.layout.substrate.eps_r)) * 1e3;
+      mom::c0 / (max_frequency_hz * std::sqrt(g.layout.substrate.max_eps_r())) * 1e3;
   if (!g.mesh.auto_cell) {
     const double cell =
         geometry::largest_dividing_cell(g.layout, lambda_mm / *g.mesh.cells_per_wavelength);

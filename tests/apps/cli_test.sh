@@ -193,17 +193,17 @@ $exe -q line --config "$examples/microstrip_line.yaml" --cells-across 2 --half-l
 grep -qE "^ +3\.000 +18\.00 " "$work/example.txt" ||
   fail "line --half-length-mm 18 was not used: $(cat "$work/example.txt")"
 
-# A line under a solder mask, from one period: the cover named, a row per frequency (its εeff
+# A line under a solder mask, from one period (--periodic; the long line is the default): the cover named, a row per frequency (its εeff
 # above the bare line's KJ, so not check_line_rows' bounds); a bad layer is one error line
 # naming it, before any output.
-$exe -q line --width-mm 1.2 --cells-across 4 --cover 3.8:0.05 --freq-ghz 1 >"$work/cover.txt" ||
+$exe -q line --width-mm 1.2 --cells-across 4 --cover 3.8:0.05 --periodic --freq-ghz 1 >"$work/cover.txt" ||
   fail "line --cover failed"
 grep -q "gamma and Z0 from one period" "$work/cover.txt" &&
   grep -q "cover layer (bottom to top): eps_r 3.800, tan delta 0, 0.0500 mm" "$work/cover.txt" &&
   grep -qE "^ +1\.000 +0\.00 +[0-9]+ +2\.8[0-9]+ " "$work/cover.txt" ||
   fail "line --cover: $(cat "$work/cover.txt")"
 # A stripline (a ground over the cover): the dielectric's εeff.
-$exe -q line --width-mm 0.6 --cells-across 4 --cover 3.38:0.508 --cover-ground --freq-ghz 1 \
+$exe -q line --width-mm 0.6 --cells-across 4 --cover 3.38:0.508 --cover-ground --periodic --freq-ghz 1 \
   >"$work/stripline.txt" || fail "line --cover-ground failed"
 grep -qE "^ +1\.000 +0\.00 +[0-9]+ +3\.3800[0-9] " "$work/stripline.txt" ||
   fail "line --cover-ground: $(cat "$work/stripline.txt")"

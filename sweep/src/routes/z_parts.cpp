@@ -9,6 +9,7 @@
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/static_near_store.hpp"
 #include "planarmom/mom/sparse_assembly.hpp"
+#include "planarmom/mom/stackup.hpp"
 #include "timing.hpp"
 
 namespace pmom::sweep {
@@ -69,8 +70,7 @@ ZParts::ZParts(const geometry::Mesh& mesh, const SweepSettings& settings)
 }
 
 mom::GreensTable ZParts::greens_table(double frequency_hz) const {
-  const geometry::Substrate& sub = mesh_.layout().substrate;
-  return {mom::Slab{sub.eps_r, sub.loss_tangent, sub.height_mm * 1e-3, metal_}, frequency_hz,
+  return {mom::stackup(mesh_.layout().substrate, metal_), frequency_hz,
           mom::required_rho_max(mesh_.grid()), table_options(settings_)};
 }
 

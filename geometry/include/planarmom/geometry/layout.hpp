@@ -12,11 +12,33 @@
 
 namespace pmom::geometry {
 
-// A grounded dielectric slab: ground at z = 0, strips at z = height.
+// A dielectric layer over the strips.
+struct Dielectric {
+  double eps_r = 1.0;         // relative permittivity, >= 1
+  double height_mm = 1.0;     // thickness, > 0
+  double loss_tangent = 0.0;  // >= 0
+};
+
+// What lies over the board's top layer.
+enum class Top { air, ground };
+inline constexpr Named<Top> kTopNames[] = {{"air", Top::air}, {"ground", Top::ground}};
+
+// The board: a grounded dielectric slab (ground at z = 0, strips at z = height), and over the
+// strips the cover's layers (bottom to top; a solder mask, a buried line's sheet), then air or
+// a ground (a stripline). No cover: the microstrip's board.
 struct Substrate {
   double eps_r = 1.0;         // relative permittivity, >= 1
   double height_mm = 1.0;     // > 0
   double loss_tangent = 0.0;  // >= 0
+  std::vector<Dielectric> cover{};
+  Top top = Top::air;         // a ground needs a cover under it
+
+  // The highest εr of its layers: where the wavelength is shortest.
+  [[nodiscard]] double max_eps_r() const {
+    double e = eps_r;
+    for (const Dielectric& d : cover) e = d.eps_r > e ? d.eps_r : e;
+    return e;
+  }
 };
 
 // The strips and the ground: perfect conductors, or, when !pec, of a finite conductivity (S/m)

@@ -9,6 +9,7 @@
 #include <complex>
 #include <functional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "planarmom/geometry/mesh.hpp"
@@ -38,11 +39,10 @@ struct LineSpec {
   // line_check takes γ and Z0 from one period of the line (periodic_line.hpp; perfect metal)
   // instead of the standing wave, and solves the line only for the matched load.
   bool periodic = false;
-  // Dielectric layers over the strip, bottom to top, air above (a solder mask, a buried line):
-  // characterised from one period only (periodic_line.hpp), the long line's Green's tables
-  // being the bare substrate's.
+  // Dielectric layers over the strip, bottom to top (a solder mask, a buried line), and over
+  // them air or a ground (a stripline).
   std::vector<Layer> cover{};
-  Top top = Top::air;  // over the cover: air, or a ground (a stripline)
+  Top top = Top::air;
 
   [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
   [[nodiscard]] double along_cell_mm() const { return along_mm > 0 ? along_mm : across_cell_mm(); }
@@ -75,6 +75,9 @@ struct LineResult {
 // so that the fitted stretch lies well clear of the gap's and the open end's near fields. λg
 // from Kirschning-Jansen: the estimate only sizes the line. Independent of the mesh.
 double suggested_half_length_mm(const LineSpec& spec, double frequency_hz);
+// std::invalid_argument, naming `what`, for losses the line's model does not hold: lossy metal
+// under a ground on top.
+void check_losses(const LineSpec& spec, const std::string& what);
 // The half length of a periodic check's line (LineSpec::periodic), which only finds the
 // matched load with the period's γ: 20 widths and 20 heights, at every frequency.
 double load_half_length_mm(const LineSpec& spec);

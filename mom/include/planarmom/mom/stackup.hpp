@@ -18,8 +18,8 @@ struct Layer {
   double height_m = 1e-3;     // thickness > 0
 };
 
-// What lies over the top layer.
-enum class Top { air, ground };
+// What lies over the top layer: air or a ground (geometry/layout.hpp).
+using geometry::Top;
 
 // The strips lie on top of below.back(), under above.front(); the ground (perfect, or of
 // finite conductivity) under below.front(); over the last layer air or a perfect cover ground.
@@ -32,6 +32,10 @@ struct Stackup {
 
 // Throws std::invalid_argument naming the layer and the field.
 void validate(const Stackup& stack);
+
+// The layout's board (mm) as layers (m): its cover, and the whole stack over `ground`.
+std::vector<Layer> layers(const std::vector<geometry::Dielectric>& cover);
+Stackup stackup(const geometry::Substrate& board, const Conductor& ground);
 
 // The slab as a stack, and a stack that is one layer under air as the slab.
 Stackup one_layer(const Slab& slab);
