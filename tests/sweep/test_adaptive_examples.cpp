@@ -85,7 +85,7 @@ INSTANTIATE_TEST_SUITE_P(Examples, AdaptiveExamples,
                          ::testing::Values("branch_line_coupler", "branch_line_coupler_fr4",
                                            "two_couplers", "stepped_lowpass_fr4", "wilkinson_fr4",
                                            "mitred_bend", "rat_race", "edge_coupled_filter",
-                                           "stub_bandpass_ro4003"));
+                                           "stub_bandpass_ro4003", "branch_line_coupler_masked"));
 
 }  // namespace
 }  // namespace pmom::sweep
