@@ -2,12 +2,14 @@
 // coupled-line formulas, and the mirror split between its strips against one full LU.
 #include <gtest/gtest.h>
 
+#include <boost/math/special_functions/ellint_1.hpp>
 #include <cmath>
 #include <complex>
 #include <cstdio>
 #include <vector>
 
 #include "mom/full_lu_solver.hpp"
+#include "planarmom/mom/constants.hpp"
 #include "planarmom/mom/coupled_microstrip_formulas.hpp"
 #include "planarmom/mom/line_characterisation.hpp"
 
@@ -75,6 +77,41 @@ TEST(CoupledLine, Fr4PairMatchesKirschningJansen) {
 // The split between the strips (four parts of a quarter of the unknowns, line_mirror.hpp)
 // against one full LU of the pair's Z: the same equations, so what differs is rounding and the
 // edge-shaped tables' ~1e-8 mirror asymmetry (as the single line's split): 1e-7 relative.
+// An edge-coupled stripline (issue 39): two 0.6 mm strips centred between grounds 1.025 mm
+// apart in εr 3.38 (the 50 Ω stripline's board), gaps 0.2 and 0.6 mm, against Cohn's exact
+// zero-thickness modes (IRE Trans. MTT 3(5), 1955): Z0 = η0/(4√εr) K(k′)/K(k), k_e =
+// tanh(πW/2b) tanh(π(W+S)/2b), k_o = tanh(πW/2b) coth(π(W+S)/2b), and εeff = εr for both (TEM).
+// 6 cells across each strip at 5 GHz: measured Z0 +0.08 to +0.14% (the single stripline's
+// +0.09% at 6 across, falling with the cell), εeff 3.3800; bars 0.5% and 1e-4.
+TEST(CoupledLine, AStriplinePairIsCohns) {
+  const double eps_r = 3.38, half_mm = 0.512529, b = 2 * half_mm, w = 0.6;
+  const auto cohn = [&](double k) {
+    const double k_prime = std::sqrt(1 - k * k);
+    return 376.730313668 / (4 * std::sqrt(eps_r)) * boost::math::ellint_1(k_prime) /
+           boost::math::ellint_1(k);
+  };
+  for (const double gap : {0.2, 0.6}) {
+    LineSpec spec{eps_r, half_mm, w, 6};
+    spec.gap_mm = gap;
+    spec.cover = {{eps_r, 0.0, half_mm * 1e-3}};
+    spec.top = Top::ground;
+    const double f = 5e9;
+    spec.half_length_mm = suggested_half_length_mm(spec, f);
+    const CoupledLineResult r = characterise_coupled_pair(spec, f);
+    const double t = std::tanh(pi * w / (2 * b)), u = std::tanh(pi * (w + gap) / (2 * b));
+    const double even = cohn(t * u), odd = cohn(t / u);
+    std::printf("[coupled] stripline W %.2f S %.2f mm: even Z0 %.3f (Cohn %.3f, %+.3f%%) eps_eff "
+                "%.5f; odd Z0 %.3f (Cohn %.3f, %+.3f%%) eps_eff %.5f\n",
+                w, gap, r.even.z0.real(), even, 100 * (r.even.z0.real() / even - 1),
+                r.even.eps_eff, r.odd.z0.real(), odd, 100 * (r.odd.z0.real() / odd - 1),
+                r.odd.eps_eff);
+    EXPECT_NEAR(r.even.z0.real() / even, 1.0, 5e-3);
+    EXPECT_NEAR(r.odd.z0.real() / odd, 1.0, 5e-3);
+    EXPECT_NEAR(r.even.eps_eff / eps_r, 1.0, 1e-4);
+    EXPECT_NEAR(r.odd.eps_eff / eps_r, 1.0, 1e-4);
+  }
+}
+
 TEST(CoupledLine, MirrorSplitBetweenTheStripsEqualsOneFullLu) {
   const LineSolver full_lu = test::solve_by_full_lu;
   LineSpec spec{4.4, 1.6, 3.2, 4};
