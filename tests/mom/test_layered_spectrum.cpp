@@ -162,7 +162,7 @@ TEST(LayeredSpectrum, OneLayerIsTheGroundedSlab) {
 
 TEST(LayeredSpectrum, StacksSolveMaxwellsEquationsLayerByLayer) {
   // A solder mask over RO4003, a buried line in FR-4 (two layers under it, one over), a
-  // stripline (a cover ground), each with a perfect and a copper ground, at 1 and 10 GHz: the
+  // stripline (a cover ground) of one εr and of two, each with a perfect and a copper ground, at 1 and 10 GHz: the
   // transmission-line network against the fields solved directly, within 1e-9 (the direct
   // system's conditioning where uh ≤ 6 or so; kρ kept there).
   const Layer ro4003{3.38, 0.0027, 0.508e-3}, mask{3.8, 0.02, 50e-6};
@@ -170,6 +170,7 @@ TEST(LayeredSpectrum, StacksSolveMaxwellsEquationsLayerByLayer) {
   const std::vector<Stackup> stacks{{{ro4003}, {mask}, {}, Top::air},
                                     {{fr4_lo, fr4_hi}, {fr4_lo}, {}, Top::air},
                                     {{ro4003}, {ro4003}, {}, Top::ground},
+                                    {{fr4_lo}, {ro4003}, {}, Top::ground},
                                     {{ro4003}, {mask, ro4003}, {}, Top::air}};
   for (Stackup stack : stacks)
     for (const double sigma : {0.0, 5.8e7}) {
