@@ -29,15 +29,12 @@ cd tanh_over_u(cd u2, double d) {
   return (1.0 - e) / ((1.0 + e) * u);
 }
 
-// A layer turning its load into its input admittance: Y_c (Y_L + Y_c t)/(Y_c + Y_L t) with
-// Y_c = u (TE) or ε/u (TM) and t = u s, written in s = tanh(ud)/u.
-Ratio through_te(const Ratio& load, cd u2, double d) {
+// A layer turning its loads into its input admittances, Y_c (Y_L + Y_c t)/(Y_c + Y_L t) with
+// Y_c = u (TE) or ε/u (TM) and t = u s, written in s = tanh(ud)/u (one s for both lines).
+void through(Ratio& te, Ratio& tm, cd eps, cd u2, double d) {
   const cd s = tanh_over_u(u2, d);
-  return {load.num + u2 * s * load.den, load.den + load.num * s};
-}
-Ratio through_tm(const Ratio& load, cd eps, cd u2, double d) {
-  const cd s = tanh_over_u(u2, d);
-  return {eps * (load.num + eps * s * load.den), eps * load.den + load.num * u2 * s};
+  te = {te.num + u2 * s * te.den, te.den + te.num * s};
+  tm = {eps * (tm.num + eps * s * tm.den), eps * tm.den + tm.num * u2 * s};
 }
 
 void check_layer(const Layer& l, const std::string& where) {
@@ -111,20 +108,12 @@ Pair LayeredSpectrum::at(cd kr, double k02) const {
   const cd kr2 = kr * kr;
   // Below: from the ground (a short, or its surface impedance) up to the strips.
   Ratio te{1.0, ground_te_}, tm{1.0, ground_tm_};
-  for (const Medium& m : below_) {
-    const cd u2 = kr2 - m.eps * k02;
-    te = through_te(te, u2, m.height);
-    tm = through_tm(tm, m.eps, u2, m.height);
-  }
+  for (const Medium& m : below_) through(te, tm, m.eps, kr2 - m.eps * k02, m.height);
   // Above: from the air (u0, 1/u0) or the cover ground down to the strips.
   const cd u0 = std::sqrt(kr2 - k02);  // principal root: Re u0 ≥ 0, the proper sheet
   Ratio te_up = cover_ground_ ? Ratio{1.0, 0.0} : Ratio{u0, 1.0};
   Ratio tm_up = cover_ground_ ? Ratio{1.0, 0.0} : Ratio{1.0, u0};
-  for (const Medium& m : above_) {
-    const cd u2 = kr2 - m.eps * k02;
-    te_up = through_te(te_up, u2, m.height);
-    tm_up = through_tm(tm_up, m.eps, u2, m.height);
-  }
+  for (const Medium& m : above_) through(te_up, tm_up, m.eps, kr2 - m.eps * k02, m.height);
   // Y = Y_below + Y_above; G̃_A = μ0/Y_TE, G̃_V = (1/Y_TM + k0²/Y_TE)/(ε0 kρ²).
   const cd inv_te = te.den * te_up.den / (te.num * te_up.den + te_up.num * te.den);
   const cd inv_tm = tm.den * tm_up.den / (tm.num * tm_up.den + tm_up.num * tm.den);
