@@ -152,10 +152,12 @@ int run(const LineFlags& f) {
   const std::vector<mom::Layer> cover = cover_layers(f.cover);
   const mom::Top top = f.cover_ground ? mom::Top::ground : mom::Top::air;
   validate(mom::Stackup{{{f.eps_r, f.loss_tangent, f.height_mm * 1e-3}}, cover, {}, top});
-  const bool periodic = f.periodic;
-  if (top == mom::Top::ground && f.conductivity > 0)
-    throw std::invalid_argument("line: lossy metal under a ground on top is not modelled yet (the "
-                                "strips' loss terms image the current in the lower ground only)");
+  const mom::Conductor metal =
+      f.conductivity > 0 ? mom::Conductor{f.conductivity, f.thickness_um * 1e-6} : mom::Conductor{};
+  mom::LineSpec board;  // the board alone, checked before any output
+  board.metal = metal;
+  board.top = top;
+  mom::check_losses(board, "line");
   if (f.gap_mm > 0) {
     if (f.periodic)
       throw std::invalid_argument("line: a coupled pair (--gap-mm) is characterised by the long "
@@ -172,15 +174,13 @@ int run(const LineFlags& f) {
               "across, %s rooftops, %s\n",
               f.eps_r, f.height_mm, width, z_hj, f.cells_across,
               f.plain_rooftops ? "plain" : "edge-shaped",
-              periodic ? "gamma and Z0 from one period of the line" : "a centre-fed line");
+              f.periodic ? "gamma and Z0 from one period of the line" : "a centre-fed line");
   print_cover(cover, top);
   // Z0 against the static Hammerstad-Jensen value and their dispersive one at KJ's εeff(f).
   std::printf("%8s %8s %9s %10s %10s %8s %9s %8s %9s %8s %10s %8s\n", "f GHz", "half mm",
               "unknowns", "eps_eff", "KJ", "diff %", "Z0 ohm", "diff %", "HJ(f)", "diff %",
               "assembly s", "LU s");
   const bool lossy = f.loss_tangent > 0 || f.conductivity > 0;
-  const mom::Conductor metal =
-      f.conductivity > 0 ? mom::Conductor{f.conductivity, f.thickness_um * 1e-6} : mom::Conductor{};
   if (lossy)
     std::printf("losses: tan delta %g, metal %s; attenuation in dB/m against Pozar's dielectric "
                 "and the conductor loss by Wheeler's incremental-inductance rule (Pucel's "
@@ -196,12 +196,13 @@ int run(const LineFlags& f) {
     spec.cover = cover;
     spec.top = top;
     if (spec.half_length_mm <= 0) spec.half_length_mm = mom::suggested_half_length_mm(spec, g * 1e9);
-    const double half = periodic ? 0.0 : spec.half_length_mm;
+    const double half = f.periodic ? 0.0 : spec.half_length_mm;
     PMOM_LOG(info) << "line at " << g << " GHz, "
-                   << (periodic ? "one period" : "half length " + std::to_string(half) + " mm");
+                   << (f.periodic ? "one period" : "half length " + std::to_string(half) + " mm");
     const auto start = std::chrono::steady_clock::now();
-    mom::LineResult r = periodic ? mom::periodic_line(spec, g * 1e9) : mom::characterise_line(spec, g * 1e9);
-    if (periodic)
+    mom::LineResult r =
+        f.periodic ? mom::periodic_line(spec, g * 1e9) : mom::characterise_line(spec, g * 1e9);
+    if (f.periodic)
       r.seconds_assembly =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double z_hj_f = mom::impedance_dispersive_hj(u, f.eps_r, kj);
@@ -214,7 +215,7 @@ int run(const LineFlags& f) {
       // and the open ends, ~1e-4 of β), so that what is compared is the losses' attenuation;
       // the period's root has no such bias.
       const double alpha =
-          periodic ? r.gamma.real()
+          f.periodic ? r.gamma.real()
                    : r.gamma.real() - mom::characterise_line(spec.lossless(), g * 1e9).gamma.real();
       const double db = 20 / std::log(10.0);
       const double dielectric = mom::attenuation_dielectric(f.eps_r, kj, f.loss_tangent, g * 1e9);

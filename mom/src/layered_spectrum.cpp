@@ -134,7 +134,7 @@ Pair LayeredSpectrum::near_zero(cd kr) const {
     cd y, n;  // Y_TE, Ñ
     bool shorted;
   };
-  auto through = [&](Line l, const Medium& m) -> Line {
+  auto turn = [&](Line l, const Medium& m) -> Line {
     const cd u2 = kr2 - m.eps * k02;
     const cd s = tanh_over_u(u2, m.height);
     if (l.shorted) return {1.0 / s, 1.0 / (u2 * s), false};
@@ -144,10 +144,10 @@ Pair LayeredSpectrum::near_zero(cd kr) const {
     return {(y + u2 * s) / (1.0 + y * s), num / den, false};
   };
   Line below{ground_te_ == 0.0 ? cd(0.0) : 1.0 / ground_te_, 0.0, ground_te_ == 0.0};
-  for (const Medium& m : below_) below = through(below, m);
+  for (const Medium& m : below_) below = turn(below, m);
   const cd u0 = std::sqrt(kr2 - k02);
   Line above = cover_ground_ ? Line{0.0, 0.0, true} : Line{u0, 1.0 / u0, false};
-  for (const Medium& m : above_) above = through(above, m);
+  for (const Medium& m : above_) above = turn(above, m);
   const cd y_te = below.y + above.y, n = below.n + above.n;
   return {mu0 / y_te, k02 * n / (eps0 * (n * kr2 - y_te) * y_te)};
 }
