@@ -42,6 +42,7 @@ struct LineFlags {
   std::vector<std::string> cover;  // EPS_R:HEIGHT_MM[:TAN_DELTA], bottom to top
   bool periodic = false;           // γ and Z0 from one period of the line
   bool cover_ground = false;       // a ground over the cover: a stripline
+  int broadside = 0;               // > 0: a second strip over the first, on this cover layer
 };
 
 // --cover's layers: EPS_R:HEIGHT_MM or EPS_R:HEIGHT_MM:TAN_DELTA each (validated by the stack).
@@ -96,13 +97,17 @@ LineFlags with_config(const LineFlags& given, const LineOptions& o) {
   return f;
 }
 
-// The layers over the strips and what lies over them, and that the formulas are the bare line's.
-void print_cover(const std::vector<mom::Layer>& cover, mom::Top top) {
+// The layers over the strips and what lies over them, and where the static references are.
+void print_cover(const std::vector<mom::Layer>& cover, mom::Top top, bool broadside = false) {
   for (const mom::Layer& l : cover)
     std::printf("cover layer (bottom to top): eps_r %.3f, tan delta %g, %.4f mm\n", l.eps_r,
                 l.loss_tangent, l.height_m * 1e3);
   if (top == mom::Top::ground) std::printf("a ground over the cover\n");
-  if (!cover.empty())
+  if (broadside)
+    std::printf("no closed form in general (Cohn's 1960 one for wide strips in one dielectric): "
+                "tools/quasi_static_line.py --second-strip-on gives the modes' static eps_eff "
+                "and Z0\n");
+  else if (!cover.empty())
     std::printf("KJ and HJ are the bare line's formulas (no closed form with a cover: "
                 "tools/quasi_static_line.py gives its static eps_eff and Z0)\n");
 }
@@ -145,6 +150,29 @@ int run_pair(const LineFlags& f, double width, const std::vector<mom::Layer>& co
   return 0;
 }
 
+// The broadside pair: per frequency and mode, εeff, Z0 (per strip) and α from one period each.
+int run_broadside(const LineFlags& f, const mom::LineSpec& board) {
+  std::printf("eps_r %.3f, h %.4f mm, broadside pair W %.4f mm, the second strip on cover layer "
+              "%d, %d cells across, %s rooftops; one period per mode, Z0 per strip\n",
+              f.eps_r, f.height_mm, board.width_mm, board.broadside, f.cells_across,
+              f.plain_rooftops ? "plain" : "edge-shaped");
+  print_cover(board.cover, board.top, true);
+  std::printf("%8s %5s %9s %12s %11s %14s %10s\n", "f GHz", "mode", "unknowns", "eps_eff",
+              "Z0 ohm", "alpha dB/m", "seconds");
+  for (double ghz : f.freq_ghz) {
+    PMOM_LOG(info) << "broadside pair at " << ghz << " GHz, one period per mode";
+    const auto start = std::chrono::steady_clock::now();
+    const mom::CoupledLineResult r = mom::periodic_broadside_pair(board, ghz * 1e9);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (const auto& [mode, m] : {std::pair{"even", r.even}, std::pair{"odd", r.odd}})
+      std::printf("%8.3f %5s %9d %12.6f %11.4f %14.5f %10.2f\n", ghz, mode, m.unknowns,
+                  m.eps_eff, m.z0.real(), 20 / std::log(10.0) * m.gamma.real(), seconds / 2);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
 int run(const LineFlags& f) {
   const double width = f.width_mm > 0
                            ? f.width_mm
@@ -158,6 +186,15 @@ int run(const LineFlags& f) {
   board.metal = metal;
   board.top = top;
   mom::check_losses(board, "line");
+  if (f.broadside > 0) {
+    board = mom::LineSpec{f.eps_r,        f.height_mm, width, f.cells_across, 0,
+                          !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
+    board.cover = cover;
+    board.top = top;
+    board.broadside = f.broadside;
+    mom::check_broadside(board, "line --broadside");
+    return run_broadside(f, board);
+  }
   if (f.gap_mm > 0) {
     if (f.periodic)
       throw std::invalid_argument("line: a coupled pair (--gap-mm) is characterised by the long "
@@ -298,6 +335,12 @@ Command add_line_command(CLI::App& parent) {
   app->add_flag("--cover-ground", flags->cover_ground,
                 "A ground over the cover (a stripline: --cover EPS_R:HEIGHT_MM of the layer "
                 "between the strip and it)");
+  app->add_option("--broadside", flags->broadside,
+                  "A broadside-coupled pair: a second strip of the same width over the first, "
+                  "on top of this --cover layer (1-based), in a stack symmetric about the strips' "
+                  "midplane (--cover-ground, the last cover layer the substrate's); even and odd "
+                  "modes from one period each")
+      ->check(CLI::PositiveNumber);
   app->add_flag("--periodic", flags->periodic,
                 "gamma and Z0 from one period of the line (an eigenvalue problem, the same cost "
                 "at every frequency) instead of a centre-fed line's standing wave");

@@ -9,7 +9,7 @@ packages=(
   libeigen3-dev libhdf5-dev libboost-log-dev libyaml-cpp-dev libcli11-dev
   libgtest-dev libgmock-dev libopenmpi-dev openmpi-bin nlohmann-json3-dev zlib1g-dev
   libfftw3-dev liblapacke-dev libopenblas-dev
-  python3-h5py python3-numpy python3-matplotlib python3-yaml python3-scikit-rf
+  python3-h5py python3-numpy python3-scipy python3-matplotlib python3-yaml python3-scikit-rf
   pybind11-dev python3-dev
 )
 if [ "${1:-}" = --fuzz ]; then packages+=(clang libclang-rt-14-dev libomp-14-dev); fi

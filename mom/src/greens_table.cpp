@@ -36,12 +36,17 @@ GreensTable::GreensTable(const Slab& slab, double frequency_hz, double rho_max_m
 
 GreensTable::GreensTable(const Stackup& stack, double frequency_hz, double rho_max_m,
                          const TableOptions& options)
+    : GreensTable(stack, stack.strips(), stack.strips(), frequency_hz, rho_max_m, options) {}
+
+GreensTable::GreensTable(const Stackup& stack, int source, int observer, double frequency_hz,
+                         double rho_max_m, const TableOptions& options)
     : frequency_(frequency_hz), rho_max_(rho_max_m) {
-  if (const std::optional<Slab> slab = as_slab(stack)) {
+  const bool strips = source == stack.strips() && observer == stack.strips();
+  if (const std::optional<Slab> slab = as_slab(stack); slab && strips) {
     *this = GreensTable(*slab, frequency_hz, rho_max_m, options);
     return;
   }
-  const LayeredSpectrum spectrum(stack, frequency_hz);
+  const LayeredSpectrum spectrum(stack, frequency_hz, source, observer);
   check(options);
   singular_ = spectrum.singular();
   const PathScale scale = spectrum.path_scale();

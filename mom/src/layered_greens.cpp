@@ -20,7 +20,7 @@ using NoPromotion =
 // exponentially, and the static part's partial sums round at 1e-16 of c/ρ: an error of
 // rel_tol·1e-2 c/ρ is that far below the entries of the cells near ρ.
 Accuracy<2> accuracy(const LayeredSpectrum& s, double rho, double rel_tol, const Pair& offset) {
-  const SingularCoefficients c = s.singular();
+  const SingularCoefficients c = s.scale();
   const double reach = rho + s.height_below();
   return {rel_tol, offset, {1e-2 * std::abs(c.a) / reach, 1e-2 * std::abs(c.v) / reach}};
 }

@@ -86,16 +86,28 @@ std::optional<Slab> as_slab(const Stackup& stack) {
 }
 
 LayeredSpectrum::LayeredSpectrum(const Stackup& stack, double frequency_hz)
-    : k0_(2.0 * pi * frequency_hz / c0), cover_ground_(stack.top == Top::ground) {
+    : LayeredSpectrum(stack, frequency_hz, stack.strips(), stack.strips()) {}
+
+LayeredSpectrum::LayeredSpectrum(const Stackup& stack, double frequency_hz, int source,
+                                 int observer)
+    : k0_(2.0 * pi * frequency_hz / c0),
+      lower_(std::min(source, observer)),
+      upper_(std::max(source, observer)),
+      cover_ground_(stack.top == Top::ground) {
   validate(stack);
   if (!(frequency_hz > 0.0) || !std::isfinite(frequency_hz))
     throw std::invalid_argument("layered spectrum: frequency must be positive and finite, got " +
                                 std::to_string(frequency_hz) + " Hz");
+  if (lower_ < 1 || upper_ > stack.interfaces())
+    throw std::invalid_argument("layered spectrum: metal lies on interfaces 1 to " +
+                                std::to_string(stack.interfaces()) + " (the tops of the layers" +
+                                (cover_ground_ ? " under the cover ground" : "") + "), got " +
+                                std::to_string(source) + " and " + std::to_string(observer));
   const auto medium = [](const Layer& l) {
     return Medium{{l.eps_r, -l.eps_r * l.loss_tangent}, l.height_m};
   };
-  for (const Layer& l : stack.below) below_.push_back(medium(l));
-  for (auto l = stack.above.rbegin(); l != stack.above.rend(); ++l) above_.push_back(medium(*l));
+  for (const Layer& l : stack.below) media_.push_back(medium(l));
+  for (const Layer& l : stack.above) media_.push_back(medium(l));
   if (!stack.ground.perfect()) {
     const cd zs = surface_impedance(stack.ground, frequency_hz);
     const cd jw(0.0, 2.0 * pi * frequency_hz);
@@ -106,17 +118,32 @@ LayeredSpectrum::LayeredSpectrum(const Stackup& stack, double frequency_hz)
 
 Pair LayeredSpectrum::at(cd kr, double k02) const {
   const cd kr2 = kr * kr;
-  // Below: from the ground (a short, or its surface impedance) up to the strips.
+  const auto u2 = [&](const Medium& m) { return kr2 - m.eps * k02; };
+  // Below: from the ground (a short, or its surface impedance) up to the lower interface.
   Ratio te{1.0, ground_te_}, tm{1.0, ground_tm_};
-  for (const Medium& m : below_) through(te, tm, m.eps, kr2 - m.eps * k02, m.height);
-  // Above: from the air (u0, 1/u0) or the cover ground down to the strips.
+  for (int l = 0; l < lower_; ++l) through(te, tm, media_[l].eps, u2(media_[l]), media_[l].height);
+  // Above: from the air (u0, 1/u0) or the cover ground down to the upper interface, then on to
+  // the lower one, each layer between passing the voltages up by sech(ud)/(1 + Y_L/Y_c t).
   const cd u0 = std::sqrt(kr2 - k02);  // principal root: Re u0 ≥ 0, the proper sheet
   Ratio te_up = cover_ground_ ? Ratio{1.0, 0.0} : Ratio{u0, 1.0};
   Ratio tm_up = cover_ground_ ? Ratio{1.0, 0.0} : Ratio{1.0, u0};
-  for (const Medium& m : above_) through(te_up, tm_up, m.eps, kr2 - m.eps * k02, m.height);
-  // Y = Y_below + Y_above; G̃_A = μ0/Y_TE, G̃_V = (1/Y_TM + k0²/Y_TE)/(ε0 kρ²).
-  const cd inv_te = te.den * te_up.den / (te.num * te_up.den + te_up.num * te.den);
-  const cd inv_tm = tm.den * tm_up.den / (tm.num * tm_up.den + tm_up.num * tm.den);
+  const int layers = static_cast<int>(media_.size());
+  for (int l = layers - 1; l >= upper_; --l)
+    through(te_up, tm_up, media_[l].eps, u2(media_[l]), media_[l].height);
+  cd pass_te = 1.0, pass_tm = 1.0;
+  for (int l = upper_ - 1; l >= lower_; --l) {
+    const Medium& m = media_[l];
+    const Ratio te_top = te_up, tm_top = tm_up;
+    through(te_up, tm_up, m.eps, u2(m), m.height);
+    const cd e = std::exp(-std::sqrt(u2(m)) * m.height);  // Re u ≥ 0: no overflow
+    const cd sech = 2.0 * e / (1.0 + e * e);
+    pass_te *= sech * te_top.den / te_up.den;
+    pass_tm *= sech * m.eps * tm_top.den / tm_up.den;
+  }
+  // Y = Y_below + Y_above at the lower interface; G̃_A = μ0 T_TE/Y_TE,
+  // G̃_V = (T_TM/Y_TM + k0² T_TE/Y_TE)/(ε0 kρ²).
+  const cd inv_te = pass_te * te.den * te_up.den / (te.num * te_up.den + te_up.num * te.den);
+  const cd inv_tm = pass_tm * tm.den * tm_up.den / (tm.num * tm_up.den + tm_up.num * tm.den);
   return {mu0 * inv_te, (inv_tm + k02 * inv_te) / (eps0 * kr2)};
 }
 
@@ -144,16 +171,17 @@ Pair LayeredSpectrum::near_zero(cd kr) const {
     return {(y + u2 * s) / (1.0 + y * s), num / den, false};
   };
   Line below{ground_te_ == 0.0 ? cd(0.0) : 1.0 / ground_te_, 0.0, ground_te_ == 0.0};
-  for (const Medium& m : below_) below = turn(below, m);
+  for (int l = 0; l < lower_; ++l) below = turn(below, media_[l]);
   const cd u0 = std::sqrt(kr2 - k02);
   Line above = cover_ground_ ? Line{0.0, 0.0, true} : Line{u0, 1.0 / u0, false};
-  for (const Medium& m : above_) above = turn(above, m);
+  for (int l = static_cast<int>(media_.size()) - 1; l >= upper_; --l) above = turn(above, media_[l]);
   const cd y_te = below.y + above.y, n = below.n + above.n;
   return {mu0 / y_te, k02 * n / (eps0 * (n * kr2 - y_te) * y_te)};
 }
 
 Pair LayeredSpectrum::exact(cd kr) const {
-  return std::norm(kr) < k0_ * k0_ ? near_zero(kr) : at(kr, k0_ * k0_);
+  const bool near = lower_ == upper_ && std::norm(kr) < k0_ * k0_;
+  return near ? near_zero(kr) : at(kr, k0_ * k0_);
 }
 
 Pair LayeredSpectrum::static_part(cd kr) const { return at(kr, 0.0); }
@@ -164,28 +192,72 @@ Pair LayeredSpectrum::remainder(cd kr) const {
 }
 
 SingularCoefficients LayeredSpectrum::singular() const {
-  const cd above = above_.empty() ? cd(1.0) : above_.back().eps;
-  return {mu0 / (4.0 * pi), 1.0 / (2.0 * pi * eps0 * (below_.back().eps + above))};
+  if (lower_ != upper_) return {0.0, 0.0};
+  return scale();
+}
+
+SingularCoefficients LayeredSpectrum::scale() const {
+  const auto layers = static_cast<std::size_t>(lower_);
+  const cd above = layers == media_.size() ? cd(1.0) : media_[layers].eps;
+  return {mu0 / (4.0 * pi), 1.0 / (2.0 * pi * eps0 * (media_[layers - 1].eps + above))};
 }
 
 PathScale LayeredSpectrum::path_scale() const {
   double eps = 1.0;
-  for (const auto* media : {&below_, &above_})
-    for (const Medium& m : *media) eps = std::max(eps, m.eps.real());
+  for (const Medium& m : media_) eps = std::max(eps, m.eps.real());
   return {k0_, eps};
 }
 
 double LayeredSpectrum::thinnest() const {
-  double d = below_.front().height;
-  for (const auto* media : {&below_, &above_})
-    for (const Medium& m : *media) d = std::min(d, m.height);
+  double d = media_.front().height;
+  for (const Medium& m : media_) d = std::min(d, m.height);
   return d;
 }
 
 double LayeredSpectrum::height_below() const {
   double h = 0.0;
-  for (const Medium& m : below_) h += m.height;
+  for (int l = 0; l < lower_; ++l) h += media_[l].height;
   return h;
+}
+
+double LayeredSpectrum::parallel_plate_tm0() const {
+  if (!cover_ground_) return 0.0;
+  const double k02 = k0_ * k0_;
+  // Y_TM below + above as one numerator, real for the lossless stack at real kρ ≥ k0 (each
+  // layer's tanh(ud)/u is real for u real or imaginary).
+  const auto sum = [&](double kr) {
+    Ratio te{1.0, 0.0}, tm{1.0, 0.0}, te_up{1.0, 0.0}, tm_up{1.0, 0.0};
+    const auto pass = [&](Ratio& a, Ratio& b, const Medium& m) {
+      through(a, b, m.eps.real(), kr * kr - m.eps.real() * k02, m.height);
+    };
+    for (int l = 0; l < lower_; ++l) pass(te, tm, media_[l]);
+    for (int l = static_cast<int>(media_.size()) - 1; l >= lower_; --l) pass(te_up, tm_up, media_[l]);
+    return (tm.num * tm_up.den + tm_up.num * tm.den).real();
+  };
+  // TM0 lies between k0 √εmin and k0 √εmax (at the top of that range for one εr: TEM): scan down
+  // from just above it for the first change of sign, then bisect.
+  double eps_min = media_.front().eps.real(), eps_max = eps_min;
+  for (const Medium& m : media_) {
+    eps_min = std::min(eps_min, m.eps.real());
+    eps_max = std::max(eps_max, m.eps.real());
+  }
+  const double top = k0_ * std::sqrt(eps_max) * (1.0 + 1e-9), bottom = k0_ * std::sqrt(eps_min);
+  const int steps = 400;
+  double hi = top, f_hi = sum(hi);
+  for (int i = 1; i <= steps; ++i) {
+    const double lo = top + (bottom - top) * i / steps, f_lo = sum(lo);
+    if ((f_lo < 0) != (f_hi < 0)) {
+      double a = lo, b = hi;
+      for (int it = 0; it < 100 && b - a > 1e-15 * b; ++it) {
+        const double mid = 0.5 * (a + b);
+        ((sum(mid) < 0) == (f_lo < 0) ? a : b) = mid;
+      }
+      return 0.5 * (a + b);
+    }
+    hi = lo;
+    f_hi = f_lo;
+  }
+  return bottom;
 }
 
 }  // namespace pmom::mom

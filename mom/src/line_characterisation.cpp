@@ -158,6 +158,29 @@ void check_losses(const LineSpec& spec, const std::string& what) {
                                 "only)");
 }
 
+void check_broadside(const LineSpec& spec, const std::string& what) {
+  if (spec.broadside < 1 || spec.broadside >= static_cast<int>(spec.cover.size()))
+    throw std::invalid_argument(what + ": the second strip lies on top of a cover layer under "
+                                "the last (1 to " + std::to_string(int(spec.cover.size()) - 1) +
+                                "), got " + std::to_string(spec.broadside));
+  if (spec.gap_mm > 0)
+    throw std::invalid_argument(what + ": strips side by side and broadside at once are not "
+                                "modelled");
+  // Symmetric about the strips' midplane: the layers between them a palindrome, the last
+  // cover layer the substrate, a ground on top as below.
+  const auto same = [](const Layer& a, const Layer& b) {
+    return a.eps_r == b.eps_r && a.loss_tangent == b.loss_tangent && a.height_m == b.height_m;
+  };
+  const auto k = static_cast<std::size_t>(spec.broadside);
+  bool symmetric = spec.top == Top::ground && spec.cover.size() == k + 1 &&
+                   same(spec.cover.back(), spec.stackup().below.front());
+  for (std::size_t i = 0; i < k; ++i) symmetric = symmetric && same(spec.cover[i], spec.cover[k - 1 - i]);
+  if (!symmetric)
+    throw std::invalid_argument(what + ": the even and odd modes need a stack symmetric about "
+                                "the strips' midplane (a ground on top, the substrate's layer "
+                                "over the upper strip, the layers between them mirrored)");
+}
+
 double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
   return half_length_mm(spec, frequency_hz, suggested_half_wavelengths(spec, frequency_hz));
 }
@@ -219,6 +242,9 @@ LineProblem line_problem(const LineSpec& spec, double frequency_hz, const char* 
                                 " mm: the width over " + std::to_string(spec.cells_across) +
                                 "); pick cells across so that the cell divides the gap");
   check_losses(spec, what);
+  if (spec.broadside != 0)
+    throw std::invalid_argument(std::string(what) + ": a broadside-coupled pair is computed from "
+                                "one period of it (periodic_broadside_pair)");
   geometry::Mesh mesh = line_mesh(spec, half);
   GreensTable greens(spec.stackup(), frequency_hz, required_rho_max(mesh.grid()), {});
   AssemblyOptions options;

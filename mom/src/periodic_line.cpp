@@ -189,6 +189,39 @@ class PeriodLoss {
   Matrix gram_x_, gram_y_;
 };
 
+// The spectral functions one strip of the period sees: its own interface's, or, with a
+// broadside partner carrying the same currents times `sign` (+1 even, −1 odd), those plus sign
+// times the pair's between the two interfaces (the partner's own being the strip's, the stack
+// symmetric about their midplane).
+class ModeSpectrum {
+ public:
+  ModeSpectrum(const LineSpec& spec, double frequency_hz, int sign)
+      : self_(spec.stackup(), frequency_hz), sign_(sign) {
+    const Stackup stack = spec.stackup();
+    if (sign != 0)
+      between_.emplace(stack, frequency_hz, stack.strips(), stack.strips() + spec.broadside);
+  }
+  [[nodiscard]] double k0() const { return self_.k0(); }
+  // The parallel-plate TM0 wave's kρ where it is a pole of this mode's G̃ (a cover ground; the
+  // even broadside mode's sum cancels it, the wave's transverse voltage being odd about the
+  // midplane), else 0.
+  [[nodiscard]] double plate_pole() const { return sign_ == 1 ? 0.0 : self_.parallel_plate_tm0(); }
+  [[nodiscard]] Pair exact(cd kr) const {
+    Pair g = self_.exact(kr);
+    if (between_) {
+      const Pair m = between_->exact(kr);
+      g[0] += double(sign_) * m[0];
+      g[1] += double(sign_) * m[1];
+    }
+    return g;
+  }
+
+ private:
+  LayeredSpectrum self_;
+  std::optional<LayeredSpectrum> between_;
+  int sign_;
+};
+
 // The period's rooftops' transforms across (per ky node) and the Floquet matrix, in the even
 // mode's unknowns: the quasi-TEM mode's x-current is even about the strip's centre line and
 // its y-current odd, so the rooftops enter as mirror pairs (x: row j and row M−1−j summed;
@@ -196,13 +229,14 @@ class PeriodLoss {
 // halves the unknowns and quarters the products.
 class Period {
  public:
-  Period(const LineSpec& spec, double frequency_hz, const PeriodicLineOptions& options)
+  Period(const LineSpec& spec, double frequency_hz, const PeriodicLineOptions& options,
+         int sign = 0)
       : rows_(spec.cells_across),
         dx_(spec.along_cell_mm() * 1e-3),
         dy_(spec.across_cell_mm() * 1e-3),
         omega_(2.0 * pi * frequency_hz),
         harmonics_(options.harmonics),
-        spectrum_(spec.stackup(), frequency_hz),
+        spectrum_(spec, frequency_hz, sign),
         loss_(spec, frequency_hz, rows_, dx_, dy_) {
     // Panels of half a period of the widest oscillation e^{−jky W} across the strip, 8 nodes
     // each, out to ±ky_max.
@@ -246,6 +280,7 @@ class Period {
   }
   [[nodiscard]] double dx() const { return dx_; }
   [[nodiscard]] double k0() const { return spectrum_.k0(); }
+  [[nodiscard]] double plate_pole() const { return spectrum_.plate_pole(); }
 
   // Ẑ(β) (the x-rooftops' pairs first, from the edge inwards; then the y-rooftops').
   [[nodiscard]] Matrix floquet(cd beta) const {
@@ -298,7 +333,7 @@ class Period {
   int rows_;
   double dx_, dy_, omega_;
   int harmonics_;
-  LayeredSpectrum spectrum_;
+  ModeSpectrum spectrum_;
   PeriodLoss loss_;
   std::vector<double> ky_, weight_;
   std::vector<int> pairs_x_;                  // rows in each x-rooftop pair: 2, or 1 (middle)
@@ -312,19 +347,10 @@ cd gap_impedance(const Period& period, cd beta) {
   return 1.0 / (e.transpose() * a)(0);
 }
 
-}  // namespace
-
-LineResult periodic_line(const LineSpec& spec, double frequency_hz,
-                         const PeriodicLineOptions& options) {
-  if (spec.cells_across < 2)
-    throw std::invalid_argument("periodic_line: the strip needs at least 2 cells across, got " +
-                                std::to_string(spec.cells_across));
-  check_losses(spec, "periodic_line");
-  const Period period(spec, frequency_hz, options);
-  // Secant iterations on the gap's impedance from Kirschning-Jansen's β.
-  const double u = spec.width_mm / spec.height_mm;
-  const double kj = effective_permittivity_kj(u, spec.eps_r, frequency_hz * 1e-9, spec.height_mm);
-  cd b0 = period.k0() * std::sqrt(kj), b1 = b0 * 1.001;
+// The mode's root from β = k0 √guess by secant iterations on the gap's impedance, and its
+// residue: γ and Z0 (per strip).
+LineResult mode_of(const Period& period, double eps_guess, double frequency_hz) {
+  cd b0 = period.k0() * std::sqrt(eps_guess), b1 = b0 * 1.001;
   cd f0 = gap_impedance(period, b0), f1 = gap_impedance(period, b1);
   bool converged = false;
   for (int it = 0; it < 40 && !converged; ++it) {
@@ -336,10 +362,21 @@ LineResult periodic_line(const LineSpec& spec, double frequency_hz,
     if (!converged) f1 = gap_impedance(period, b1);
   }
   if (!converged || !std::isfinite(b1.real()))
-    throw std::runtime_error("periodic_line: no root of the Floquet matrix near Kirschning-"
-                             "Jansen's β at " + std::to_string(frequency_hz * 1e-9) + " GHz");
+    throw std::runtime_error("periodic_line: no root of the Floquet matrix near εeff " +
+                             std::to_string(eps_guess) + " at " +
+                             std::to_string(frequency_hz * 1e-9) + " GHz");
   // ±β₀ are both roots (the line is its own mirror image): the forward wave's has Re β₀ > 0.
   const cd beta = b1.real() < 0 ? -b1 : b1;
+  // A mode slower than the plates' TM0 wave meets its pole on the real ky axis: it leaks.
+  const double plates = period.plate_pole();
+  if (beta.real() < plates * (1.0 - 1e-5))
+    throw std::runtime_error(
+        "periodic_line: the line's mode (eps_eff " +
+        std::to_string(std::pow(beta.real() / period.k0(), 2)) +
+        ") is slower than the parallel-plate wave between the grounds (eps_eff " +
+        std::to_string(std::pow(plates / period.k0(), 2)) + ") at " +
+        std::to_string(frequency_hz * 1e-9) + " GHz: it leaks into the plates, which one "
+        "period's real-axis integral does not model");
   // The residue: null vectors of Ẑ(β₀), Ẑ' by central differences.
   const Matrix z = period.floquet(beta);
   const Eigen::JacobiSVD<Matrix> svd(z, Eigen::ComputeFullU | Eigen::ComputeFullV);
@@ -361,6 +398,48 @@ LineResult periodic_line(const LineSpec& spec, double frequency_hz,
   r.z0 = 0.5 / current;
   r.unknowns = period.unknowns();
   return r;
+}
+
+// Kirschning-Jansen's εeff of the bare microstrip: where the root search starts.
+double start_guess(const LineSpec& spec, double frequency_hz) {
+  const double u = spec.width_mm / spec.height_mm;
+  return effective_permittivity_kj(u, spec.eps_r, frequency_hz * 1e-9, spec.height_mm);
+}
+
+void check_cells(const LineSpec& spec) {
+  if (spec.cells_across < 2)
+    throw std::invalid_argument("periodic_line: the strip needs at least 2 cells across, got " +
+                                std::to_string(spec.cells_across));
+}
+
+}  // namespace
+
+LineResult periodic_line(const LineSpec& spec, double frequency_hz,
+                         const PeriodicLineOptions& options) {
+  check_cells(spec);
+  if (spec.broadside != 0)
+    throw std::invalid_argument("periodic_line: a broadside-coupled pair has two modes "
+                                "(periodic_broadside_pair)");
+  check_losses(spec, "periodic_line");
+  return mode_of(Period(spec, frequency_hz, options), start_guess(spec, frequency_hz),
+                 frequency_hz);
+}
+
+CoupledLineResult periodic_broadside_pair(const LineSpec& spec, double frequency_hz,
+                                          const PeriodicLineOptions& options) {
+  check_cells(spec);
+  check_broadside(spec, "broadside pair");
+  check_losses(spec, "broadside pair");
+  // Each mode's field lies mostly in the layers between the strips (odd) or outside them
+  // (even): both searches start from their mean εr, the field's weights unknown.
+  double eps = 0.0, height = 0.0;
+  for (const Layer& l : spec.stackup().above) {
+    eps += l.eps_r * l.height_m;
+    height += l.height_m;
+  }
+  eps = (eps + spec.eps_r * spec.height_mm * 1e-3) / (height + spec.height_mm * 1e-3);
+  return {mode_of(Period(spec, frequency_hz, options, 1), eps, frequency_hz),
+          mode_of(Period(spec, frequency_hz, options, -1), eps, frequency_hz)};
 }
 
 }  // namespace pmom::mom

@@ -207,6 +207,24 @@ $exe -q line --width-mm 0.6 --cells-across 4 --cover 3.38:0.508 --cover-ground -
   >"$work/stripline.txt" || fail "line --cover-ground failed"
 grep -qE "^ +1\.000 +0\.00 +[0-9]+ +3\.3800[0-9] " "$work/stripline.txt" ||
   fail "line --cover-ground: $(cat "$work/stripline.txt")"
+# A broadside pair in a homogeneous stripline: both modes TEM (εeff = εr), the odd Z0 under
+# the even; a stack not symmetric about the strips' midplane is one error line before output.
+$exe -q line --width-mm 1.0 --cells-across 6 --height-mm 0.5 --cover 3.38:0.2,3.38:0.5 \
+  --cover-ground --broadside 1 --freq-ghz 0.1 >"$work/broadside.txt" || fail "line --broadside failed"
+even=$(awk '$2 == "even" {print $5}' "$work/broadside.txt")
+odd=$(awk '$2 == "odd" {print $5}' "$work/broadside.txt")
+grep -qE "^ +0\.100 +even +[0-9]+ +3\.38000[0-9] " "$work/broadside.txt" &&
+  grep -qE "^ +0\.100 +odd +[0-9]+ +3\.38000[0-9] " "$work/broadside.txt" &&
+  awk -v e="$even" -v o="$odd" 'BEGIN { exit !(o > 0 && o < e) }' ||
+  fail "line --broadside: $(cat "$work/broadside.txt")"
+set +e
+$exe line --width-mm 1.0 --height-mm 0.5 --cover 3.38:0.2,4.4:0.5 --cover-ground --broadside 1 \
+  --freq-ghz 1 >"$work/broadside_bad.txt" 2>"$work/broadside_bad.err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] && [ ! -s "$work/broadside_bad.txt" ] && [ "$(wc -l <"$work/broadside_bad.err")" -eq 1 ] &&
+  grep -q "symmetric about the strips' midplane" "$work/broadside_bad.err" ||
+  fail "line --broadside, asymmetric: exit $rc, $(cat "$work/broadside_bad.txt" "$work/broadside_bad.err")"
 for bad in "3.8:x" "0.5:0.05"; do
   set +e
   $exe line --width-mm 1.2 --cover "$bad" --freq-ghz 1 >"$work/cover_bad.txt" 2>"$work/cover_bad.err"

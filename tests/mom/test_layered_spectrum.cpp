@@ -27,17 +27,17 @@ using namespace pmom::mom;
 using cd = std::complex<double>;
 constexpr cd kJ{0.0, 1.0};
 
-// The tangential field on the strips' interface of a sheet current e^{−jkρx} there, solved as
+// The tangential field on interface `observer` of a sheet current e^{−jkρx} on `source`
+// (interfaces numbered from the ground, Stackup::strips()), solved as
 // amplitudes of e^{±u z} in every layer (and e^{−u0 z} in the air) under the boundary
 // conditions: E_t = Zs ẑ × H on the ground (0 on a perfect one), E_t and H_t continuous across
 // the dielectric interfaces, ẑ × (H_above − H_below) = J at the strips. te: J along ŷ (E_y,
 // H_x), else J along x̂ (H_y, E_x). Amplitudes per layer i of thickness d_i, local z from its
 // bottom: a e^{u(z − d)} + b e^{−uz}, both at most 1 in the layer.
-cd interface_field(const Stackup& stack, double f, cd kr, bool te) {
+cd interface_field(const Stackup& stack, double f, cd kr, bool te, int source, int observer) {
   std::vector<Layer> layers = stack.below;
   layers.insert(layers.end(), stack.above.begin(), stack.above.end());
   const auto n = static_cast<int>(layers.size());
-  const int source = static_cast<int>(stack.below.size());  // interface index (0: the ground)
   const bool air = stack.top == Top::air;
   const cd jw = kJ * 2.0 * pi * f;
   const double k0 = 2.0 * pi * f / c0;
@@ -114,15 +114,25 @@ cd interface_field(const Stackup& stack, double f, cd kr, bool te) {
     ++row;
   }
   const Eigen::VectorXcd x = m.fullPivLu().solve(rhs);
-  const Row r = at(source - 1, true);  // the field at the strips, from the layer under them
-  return r.e_a * x(2 * (source - 1)) + r.e_b * x(2 * (source - 1) + 1);
+  const Row r = at(observer - 1, true);  // the field there, from the layer under it
+  return r.e_a * x(2 * (observer - 1)) + r.e_b * x(2 * (observer - 1) + 1);
 }
 
+// Metal on two interfaces (numbered from the ground, Stackup::strips()): e.g. a broadside
+// stripline, RO4003 outside a 0.2 mm FR-4 core.
+struct Interfaces {
+  Stackup stack;
+  int source, observer;
+};
+const Layer kRo4003{3.38, 0.0027, 0.5e-3}, kCore{4.4, 0.02, 0.2e-3}, kMask{3.8, 0.02, 50e-6};
+Interfaces broadside_stripline() { return {{{kRo4003}, {kCore, kRo4003}, {}, Top::ground}, 1, 2}; }
+
 // G̃_A and G̃_V from those fields: Ẽ_y = −jω G̃_A (J ⊥ k), Ẽ_x = −jω G̃_A + j kρ² G̃_V/ω (J ∥ k).
-Pair by_the_fields(const Stackup& stack, double f, cd kr) {
+// Between two interfaces the same (formulation C: a horizontal current's tangential field).
+Pair by_the_fields(const Stackup& stack, double f, cd kr, int source, int observer) {
   const double w = 2.0 * pi * f;
-  const cd g_a = interface_field(stack, f, kr, true) / (-kJ * w);
-  const cd e_x = interface_field(stack, f, kr, false);
+  const cd g_a = interface_field(stack, f, kr, true, source, observer) / (-kJ * w);
+  const cd e_x = interface_field(stack, f, kr, false, source, observer);
   return {g_a, (e_x + kJ * w * g_a) * w / (kJ * kr * kr)};
 }
 
@@ -180,11 +190,47 @@ TEST(LayeredSpectrum, StacksSolveMaxwellsEquationsLayerByLayer) {
         const double k0 = l.k0();
         for (const cd kr : {cd(0.5 * k0, 0.0), cd(1.4 * k0, 0.1 * k0), cd(1.9 * k0, 0.0),
                             cd(3.0 * k0, 0.5 * k0), cd(1500.0, 0.0), cd(4000.0, 0.0)}) {
-          const Pair want = by_the_fields(stack, f, kr), got = l.exact(kr);
+          const Pair want = by_the_fields(stack, f, kr, stack.strips(), stack.strips());
+          const Pair got = l.exact(kr);
           for (int i = 0; i < 2; ++i)
             EXPECT_LT(std::abs(got[i] - want[i]), 1e-9 * std::abs(want[i]))
                 << "layers " << stack.below.size() << "+" << stack.above.size() << " sigma "
                 << sigma << " f " << f << " kr " << kr << " component " << i;
+        }
+      }
+    }
+}
+
+TEST(LayeredSpectrum, BetweenTwoInterfacesTheFieldsOfMaxwellsEquationsToo) {
+  // Source and observer on different interfaces (and on one that is not the strips'): a
+  // broadside stripline (RO4003 outside, an FR-4 core), a microstrip under two covers in air,
+  // three layers under the strips; perfect and copper grounds, 1 and 10 GHz, at kρ below,
+  // between and beyond the branch points: the network's G̃ against the fields solved directly,
+  // with the source on either interface (reciprocity), within 1e-9. The direct fields decay
+  // like e^{−kρ Δz} between the interfaces; kρ is kept where that is ≥ 1e-3 of the source's.
+  const std::vector<Interfaces> cases{
+      broadside_stripline(),
+      {{{kRo4003}, {kMask, kCore}, {}, Top::air}, 1, 3},
+      {{{kRo4003}, {kMask, kCore}, {}, Top::air}, 2, 3},
+      {{{kRo4003, kCore, kMask}, {kRo4003}, {}, Top::ground}, 1, 3},
+      {{{kRo4003, kCore, kMask}, {kRo4003}, {}, Top::ground}, 2, 2}};
+  for (Interfaces c : cases)
+    for (const double sigma : {0.0, 5.8e7}) {
+      c.stack.ground = sigma > 0 ? Conductor{sigma, 35e-6} : Conductor{};
+      for (const double f : {1e9, 10e9}) {
+        const LayeredSpectrum l(c.stack, f, c.source, c.observer);
+        const double k0 = l.k0();
+        for (const cd kr : {cd(0.5 * k0, 0.0), cd(1.4 * k0, 0.1 * k0), cd(1.9 * k0, 0.0),
+                            cd(3.0 * k0, 0.5 * k0), cd(1500.0, 0.0), cd(4000.0, 0.0)}) {
+          const Pair got = l.exact(kr);
+          for (const auto& [source, observer] :
+               {std::pair{c.source, c.observer}, std::pair{c.observer, c.source}}) {
+            const Pair want = by_the_fields(c.stack, f, kr, source, observer);
+            for (int i = 0; i < 2; ++i)
+              EXPECT_LT(std::abs(got[i] - want[i]), 1e-9 * std::abs(want[i]))
+                  << "interfaces " << source << " -> " << observer << " sigma " << sigma
+                  << " f " << f << " kr " << kr << " component " << i;
+          }
         }
       }
     }
@@ -225,6 +271,14 @@ TEST(LayeredSpectrum, BadStacksAreErrorsNamingTheLayer) {
   EXPECT_NE(message({{ok}, {ok, {0.5, 0.0, 1e-4}}, {}, Top::air}).find("layer 2 over the strips"),
             std::string::npos);
   EXPECT_NE(message({{{3.0, 0.0, -1.0}}, {}, {}, Top::air}).find("thickness"), std::string::npos);
+  // Metal on the cover ground, or on no interface.
+  try {
+    LayeredSpectrum({{ok}, {ok}, {}, Top::ground}, 1e9, 1, 2);
+    ADD_FAILURE() << "metal on the cover ground accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("interfaces 1 to 1"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(LayeredSpectrum({{ok}, {ok}, {}, Top::air}, 1e9, 0, 1), std::invalid_argument);
 }
 
 // The table's G at ρ (the full G, c/ρ added).
@@ -275,6 +329,48 @@ TEST(LayeredTable, ASplitSubstrateOrAnAirCoverIsTheSlab) {
   }
 }
 
+// The table of source → observer at f against the spectral functions integrated whole along
+// the table's path, nothing extracted (tail from decay 1), at the midpoints of every 7th of its
+// sample intervals from min_rho: the worst error relative to |G|, or to 1e-4 of the source
+// interface's c/ρ where G falls below that.
+struct WholeCheck {
+  double worst = 0;
+  int points = 0;
+  double built = 0;  // the table's seconds
+  std::size_t samples = 0;
+  double first = 0;  // the first ρ checked
+};
+WholeCheck against_the_whole_integral(const Stackup& stack, int source, int observer, double f,
+                                      double min_rho) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const GreensTable table(stack, source, observer, f, 0.1);
+  WholeCheck w;
+  w.built = seconds_since(t0);
+  const LayeredSpectrum spectrum(stack, f, source, observer);
+  const SingularCoefficients c = spectrum.scale();
+  EXPECT_EQ(table.singular().a, source == observer ? c.a : cd(0.0));
+  PathOptions p;
+  p.rel_tol = 1e-8;
+  const std::vector<double>& rho = table.sample_rho();
+  w.samples = rho.size();
+  for (std::size_t i = 0; i + 1 < rho.size(); i += 7) {
+    const double r = 0.5 * (rho[i] + rho[i + 1]);
+    if (r < min_rho) continue;
+    if (w.points == 0) w.first = r;
+    const Accuracy<2> acc{p.rel_tol, {0.0, 0.0},
+                          {1e-3 * std::abs(c.a) / r, 1e-3 * std::abs(c.v) / r}};
+    const Pair whole = path_integral(spectrum.path_scale(), r, p, acc, 1.0,
+                                     [&](cd kr) { return spectrum.exact(kr); });
+    const GreensValues g = table(r);
+    const auto error = [&](cd got, cd want, cd coefficient) {
+      return std::abs(got - want) / std::max(std::abs(want), 1e-4 * std::abs(coefficient) / r);
+    };
+    w.worst = std::max({w.worst, error(g.g_a, whole[0], c.a), error(g.g_v, whole[1], c.v)});
+    ++w.points;
+  }
+  return w;
+}
+
 TEST(LayeredTable, ACoveredBoardsTableIsItsSpectrumIntegratedWholly) {
   // A solder mask over RO4003, FR-4 buried under 0.8 mm, the 50 Ω stripline, at 3 and 15 GHz:
   // the table (static part on the real axis + remainder on the path, interpolated) against the
@@ -288,36 +384,34 @@ TEST(LayeredTable, ACoveredBoardsTableIsItsSpectrumIntegratedWholly) {
                                     {{ro4003}, {ro4003}, {}, Top::ground}};
   for (const Stackup& stack : stacks)
     for (const double f : {3e9, 15e9}) {
-      const auto t0 = std::chrono::steady_clock::now();
-      const GreensTable table(stack, f, 0.1);
-      const double built = seconds_since(t0);
-      const LayeredSpectrum spectrum(stack, f);
-      const SingularCoefficients c = spectrum.singular();
-      PathOptions p;
-      p.rel_tol = 1e-8;
-      double worst = 0;
-      int points = 0;
-      const std::vector<double>& rho = table.sample_rho();
-      for (std::size_t i = 0; i + 1 < rho.size(); i += 7) {
-        const double r = 0.5 * (rho[i] + rho[i + 1]);
-        if (r < 0.2e-3) continue;
-        const Accuracy<2> acc{p.rel_tol, {0.0, 0.0},
-                              {1e-3 * std::abs(c.a) / r, 1e-3 * std::abs(c.v) / r}};
-        const Pair whole = path_integral(spectrum.path_scale(), r, p, acc, 1.0,
-                                         [&](cd kr) { return spectrum.exact(kr); });
-        const GreensValues g = table(r);
-        const auto error = [&](cd got, cd want, cd coefficient) {
-          return std::abs(got - want) / std::max(std::abs(want), 1e-4 * std::abs(coefficient) / r);
-        };
-        worst = std::max({worst, error(g.g_a, whole[0], c.a), error(g.g_v, whole[1], c.v)});
-        ++points;
-      }
+      const WholeCheck w = against_the_whole_integral(stack, stack.strips(), stack.strips(), f, 0.2e-3);
       std::printf("[layered table] %zu+%zu layers, %s on top, %.0f GHz: worst %.2e over %d "
                   "points; built in %.2f s (%zu samples)\n",
                   stack.below.size(), stack.above.size(),
-                  stack.top == Top::air ? "air" : "a ground", f * 1e-9, worst, points, built,
-                  rho.size());
-      EXPECT_LT(worst, 1e-5);
+                  stack.top == Top::air ? "air" : "a ground", f * 1e-9, w.worst, w.points,
+                  w.built, w.samples);
+      EXPECT_LT(w.worst, 1e-5);
+    }
+}
+
+TEST(LayeredTable, BetweenTwoInterfacesItIsTheSpectrumIntegratedWholly) {
+  // Metal on two interfaces: a broadside stripline (RO4003 outside, a 0.2 mm FR-4 core) and a
+  // microstrip with metal on its 50 µm mask too; and the mask's top alone (an interface that
+  // is not the strips'). At 3 and 15 GHz, as above: between two interfaces at every ρ (G̃ falls
+  // like e^{−kρ Δz}, so the whole integral converges at ρ = 0 too), on one from 0.2 mm.
+  const std::vector<Interfaces> cases{broadside_stripline(),
+                                      {{{kRo4003}, {kMask}, {}, Top::air}, 2, 1},
+                                      {{{kRo4003}, {kMask}, {}, Top::air}, 2, 2}};
+  for (const Interfaces& c : cases)
+    for (const double f : {3e9, 15e9}) {
+      const bool between = c.source != c.observer;
+      const WholeCheck w =
+          against_the_whole_integral(c.stack, c.source, c.observer, f, between ? 0.0 : 0.2e-3);
+      std::printf("[layered table] interfaces %d -> %d of %zu+%zu layers, %.0f GHz: worst %.2e "
+                  "over %d points (from %.2g mm); built in %.2f s (%zu samples)\n",
+                  c.source, c.observer, c.stack.below.size(), c.stack.above.size(), f * 1e-9,
+                  w.worst, w.points, w.first * 1e3, w.built, w.samples);
+      EXPECT_LT(w.worst, 1e-5);
     }
 }
 

@@ -10,6 +10,8 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "planarmom/mom/constants.hpp"
@@ -266,6 +268,83 @@ TEST(PeriodicLine, AStriplineIsCohnsAndItsWaveTheDielectrics) {
               r.gamma.real(), exact.real(), r.gamma.imag(), exact.imag());
   EXPECT_NEAR(r.gamma.real() / exact.real(), 1.0, 1e-3);
   EXPECT_NEAR(r.gamma.imag() / exact.imag(), 1.0, 1e-5);
+}
+
+TEST(PeriodicLine, ABroadsidePairsModesAreTheStaticReferences) {
+  // Broadside-coupled striplines (W 1 mm; ground, 0.5 mm RO4003, strip, a 0.2 mm core, strip,
+  // 0.5 mm RO4003, ground): a homogeneous core and an FR-4 one, at 0.1 GHz, 6 and 12 square
+  // cells across, against the static even and odd εeff and Z0 of the same cross-sections
+  // (tools/quasi_static_line.py --broadside-table: finite differences, converged to 1e-6; the
+  // homogeneous pair's within 1e-7 of Cohn's 1960 closed form). Measured at 12 across: εeff
+  // within 1.2e-4, Z0 within 0.13%, each mode's Z0 error shrinking as the cell halves (24
+  // across: 1.7e-5 and 0.04%; docs/VALIDATION.md, "Broadside-coupled striplines"). Bars 2e-4
+  // and 0.2% at 12 across (the cells'; the dispersion at 0.1 GHz ≤ 3e-6), εeff = εr within
+  // 1e-6 for the homogeneous pair (TEM).
+  struct Case {
+    const char* name;
+    double core_eps;
+    double eps_even, z0_even, eps_odd, z0_odd;  // the reference
+  };
+  const std::vector<Case> cases{{"RO4003", 3.38, 3.380000, 63.5088, 3.380000, 14.5695},
+                                {"FR-4", 4.4, 3.470813, 62.6725, 4.175169, 13.1089}};
+  for (const Case& c : cases) {
+    double last_even = 1.0, last_odd = 1.0;
+    for (const int across : {6, 12}) {
+      LineSpec spec = line(3.38, 0.5, 1.0, across, 0);
+      spec.cover = {{c.core_eps, 0.0, 0.2e-3}, {3.38, 0.0, 0.5e-3}};
+      spec.top = Top::ground;
+      spec.broadside = 1;
+      const CoupledLineResult r = periodic_broadside_pair(spec, 0.1e9);
+      const double e_even = r.even.eps_eff / c.eps_even - 1, e_odd = r.odd.eps_eff / c.eps_odd - 1;
+      const double z_even = r.even.z0.real() / c.z0_even - 1, z_odd = r.odd.z0.real() / c.z0_odd - 1;
+      std::printf("[periodic] broadside, %s core, %d across: even eps_eff %.6f (%+.2e) Z0 %.4f "
+                  "(%+.4f %%), odd eps_eff %.6f (%+.2e) Z0 %.4f (%+.4f %%)\n",
+                  c.name, across, r.even.eps_eff, e_even, r.even.z0.real(), 100 * z_even,
+                  r.odd.eps_eff, e_odd, r.odd.z0.real(), 100 * z_odd);
+      if (c.core_eps == 3.38) {
+        EXPECT_NEAR(r.even.eps_eff / 3.38, 1.0, 1e-6);
+        EXPECT_NEAR(r.odd.eps_eff / 3.38, 1.0, 1e-6);
+      }
+      EXPECT_LT(std::abs(z_even), last_even) << c.name << " " << across;
+      EXPECT_LT(std::abs(z_odd), last_odd) << c.name << " " << across;
+      last_even = std::abs(z_even);
+      last_odd = std::abs(z_odd);
+      if (across == 12) {
+        EXPECT_LT(std::abs(e_even), 2e-4) << c.name;
+        EXPECT_LT(std::abs(e_odd), 2e-4) << c.name;
+        EXPECT_LT(std::abs(z_even), 2e-3) << c.name;
+        EXPECT_LT(std::abs(z_odd), 2e-3) << c.name;
+      }
+    }
+  }
+}
+
+TEST(PeriodicLine, ABroadsideModeThatLeaksOrAnAsymmetricStackIsAnError) {
+  // An RO4003 core between FR-4 sheets: the odd mode (εeff 3.63 static) is slower than the
+  // plates' TM0 wave (4.19), so it leaks, and one period's real-axis integral would pass
+  // through that wave's pole: an error saying so. A stack not mirrored about the strips'
+  // midplane (or under air) has no even and odd modes: an error before any work.
+  LineSpec spec = line(4.4, 0.5, 0.6, 6, 0);
+  spec.cover = {{3.38, 0.0, 0.2e-3}, {4.4, 0.0, 0.5e-3}};
+  spec.top = Top::ground;
+  spec.broadside = 1;
+  try {
+    periodic_broadside_pair(spec, 0.1e9);
+    ADD_FAILURE() << "a leaky mode was returned";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("leaks into the plates"), std::string::npos) << e.what();
+  }
+  LineSpec asymmetric = spec;
+  asymmetric.cover.back().height_m = 0.4e-3;
+  EXPECT_THROW(periodic_broadside_pair(asymmetric, 0.1e9), std::invalid_argument);
+  LineSpec air = spec;
+  air.top = Top::air;
+  EXPECT_THROW(periodic_broadside_pair(air, 0.1e9), std::invalid_argument);
+  LineSpec single = spec;
+  EXPECT_THROW(periodic_line(single, 0.1e9), std::invalid_argument);
+  single.broadside = 0;
+  single.cover = {{4.4, 0.0, 0.5e-3}};
+  EXPECT_NO_THROW(periodic_line(single, 0.1e9));
 }
 
 }  // namespace

@@ -134,6 +134,10 @@ class GreensTable {
   // part transformed on the real axis and its remainder on the path (src/layered_greens.hpp).
   GreensTable(const Stackup& stack, double frequency_hz, double rho_max_m,
               const TableOptions& options = {});
+  // Between metal on two of the stack's interfaces (Stackup::strips(); no c/ρ there: singular()
+  // is 0), or on one that is not the strips'.
+  GreensTable(const Stackup& stack, int source, int observer, double frequency_hz,
+              double rho_max_m, const TableOptions& options = {});
 
   // G_A(ρ), G_V(ρ) = c/ρ + interpolated smooth part; 0 < ρ ≤ rho_max().
   GreensValues operator()(double rho_m) const;

@@ -43,6 +43,9 @@ struct LineSpec {
   // them air or a ground (a stripline).
   std::vector<Layer> cover{};
   Top top = Top::air;
+  // A broadside-coupled pair: a second strip of the same width over the first, on top of this
+  // cover layer (1-based; periodic_broadside_pair). 0: none.
+  int broadside = 0;
 
   [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
   [[nodiscard]] double along_cell_mm() const { return along_mm > 0 ? along_mm : across_cell_mm(); }
@@ -78,6 +81,10 @@ double suggested_half_length_mm(const LineSpec& spec, double frequency_hz);
 // std::invalid_argument, naming `what`, for losses the line's model does not hold: lossy metal
 // under a ground on top.
 void check_losses(const LineSpec& spec, const std::string& what);
+// std::invalid_argument, naming `what`, for a broadside pair (LineSpec::broadside) whose even and
+// odd modes are not the line's: a stack not symmetric about the strips' midplane, a strip on
+// no cover layer or under none, a side-by-side gap as well.
+void check_broadside(const LineSpec& spec, const std::string& what);
 // The half length of a periodic check's line (LineSpec::periodic), which only finds the
 // matched load with the period's γ: 20 widths and 20 heights, at every frequency.
 double load_half_length_mm(const LineSpec& spec);

@@ -30,4 +30,12 @@ struct PeriodicLineOptions {
 LineResult periodic_line(const LineSpec& spec, double frequency_hz,
                          const PeriodicLineOptions& options = {});
 
+// A broadside-coupled pair (LineSpec::broadside: the second strip over the first, in a stack
+// symmetric about their midplane, check_broadside): one period of each mode, the partner's
+// currents equal (even) or opposite (odd), so each mode's Floquet matrix is the single strip's
+// with G̃ + G̃_between or G̃ − G̃_between (layered_spectrum.hpp). Z0 per strip, as a coupled
+// pair's. Throws as periodic_line and check_broadside.
+CoupledLineResult periodic_broadside_pair(const LineSpec& spec, double frequency_hz,
+                                          const PeriodicLineOptions& options = {});
+
 }  // namespace pmom::mom

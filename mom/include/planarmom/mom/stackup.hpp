@@ -28,6 +28,13 @@ struct Stackup {
   std::vector<Layer> above;  // bottom to top; at least one under a cover ground
   Conductor ground{};
   Top top = Top::air;
+
+  // Interfaces are numbered from the ground: k is the top of the k-th layer from the bottom
+  // (below's, then above's); metal may lie on 1 … interfaces() (not on a cover ground).
+  [[nodiscard]] int strips() const { return static_cast<int>(below.size()); }
+  [[nodiscard]] int interfaces() const {
+    return static_cast<int>(below.size() + above.size()) - (top == Top::ground ? 1 : 0);
+  }
 };
 
 // Throws std::invalid_argument naming the layer and the field.
