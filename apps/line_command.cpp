@@ -40,13 +40,15 @@ struct LineFlags {
   double gap_mm = 0;    // > 0: a coupled pair with this gap
   double along_mm = 0;  // the cell's side along the line; 0: square cells
   std::vector<std::string> cover;  // EPS_R:HEIGHT_MM[:TAN_DELTA], bottom to top
+  std::vector<std::string> under;  // the same, between the ground and the substrate
   bool periodic = false;           // γ and Z0 from one period of the line
   bool cover_ground = false;       // a ground over the cover: a stripline
   int broadside = 0;               // > 0: a second strip over the first, on this cover layer
 };
 
-// --cover's layers: EPS_R:HEIGHT_MM or EPS_R:HEIGHT_MM:TAN_DELTA each (validated by the stack).
-std::vector<mom::Layer> cover_layers(const std::vector<std::string>& items) {
+// --cover's or --under's layers: EPS_R:HEIGHT_MM or EPS_R:HEIGHT_MM:TAN_DELTA each (validated
+// by the stack).
+std::vector<mom::Layer> parse_layers(const std::vector<std::string>& items, const char* flag) {
   std::vector<mom::Layer> layers;
   for (const std::string& item : items) {
     std::vector<double> v;
@@ -64,8 +66,8 @@ std::vector<mom::Layer> cover_layers(const std::vector<std::string>& items) {
       v.clear();
     }
     if (v.size() != 2 && v.size() != 3)
-      throw std::invalid_argument("line: --cover '" + item + "' is not EPS_R:HEIGHT_MM or "
-                                  "EPS_R:HEIGHT_MM:TAN_DELTA");
+      throw std::invalid_argument(std::string("line: ") + flag + " '" + item +
+                                  "' is not EPS_R:HEIGHT_MM or EPS_R:HEIGHT_MM:TAN_DELTA");
     layers.push_back({v[0], v.size() == 3 ? v[2] : 0.0, v[1] * 1e-3});
   }
   return layers;
@@ -97,8 +99,13 @@ LineFlags with_config(const LineFlags& given, const LineOptions& o) {
   return f;
 }
 
-// The layers over the strips and what lies over them, and where the static references are.
-void print_cover(const std::vector<mom::Layer>& cover, mom::Top top, bool broadside = false) {
+// The layers under and over the strips and what lies over them, and where the static
+// references are.
+void print_stack(const std::vector<mom::Layer>& under, const std::vector<mom::Layer>& cover,
+                 mom::Top top, bool broadside = false) {
+  for (const mom::Layer& l : under)
+    std::printf("layer under the substrate (bottom to top): eps_r %.3f, tan delta %g, %.4f mm\n",
+                l.eps_r, l.loss_tangent, l.height_m * 1e3);
   for (const mom::Layer& l : cover)
     std::printf("cover layer (bottom to top): eps_r %.3f, tan delta %g, %.4f mm\n", l.eps_r,
                 l.loss_tangent, l.height_m * 1e3);
@@ -107,9 +114,10 @@ void print_cover(const std::vector<mom::Layer>& cover, mom::Top top, bool broads
     std::printf("no closed form in general (Cohn's 1960 one for wide strips in one dielectric): "
                 "tools/quasi_static_line.py --second-strip-on gives the modes' static eps_eff "
                 "and Z0\n");
-  else if (!cover.empty())
-    std::printf("KJ and HJ are the bare line's formulas (no closed form with a cover: "
-                "tools/quasi_static_line.py gives its static eps_eff and Z0)\n");
+  else if (!cover.empty() || !under.empty())
+    std::printf("KJ and HJ are the bare line's formulas on the substrate at the strip's height "
+                "(no closed form for a stack: tools/quasi_static_line.py gives its static eps_eff "
+                "and Z0)\n");
 }
 
 // The coupled pair: per frequency and mode, εeff and Z0 (per strip) against Kirschning-Jansen's.
@@ -156,7 +164,7 @@ int run_broadside(const LineFlags& f, const mom::LineSpec& board) {
               "%d, %d cells across, %s rooftops; one period per mode, Z0 per strip\n",
               f.eps_r, f.height_mm, board.width_mm, board.broadside, f.cells_across,
               f.plain_rooftops ? "plain" : "edge-shaped");
-  print_cover(board.cover, board.top, true);
+  print_stack(board.base, board.cover, board.top, true);
   std::printf("%8s %5s %9s %12s %11s %14s %10s\n", "f GHz", "mode", "unknowns", "eps_eff",
               "Z0 ohm", "alpha dB/m", "seconds");
   for (double ghz : f.freq_ghz) {
@@ -174,12 +182,21 @@ int run_broadside(const LineFlags& f, const mom::LineSpec& board) {
 }
 
 int run(const LineFlags& f) {
+  const std::vector<mom::Layer> under = parse_layers(f.under, "--under");
+  // The strip's height over the ground: the formulas' h.
+  double height_mm = f.height_mm;
+  for (const mom::Layer& l : under) height_mm += l.height_m * 1e3;
   const double width = f.width_mm > 0
                            ? f.width_mm
-                           : mom::width_for_impedance_hj(f.z0, f.eps_r) * f.height_mm;
-  const std::vector<mom::Layer> cover = cover_layers(f.cover);
+                           : mom::width_for_impedance_hj(f.z0, f.eps_r) * height_mm;
+  const std::vector<mom::Layer> cover = parse_layers(f.cover, "--cover");
   const mom::Top top = f.cover_ground ? mom::Top::ground : mom::Top::air;
-  validate(mom::Stackup{{{f.eps_r, f.loss_tangent, f.height_mm * 1e-3}}, cover, {}, top});
+  std::vector<mom::Layer> below = under;
+  below.push_back({f.eps_r, f.loss_tangent, f.height_mm * 1e-3});
+  validate(mom::Stackup{below, cover, {}, top});
+  if (!under.empty() && f.gap_mm > 0)
+    throw std::invalid_argument("line: a coupled pair (--gap-mm) is compared with formulas of "
+                                "one substrate; leave out --under");
   const mom::Conductor metal =
       f.conductivity > 0 ? mom::Conductor{f.conductivity, f.thickness_um * 1e-6} : mom::Conductor{};
   mom::LineSpec board;  // the board alone, checked before any output
@@ -190,6 +207,7 @@ int run(const LineFlags& f) {
     board = mom::LineSpec{f.eps_r,        f.height_mm, width, f.cells_across, 0,
                           !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
     board.cover = cover;
+    board.base = under;
     board.top = top;
     board.broadside = f.broadside;
     mom::check_broadside(board, "line --broadside");
@@ -202,17 +220,17 @@ int run(const LineFlags& f) {
     if (f.loss_tangent > 0 || f.conductivity > 0)
       throw std::invalid_argument("line: a coupled pair (--gap-mm) is characterised lossless; "
                                   "leave out --loss-tangent and --conductivity");
-    print_cover(cover, top);
+    print_stack({}, cover, top);
     return run_pair(f, width, cover, top);
   }
-  const double u = width / f.height_mm;
+  const double u = width / height_mm;
   const double z_hj = mom::impedance_hj(u, f.eps_r);
   std::printf("eps_r %.3f, h %.4f mm, W %.4f mm (Hammerstad-Jensen Z0 %.2f ohm), %d cells "
               "across, %s rooftops, %s\n",
               f.eps_r, f.height_mm, width, z_hj, f.cells_across,
               f.plain_rooftops ? "plain" : "edge-shaped",
               f.periodic ? "gamma and Z0 from one period of the line" : "a centre-fed line");
-  print_cover(cover, top);
+  print_stack(under, cover, top);
   // Z0 against the static Hammerstad-Jensen value and their dispersive one at KJ's εeff(f).
   std::printf("%8s %8s %9s %10s %10s %8s %9s %8s %9s %8s %10s %8s\n", "f GHz", "half mm",
               "unknowns", "eps_eff", "KJ", "diff %", "Z0 ohm", "diff %", "HJ(f)", "diff %",
@@ -227,10 +245,11 @@ int run(const LineFlags& f) {
                                 : (std::to_string(f.conductivity) + " S/m, " +
                                    std::to_string(f.thickness_um) + " um").c_str());
   for (double g : f.freq_ghz) {
-    const double kj = mom::effective_permittivity_kj(u, f.eps_r, g, f.height_mm);
+    const double kj = mom::effective_permittivity_kj(u, f.eps_r, g, height_mm);
     mom::LineSpec spec{f.eps_r,        f.height_mm, width, f.cells_across, f.half_length_mm,
                        !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
     spec.cover = cover;
+    spec.base = under;
     spec.top = top;
     if (spec.half_length_mm <= 0) spec.half_length_mm = mom::suggested_half_length_mm(spec, g * 1e9);
     const double half = f.periodic ? 0.0 : spec.half_length_mm;
@@ -259,7 +278,7 @@ int run(const LineFlags& f) {
       double conductor = 0, hj = 0;
       if (!metal.perfect()) {
         const double rs = 1 / (f.conductivity * mom::skin_depth_m(f.conductivity, g * 1e9));
-        conductor = mom::attenuation_conductor_wheeler(width, f.height_mm, f.thickness_um * 1e-3,
+        conductor = mom::attenuation_conductor_wheeler(width, height_mm, f.thickness_um * 1e-3,
                                                        z_hj, rs);
         hj = mom::attenuation_conductor_hj(width, z_hj, rs);
       }
@@ -328,6 +347,11 @@ Command add_line_command(CLI::App& parent) {
   app->add_option("--along-mm", flags->along_mm,
                   "The cell's side along the line (default: square cells, W / --cells-across)")
       ->check(CLI::PositiveNumber);
+  app->add_option("--under", flags->under,
+                  "Dielectric layers between the ground and the substrate (--eps-r, --height-mm, "
+                  "the layer the strip lies on), bottom to top: EPS_R:HEIGHT_MM[:TAN_DELTA] each, "
+                  "comma-separated (a core under a prepreg)")
+      ->delimiter(',');
   app->add_option("--cover", flags->cover,
                   "Dielectric layers over the strip, bottom to top, air above: "
                   "EPS_R:HEIGHT_MM[:TAN_DELTA] each, comma-separated (a solder mask: 3.8:0.025)")

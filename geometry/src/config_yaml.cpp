@@ -45,9 +45,8 @@ class Reader : public YamlReader {
     validated([&] { validate(s); });
   }
 
-  // The board as a list of layers (bottom to top) with the strips on one of them: that layer
-  // is the substrate, the ones over it the cover. Several layers under the strips are not
-  // modelled yet (the feeds' lines and the vias know one).
+  // The board as a list of layers (bottom to top) with the strips on top of one of them: that
+  // layer is the substrate, the ones under it the base, the ones over it the cover.
   void stackup(const YAML::Node& node) const {
     check_keys(node, "/stackup", keys("/stackup"));
     c_.lines[{Item::substrate, -1, ""}] = line_of(node);
@@ -56,25 +55,24 @@ class Reader : public YamlReader {
       fail(layers, "/stackup/layers must be a non-empty list of {eps_r, height_mm, loss_tangent}");
     const int count = static_cast<int>(layers.size());
     const int on = integer(require(node, "/stackup", "metal_on"), "/stackup/metal_on", 1, count);
-    if (on != 1)
-      fail(node["metal_on"], "/stackup/metal_on " + std::to_string(on) + ": the strips must lie "
-                             "on the bottom layer (layers under the strips other than one are "
-                             "not modelled yet; write the ones over them as the cover)");
     Substrate& s = c_.layout.substrate;
     for (int i = 0; i < count; ++i) {
       const YAML::Node layer = layers[static_cast<std::size_t>(i)];
       const std::string path = "/stackup/layers/" + std::to_string(i);
       check_keys(layer, path, keys("/stackup/layers/*"));
-      // Its lines under the substrate's index (−1) or the cover's (0, 1, …), as validate names.
+      // Its lines under the substrate's index (−1), the base's (−2, −3, … downwards) or the
+      // cover's (0, 1, …), as validate names.
       const int index = i - on;
       Dielectric d;
       d.eps_r = field(layer, path, "eps_r", Item::substrate, index);
       d.height_mm = field(layer, path, "height_mm", Item::substrate, index);
       d.loss_tangent = optional_field(layer, path, "loss_tangent", Item::substrate, index, 0.0);
-      if (index < 0) {
+      if (index == -1) {
         s.eps_r = d.eps_r;
         s.height_mm = d.height_mm;
         s.loss_tangent = d.loss_tangent;
+      } else if (index < -1) {
+        s.base.push_back(d);
       } else {
         s.cover.push_back(d);
       }

@@ -32,7 +32,8 @@ Direction parse_direction(std::string_view text) {
 }
 
 void validate(const Substrate& substrate) {
-  // The layer under the strips (index −1) and the cover's (0, 1, … from the strips up).
+  // The layer under the strips (index −1), the base's under it (−2, −3, … from the strips
+  // down) and the cover's (0, 1, … from the strips up).
   const auto check = [](const std::string& name, int index, double eps_r, double height_mm,
                         double loss_tangent) {
     auto fail = [&](const std::string& what, const char* field) {
@@ -45,6 +46,12 @@ void validate(const Substrate& substrate) {
       fail("loss tangent must be >= 0, got " + num(loss_tangent), "loss_tangent");
   };
   check("substrate", -1, substrate.eps_r, substrate.height_mm, substrate.loss_tangent);
+  for (std::size_t i = 0; i < substrate.base.size(); ++i) {
+    const std::size_t from_top = substrate.base.size() - i;  // 1: right under the substrate
+    const Dielectric& d = substrate.base[i];
+    check("layer " + std::to_string(from_top) + " under the substrate",
+          -1 - static_cast<int>(from_top), d.eps_r, d.height_mm, d.loss_tangent);
+  }
   for (std::size_t i = 0; i < substrate.cover.size(); ++i) {
     const Dielectric& d = substrate.cover[i];
     check("cover layer " + std::to_string(i + 1), static_cast<int>(i), d.eps_r, d.height_mm,
@@ -166,6 +173,9 @@ void validate(const Layout& layout) {
   if (!layout.vias.empty() && !layout.substrate.cover.empty())
     throw GeometryError("vias under a cover are not modelled yet (their Green's functions are "
                         "the bare substrate's)", Item::via, 0, "");
+  if (!layout.vias.empty() && !layout.substrate.base.empty())
+    throw GeometryError("vias through several layers are not modelled yet (their Green's "
+                        "functions are one substrate's)", Item::via, 0, "");
   if (!layout.metal.pec && layout.substrate.top == Top::ground)
     throw GeometryError("lossy metal under a ground on top is not modelled yet (the strips' loss "
                         "terms image the current in the lower ground only); use pec: true",

@@ -45,7 +45,7 @@ struct Window {
 Window window_of(const geometry::Mesh& mesh, const geometry::MeshPort& port,
                  const DeembedOptions& options) {
   const double cell = port.along_mm;
-  const double size = std::max(port.width_mm, mesh.layout().substrate.height_mm);
+  const double size = std::max(port.width_mm, mesh.layout().substrate.height_over_ground_mm());
   // The slack keeps a whole number of cells whole (3 · 3.2 / 0.4 is 24.000000000000004).
   const int skip = static_cast<int>(std::ceil(options.near_field_sizes * size / cell - 1e-9));
   // Sample 0 is the gap, one cell from the open port edge: skip cells past both.

@@ -19,6 +19,7 @@ LineSpec board_line(const geometry::Layout& layout, double width_mm, int count, 
   LineSpec spec{sub.eps_r,        sub.height_mm,    width_mm, count, 0, true,
                 sub.loss_tangent, conductor(layout.metal), along_mm};
   spec.cover = layers(sub.cover);
+  spec.base = layers(sub.base);
   spec.top = sub.top;
   return spec;
 }

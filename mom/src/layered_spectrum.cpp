@@ -63,15 +63,17 @@ void validate(const Stackup& stack) {
   validate(stack.ground);
 }
 
-std::vector<Layer> layers(const std::vector<geometry::Dielectric>& cover) {
+std::vector<Layer> layers(const std::vector<geometry::Dielectric>& dielectrics) {
   std::vector<Layer> out;
-  for (const geometry::Dielectric& d : cover) out.push_back({d.eps_r, d.loss_tangent, d.height_mm * 1e-3});
+  for (const geometry::Dielectric& d : dielectrics)
+    out.push_back({d.eps_r, d.loss_tangent, d.height_mm * 1e-3});
   return out;
 }
 
 Stackup stackup(const geometry::Substrate& board, const Conductor& ground) {
-  return {{{board.eps_r, board.loss_tangent, board.height_mm * 1e-3}}, layers(board.cover), ground,
-          board.top};
+  std::vector<Layer> below = layers(board.base);
+  below.push_back({board.eps_r, board.loss_tangent, board.height_mm * 1e-3});
+  return {below, layers(board.cover), ground, board.top};
 }
 
 Stackup one_layer(const Slab& slab) {

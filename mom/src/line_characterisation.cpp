@@ -133,9 +133,9 @@ LineSolution solve_line_by_lu(const LineSystem& s) {
 namespace {
 
 double guided_wavelength_mm(const LineSpec& spec, double frequency_hz) {
-  const double u = spec.width_mm / spec.height_mm;
+  const double u = spec.width_mm / spec.height_over_ground_mm();
   const double eps_eff =
-      effective_permittivity_kj(u, spec.eps_r, frequency_hz * 1e-9, spec.height_mm);
+      effective_permittivity_kj(u, spec.eps_r, frequency_hz * 1e-9, spec.height_over_ground_mm());
   return c0 / (frequency_hz * std::sqrt(eps_eff)) * 1e3;
 }
 }  // namespace
@@ -145,7 +145,7 @@ double half_length_mm(const LineSpec& spec, double frequency_hz, int half_wavele
 }
 
 int suggested_half_wavelengths(const LineSpec& spec, double frequency_hz) {
-  const double shortest = 20 * std::max(spec.width_mm, spec.height_mm);
+  const double shortest = 20 * std::max(spec.width_mm, spec.height_over_ground_mm());
   int k = 0;
   while (half_length_mm(spec, frequency_hz, k) < shortest) ++k;
   return k;
@@ -166,15 +166,18 @@ void check_broadside(const LineSpec& spec, const std::string& what) {
   if (spec.gap_mm > 0)
     throw std::invalid_argument(what + ": strips side by side and broadside at once are not "
                                 "modelled");
-  // Symmetric about the strips' midplane: the layers between them a palindrome, the last
-  // cover layer the substrate, a ground on top as below.
+  // Symmetric about the strips' midplane: a ground on top as below, the whole stack a
+  // palindrome with as many layers over the upper strip as under the lower one.
   const auto same = [](const Layer& a, const Layer& b) {
     return a.eps_r == b.eps_r && a.loss_tangent == b.loss_tangent && a.height_m == b.height_m;
   };
-  const auto k = static_cast<std::size_t>(spec.broadside);
-  bool symmetric = spec.top == Top::ground && spec.cover.size() == k + 1 &&
-                   same(spec.cover.back(), spec.stackup().below.front());
-  for (std::size_t i = 0; i < k; ++i) symmetric = symmetric && same(spec.cover[i], spec.cover[k - 1 - i]);
+  const Stackup stack = spec.stackup();
+  std::vector<Layer> all = stack.below;
+  all.insert(all.end(), stack.above.begin(), stack.above.end());
+  const std::size_t under = stack.below.size(), over = stack.above.size() - static_cast<std::size_t>(spec.broadside);
+  bool symmetric = spec.top == Top::ground && under == over;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    symmetric = symmetric && same(all[i], all[all.size() - 1 - i]);
   if (!symmetric)
     throw std::invalid_argument(what + ": the even and odd modes need a stack symmetric about "
                                 "the strips' midplane (a ground on top, the substrate's layer "
@@ -186,7 +189,7 @@ double suggested_half_length_mm(const LineSpec& spec, double frequency_hz) {
 }
 
 double load_half_length_mm(const LineSpec& spec) {
-  return 20 * std::max(spec.width_mm, spec.height_mm);
+  return 20 * std::max(spec.width_mm, spec.height_over_ground_mm());
 }
 
 namespace {
@@ -211,6 +214,8 @@ geometry::Mesh line_mesh(const LineSpec& spec, int half) {
   layout.substrate = {spec.eps_r, spec.height_mm, 0.0};
   for (const Layer& l : spec.cover)
     layout.substrate.cover.push_back({l.eps_r, l.height_m * 1e3, l.loss_tangent});
+  for (const Layer& l : spec.base)
+    layout.substrate.base.push_back({l.eps_r, l.height_m * 1e3, l.loss_tangent});
   layout.substrate.top = spec.top;
   const double length = 2 * half * along, centre = spec.width_mm / 2;
   layout.rects = {{0, 0, length, spec.width_mm}};

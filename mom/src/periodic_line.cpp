@@ -90,7 +90,7 @@ class PeriodLoss {
         rows_(rows),
         dx_(dx) {
     if (strip_.zero()) return;  // perfect metal: no terms, no lattice
-    lattice_.emplace(dx, dy, spec.height_mm * 1e-3, StripLossOptions{}.image_reach_heights);
+    lattice_.emplace(dx, dy, spec.height_over_ground_mm() * 1e-3, StripLossOptions{}.image_reach_heights);
     const int mx = (rows + 1) / 2, my = (rows - 1) / 2;
     const auto x_shape = [&](int j) {
       return RooftopShape{geometry::Edge::none, geometry::Edge::none, row_edge(j, rows)};
@@ -402,8 +402,8 @@ LineResult mode_of(const Period& period, double eps_guess, double frequency_hz) 
 
 // Kirschning-Jansen's εeff of the bare microstrip: where the root search starts.
 double start_guess(const LineSpec& spec, double frequency_hz) {
-  const double u = spec.width_mm / spec.height_mm;
-  return effective_permittivity_kj(u, spec.eps_r, frequency_hz * 1e-9, spec.height_mm);
+  const double u = spec.width_mm / spec.height_over_ground_mm();
+  return effective_permittivity_kj(u, spec.eps_r, frequency_hz * 1e-9, spec.height_over_ground_mm());
 }
 
 void check_cells(const LineSpec& spec) {
@@ -433,11 +433,13 @@ CoupledLineResult periodic_broadside_pair(const LineSpec& spec, double frequency
   // Each mode's field lies mostly in the layers between the strips (odd) or outside them
   // (even): both searches start from their mean εr, the field's weights unknown.
   double eps = 0.0, height = 0.0;
-  for (const Layer& l : spec.stackup().above) {
-    eps += l.eps_r * l.height_m;
-    height += l.height_m;
-  }
-  eps = (eps + spec.eps_r * spec.height_mm * 1e-3) / (height + spec.height_mm * 1e-3);
+  const Stackup stack = spec.stackup();
+  for (const auto* layers : {&stack.below, &stack.above})
+    for (const Layer& l : *layers) {
+      eps += l.eps_r * l.height_m;
+      height += l.height_m;
+    }
+  eps /= height;
   return {mode_of(Period(spec, frequency_hz, options, 1), eps, frequency_hz),
           mode_of(Period(spec, frequency_hz, options, -1), eps, frequency_hz)};
 }

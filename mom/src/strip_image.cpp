@@ -86,7 +86,7 @@ std::vector<GramEntry> strip_loss_entries(const geometry::Mesh& mesh, bool edge_
   const std::vector<RooftopCells> cells = rooftop_cells(mesh, edge_profiles);
   const geometry::Grid& grid = mesh.grid();
   const double a = grid.dx_mm * 1e-3, b = grid.dy_mm * 1e-3;
-  const double h = mesh.layout().substrate.height_mm * 1e-3;
+  const double h = mesh.layout().substrate.height_over_ground_mm() * 1e-3;
   const ImageLattice lattice(a, b, h, options.image_reach_heights);
   const int sub_x = lattice.sub_x(), sub_y = lattice.sub_y();
   const int reach = lattice.reach(), reach_y = lattice.reach_y();

@@ -18,10 +18,11 @@
 namespace pmom::sweep {
 namespace {
 
-// λg (mm) of a strip of this width at f, Kirschning-Jansen's εeff.
+// λg (mm) of a strip of this width at f, Kirschning-Jansen's εeff (the substrate's εr at the
+// strips' height over the ground: an estimate where there are several layers).
 double guided_wavelength_mm(const geometry::Substrate& sub, double width_mm, double hz) {
-  const double eps_eff = mom::effective_permittivity_kj(width_mm / sub.height_mm, sub.eps_r,
-                                                        hz * 1e-9, sub.height_mm);
+  const double h = sub.height_over_ground_mm();
+  const double eps_eff = mom::effective_permittivity_kj(width_mm / h, sub.eps_r, hz * 1e-9, h);
   return mom::c0 / (hz * std::sqrt(eps_eff)) * 1e3;
 }
 
@@ -77,7 +78,7 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
     if (group.second == mom::PortWaves::calibrated) {
       // The circuit's field at a calibrated port's open end, magnified by the gap's voltage
       // (docs/VALIDATION.md, "Calibrated ports").
-      const double size = std::max(port.width_mm, sub.height_mm);
+      const double size = std::max(port.width_mm, sub.height_over_ground_mm());
       w << names(ports, shortest, feed_mm);
       if (shortest >= kCalibratedFeedSizes * size) continue;
       w << ": calibrated on feeds from " << shortest << " mm, " << shortest / size

@@ -163,6 +163,8 @@ std::string cover_key(const mom::LineSpec& spec) {
   std::string key;
   for (const mom::Layer& l : spec.cover)
     key += " cover " + hex(l.eps_r) + " " + hex(l.height_m) + " " + hex(l.loss_tangent);
+  for (const mom::Layer& l : spec.base)
+    key += " base " + hex(l.eps_r) + " " + hex(l.height_m) + " " + hex(l.loss_tangent);
   return key + (spec.top == mom::Top::ground ? " top ground" : "");
 }
 

@@ -207,6 +207,20 @@ $exe -q line --width-mm 0.6 --cells-across 4 --cover 3.38:0.508 --cover-ground -
   >"$work/stripline.txt" || fail "line --cover-ground failed"
 grep -qE "^ +1\.000 +0\.00 +[0-9]+ +3\.3800[0-9] " "$work/stripline.txt" ||
   fail "line --cover-ground: $(cat "$work/stripline.txt")"
+# A line on a prepreg over a core (--under): the layer named, its εeff above the prepreg's bare
+# line's (2.94 against 2.65 static); a bad layer is one error line before any output.
+$exe -q line --width-mm 1.0 --eps-r 3.38 --height-mm 0.2 --under 4.4:0.3 --cells-across 6 --periodic \
+  --freq-ghz 0.1 >"$work/under.txt" || fail "line --under failed"
+grep -q "layer under the substrate (bottom to top): eps_r 4.400, tan delta 0, 0.3000 mm" "$work/under.txt" &&
+  grep -qE "^ +0\.100 +0\.00 +[0-9]+ +2\.94[0-9]+ " "$work/under.txt" ||
+  fail "line --under: $(cat "$work/under.txt")"
+set +e
+$exe line --width-mm 1.0 --under 4.4 --freq-ghz 1 >"$work/under_bad.txt" 2>"$work/under_bad.err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] && [ ! -s "$work/under_bad.txt" ] && [ "$(wc -l <"$work/under_bad.err")" -eq 1 ] &&
+  grep -q -- "--under '4.4'" "$work/under_bad.err" ||
+  fail "line --under 4.4: exit $rc, $(cat "$work/under_bad.txt" "$work/under_bad.err")"
 # A broadside pair in a homogeneous stripline: both modes TEM (εeff = εr), the odd Z0 under
 # the even; a stack not symmetric about the strips' midplane is one error line before output.
 $exe -q line --width-mm 1.0 --cells-across 6 --height-mm 0.5 --cover 3.38:0.2,3.38:0.5 \

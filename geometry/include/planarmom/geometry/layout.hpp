@@ -32,12 +32,22 @@ struct Substrate {
   double loss_tangent = 0.0;  // >= 0
   std::vector<Dielectric> cover{};
   Top top = Top::air;         // a ground needs a cover under it
+  // Layers between the ground and the substrate's, bottom to top (a multilayer board's core
+  // under the prepreg the strips lie on).
+  std::vector<Dielectric> base{};
 
   // The highest εr of its layers: where the wavelength is shortest.
   [[nodiscard]] double max_eps_r() const {
     double e = eps_r;
-    for (const Dielectric& d : cover) e = d.eps_r > e ? d.eps_r : e;
+    for (const auto* layers : {&base, &cover})
+      for (const Dielectric& d : *layers) e = d.eps_r > e ? d.eps_r : e;
     return e;
+  }
+  // The strips' height over the ground: the substrate's and the base's layers.
+  [[nodiscard]] double height_over_ground_mm() const {
+    double h = height_mm;
+    for (const Dielectric& d : base) h += d.height_mm;
+    return h;
   }
 };
 

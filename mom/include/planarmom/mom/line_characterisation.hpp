@@ -43,6 +43,9 @@ struct LineSpec {
   // them air or a ground (a stripline).
   std::vector<Layer> cover{};
   Top top = Top::air;
+  // Dielectric layers between the ground and the substrate, bottom to top (a core under the
+  // prepreg the strip lies on).
+  std::vector<Layer> base{};
   // A broadside-coupled pair: a second strip of the same width over the first, on top of this
   // cover layer (1-based; periodic_broadside_pair). 0: none.
   int broadside = 0;
@@ -50,9 +53,17 @@ struct LineSpec {
   [[nodiscard]] double across_cell_mm() const { return width_mm / cells_across; }
   [[nodiscard]] double along_cell_mm() const { return along_mm > 0 ? along_mm : across_cell_mm(); }
   [[nodiscard]] bool lossy() const { return loss_tangent > 0 || !metal.perfect(); }
-  // The substrate under the strip, the cover over it and the ground as a Stackup.
+  // The base and the substrate under the strip, the cover over it and the ground as a Stackup.
   [[nodiscard]] Stackup stackup() const {
-    return {{{eps_r, loss_tangent, height_mm * 1e-3}}, cover, metal, top};
+    std::vector<Layer> below = base;
+    below.push_back({eps_r, loss_tangent, height_mm * 1e-3});
+    return {below, cover, metal, top};
+  }
+  // The strip's height over the ground, mm.
+  [[nodiscard]] double height_over_ground_mm() const {
+    double h = height_mm;
+    for (const Layer& l : base) h += l.height_m * 1e3;
+    return h;
   }
   // The same line without its losses (whose fitted Re γ is the fit's own bias).
   [[nodiscard]] LineSpec lossless() const {

@@ -53,7 +53,7 @@ inline constexpr double kMpieAcrossHeights = 5.5 * 0.4 / 0.508;
 [[nodiscard]] double charge_reach2(const MpieSparsity& sparsity);
 // The substrate height in cells of the mesh's grid: the unit of the reaches that are lengths.
 [[nodiscard]] inline double substrate_height_cells(const geometry::Mesh& mesh) {
-  return mesh.layout().substrate.height_mm / mesh.grid().dx_mm;  // square: the mpie rule's
+  return mesh.layout().substrate.height_over_ground_mm() / mesh.grid().dx_mm;  // the mpie rule's
 }
 // T in cells on the mesh's grid and substrate.
 [[nodiscard]] inline double mpie_across_cells(const geometry::Mesh& mesh) {

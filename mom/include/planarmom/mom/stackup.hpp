@@ -40,8 +40,8 @@ struct Stackup {
 // Throws std::invalid_argument naming the layer and the field.
 void validate(const Stackup& stack);
 
-// The layout's board (mm) as layers (m): its cover, and the whole stack over `ground`.
-std::vector<Layer> layers(const std::vector<geometry::Dielectric>& cover);
+// The layout's board (mm) as layers (m): its base or cover, and the whole stack over `ground`.
+std::vector<Layer> layers(const std::vector<geometry::Dielectric>& dielectrics);
 Stackup stackup(const geometry::Substrate& board, const Conductor& ground);
 
 // The slab as a stack, and a stack that is one layer under air as the slab.
