@@ -425,8 +425,8 @@ LineResult periodic_line(const LineSpec& spec, double frequency_hz,
                  frequency_hz);
 }
 
-CoupledLineResult periodic_broadside_pair(const LineSpec& spec, double frequency_hz,
-                                          const PeriodicLineOptions& options) {
+LineResult periodic_broadside_mode(const LineSpec& spec, double frequency_hz, BroadsideMode mode,
+                                   const PeriodicLineOptions& options) {
   check_cells(spec);
   check_broadside(spec, "broadside pair");
   check_losses(spec, "broadside pair");
@@ -440,8 +440,14 @@ CoupledLineResult periodic_broadside_pair(const LineSpec& spec, double frequency
       height += l.height_m;
     }
   eps /= height;
-  return {mode_of(Period(spec, frequency_hz, options, 1), eps, frequency_hz),
-          mode_of(Period(spec, frequency_hz, options, -1), eps, frequency_hz)};
+  const int sign = mode == BroadsideMode::even ? 1 : -1;
+  return mode_of(Period(spec, frequency_hz, options, sign), eps, frequency_hz);
+}
+
+CoupledLineResult periodic_broadside_pair(const LineSpec& spec, double frequency_hz,
+                                          const PeriodicLineOptions& options) {
+  return {periodic_broadside_mode(spec, frequency_hz, BroadsideMode::even, options),
+          periodic_broadside_mode(spec, frequency_hz, BroadsideMode::odd, options)};
 }
 
 }  // namespace pmom::mom

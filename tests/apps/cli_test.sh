@@ -239,6 +239,16 @@ set -e
 [ "$rc" -eq 1 ] && [ ! -s "$work/broadside_bad.txt" ] && [ "$(wc -l <"$work/broadside_bad.err")" -eq 1 ] &&
   grep -q "symmetric about the strips' midplane" "$work/broadside_bad.err" ||
   fail "line --broadside, asymmetric: exit $rc, $(cat "$work/broadside_bad.txt" "$work/broadside_bad.err")"
+# A leaky odd mode (an RO4003 core between FR-4 sheets): the even row, then one error line.
+set +e
+$exe -q line --width-mm 0.6 --eps-r 4.4 --height-mm 0.5 --cover 3.38:0.2,4.4:0.5 --cover-ground \
+  --broadside 1 --freq-ghz 0.1 >"$work/leaky.txt" 2>"$work/leaky.err"
+rc=$?
+set -e
+[ "$rc" -eq 1 ] && grep -qE "^ +0\.100 +even +[0-9]+ +4\.2[0-9]+ " "$work/leaky.txt" &&
+  ! grep -q " odd " "$work/leaky.txt" && [ "$(wc -l <"$work/leaky.err")" -eq 1 ] &&
+  grep -q "leaks into the plates" "$work/leaky.err" ||
+  fail "line --broadside, leaky odd mode: exit $rc, $(cat "$work/leaky.txt" "$work/leaky.err")"
 for bad in "3.8:x" "0.5:0.05"; do
   set +e
   $exe line --width-mm 1.2 --cover "$bad" --freq-ghz 1 >"$work/cover_bad.txt" 2>"$work/cover_bad.err"

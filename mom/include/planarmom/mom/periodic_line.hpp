@@ -34,7 +34,12 @@ LineResult periodic_line(const LineSpec& spec, double frequency_hz,
 // symmetric about their midplane, check_broadside): one period of each mode, the partner's
 // currents equal (even) or opposite (odd), so each mode's Floquet matrix is the single strip's
 // with G̃ + G̃_between or G̃ − G̃_between (layered_spectrum.hpp). Z0 per strip, as a coupled
-// pair's. Throws as periodic_line and check_broadside.
+// pair's. Throws as periodic_line and check_broadside; std::runtime_error for a mode slower
+// than the parallel-plate wave between the grounds, which leaks (the odd mode of a core of
+// lower εr than the sheets outside it; the even mode does not couple to that wave).
+enum class BroadsideMode { even, odd };
+LineResult periodic_broadside_mode(const LineSpec& spec, double frequency_hz, BroadsideMode mode,
+                                   const PeriodicLineOptions& options = {});
 CoupledLineResult periodic_broadside_pair(const LineSpec& spec, double frequency_hz,
                                           const PeriodicLineOptions& options = {});
 
