@@ -218,3 +218,92 @@ def vias(config, metal):
                               "metal; draw a pad under it")
         out.append(via)
     return out
+
+
+class Layer:
+    """One dielectric layer of the board: relative permittivity, thickness (mm), loss tangent."""
+
+    def __init__(self, eps_r, height, loss_tangent=0.0):
+        self.eps_r, self.height, self.loss_tangent = eps_r, height, loss_tangent
+
+
+class Stack:
+    """The board under and over the metal (docs/CONFIG.md, "### stackup"): dielectric layers bottom
+    to top over the ground plane at z = 0, the strips on top of layer `metal_on` (0-based here),
+    and over the top layer air or a perfect ground (`top`: "air" or "ground", a stripline).
+
+    A config's `substrate:` is the stack of its one layer with air over it."""
+
+    def __init__(self, layers, metal_on=0, top="air"):
+        self.layers, self.metal_on, self.top = list(layers), metal_on, top
+
+    @property
+    def interfaces(self):
+        """z (mm) of the ground and of every layer's top, bottom to top."""
+        return [0.0] + list(np.cumsum([layer.height for layer in self.layers]))
+
+    @property
+    def metal_z(self):
+        """The strips' height over the ground (mm): the top of layer metal_on."""
+        return float(self.interfaces[self.metal_on + 1])
+
+    @property
+    def top_z(self):
+        """The top of the top layer (mm)."""
+        return float(self.interfaces[-1])
+
+    @property
+    def substrate(self):
+        """The layer the strips lie on."""
+        return self.layers[self.metal_on]
+
+    def describe(self):
+        parts = [f"{'*' if k == self.metal_on else ''}{layer.eps_r:g}/{layer.height:g} mm"
+                 for k, layer in enumerate(self.layers)]
+        return f"stack {' | '.join(parts)} (metal on *), top {self.top}"
+
+
+def _number(entry, key, where, default=None, minimum=None, above=None):
+    if key not in entry:
+        if default is None:
+            raise ConfigError(f"{where}: needs {key}")
+        return default
+    value = float(entry[key])
+    if minimum is not None and not value >= minimum:
+        raise ConfigError(f"{where}: {key} must be >= {minimum:g}, got {value:g}")
+    if above is not None and not value > above:
+        raise ConfigError(f"{where}: {key} must be > {above:g}, got {value:g}")
+    return value
+
+
+def _layer(entry, where):
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where} must be a map of eps_r, height_mm, loss_tangent, got {entry!r}")
+    return Layer(_number(entry, "eps_r", where, minimum=1.0),
+                 _number(entry, "height_mm", where, above=0.0),
+                 _number(entry, "loss_tangent", where, default=0.0, minimum=0.0))
+
+
+def stack(config):
+    """The config's board: `substrate:` (one layer, air over it) or `stackup:`, checked."""
+    if ("substrate" in config) == ("stackup" in config):
+        raise ConfigError("give exactly one of substrate and stackup")
+    if "substrate" in config:
+        return Stack([_layer(config["substrate"], "substrate")])
+    spec = config["stackup"]
+    if not isinstance(spec, dict) or not isinstance(spec.get("layers"), list) or not spec["layers"]:
+        raise ConfigError("stackup needs layers: a non-empty list of {eps_r, height_mm, "
+                          "loss_tangent}, bottom to top")
+    layers = [_layer(entry, f"stackup layer {k + 1}") for k, entry in enumerate(spec["layers"])]
+    if "metal_on" not in spec:
+        raise ConfigError("stackup needs metal_on: the layer (1: the bottom one) the strips lie on")
+    metal_on = spec["metal_on"]
+    if isinstance(metal_on, bool) or not isinstance(metal_on, int) or not 1 <= metal_on <= len(layers):
+        raise ConfigError(f"stackup metal_on must be a layer number 1 to {len(layers)}, "
+                          f"got {metal_on!r}")
+    top = spec.get("top", "air")
+    if top not in ("air", "ground"):
+        raise ConfigError(f"stackup top must be air or ground, got {top!r}")
+    if top == "ground" and metal_on == len(layers):
+        raise ConfigError("stackup top: ground needs a layer over the strips")
+    return Stack(layers, metal_on - 1, top)

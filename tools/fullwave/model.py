@@ -1,7 +1,9 @@
 """One openEMS FDTD run of a planarmom layout (tools/openems_reference.py).
 
 Ground plane (the PEC boundary at z = 0), a substrate filling the box to z = h with its loss
-tangent as a conductivity at the band centre, PEC sheets of zero thickness at z = h, lumped
+tangent as a conductivity at the band centre (or a stackup's layers, each its own box of its own
+permittivity and loss, the strips on top of layer metal_on at z = h, and a ground over the top
+layer as the box's PEC top boundary), PEC sheets of zero thickness at z = h, lumped
 resistors (the config's `lumped:` with r_ohm) as openEMS lumped elements in them, the config's
 vias as PEC cylinders from the ground (z = 0) up to the sheets (z = h), and an
 openEMS MSL port on each feed, whose line runs on out of the layout into a PML_8 boundary and
@@ -86,14 +88,47 @@ def add_vias(pec, vias, height):
                         priority=10)
 
 
+def add_layers(csx, stack, box, f0):
+    """Each dielectric layer as its own box filling the box laterally, its tan d a conductivity
+    at the band centre f0; one layer is the material "substrate" it always was. A ground over the
+    top layer (a stripline) is the box's PEC boundary there (mesh.Box)."""
+    interfaces = stack.interfaces
+    for k, layer in enumerate(stack.layers):
+        kappa = 2 * math.pi * f0 * EPS0 * layer.eps_r * layer.loss_tangent
+        name = "substrate" if len(stack.layers) == 1 else f"layer{k + 1}"
+        material = csx.AddMaterial(name, epsilon=float(layer.eps_r), kappa=float(kappa))
+        material.AddBox([box.lower[0], box.lower[1], float(interfaces[k])],
+                        [box.upper[0], box.upper[1], float(interfaces[k + 1])], priority=0)
+
+
+def add_upper_feed(csx, handle, stack):
+    """Under a ground on top (a stripline), the driven MSL port's excitation mirrored into the
+    layers over the strip: openEMS's MSL port drives the field between the strip and the ground
+    under it only, which leaves the top ground's half of the return current nowhere to go at the
+    feed but into the two grounds' parallel-plate mode, which no wall stitching the grounds
+    stops here; with the field driven from the strip to both grounds (opposite signs of E_z) the
+    feed launches the stripline's own mode, symmetric about the strip. Same feed plane, same
+    strip width, same amplitude and delay as openEMS's own excitation (openEMS/ports.py)."""
+    lines = csx.GetGrid().GetLines(handle.prop_ny)
+    at = lines[np.argmin(np.abs(lines - (handle.start[handle.prop_ny]
+                                          + handle.feed_shift * handle.direction)))]
+    start, stop = np.array(handle.start, float), np.array(handle.stop, float)
+    start[handle.prop_ny] = stop[handle.prop_ny] = at
+    start[handle.exc_ny], stop[handle.exc_ny] = stack.metal_z, stack.top_z
+    vector = np.zeros(3)
+    vector[handle.exc_ny] = handle.upside_down  # the opposite of openEMS's -upside_down
+    exc = csx.AddExcitation(handle.lbl_temp.format("excite_upper"), exc_type=0, exc_val=vector,
+                            delay=handle.delay)
+    exc.AddBox(start, stop, priority=handle.priority)
+
+
 def run(config, metal, ports, box, excited, sim_path, opts):
     """Runs openEMS with port `excited` driven; returns ({port: (U, I, beta, ZL)}, stats).
 
     U, I: complex spectra at the port edge (I into the circuit), beta (1/m) and ZL (ohm) the
     line's, measured by the port's three probes."""
-    substrate = config["substrate"]
-    height, eps_r = float(substrate["height_mm"]), float(substrate["eps_r"])
-    tan_d = float(substrate.get("loss_tangent", 0.0))
+    stack = box.stack
+    height = stack.metal_z  # the strips' height over the ground
     freq = opts.frequencies
     f0 = 0.5 * (freq[0] + freq[-1])
     fc = min(f0, 0.75 * (freq[-1] - freq[0]))
@@ -108,10 +143,7 @@ def run(config, metal, ports, box, excited, sim_path, opts):
     for axis, lines in zip("xyz", box.lines):
         grid.SetLines(axis, lines)
 
-    kappa = 2 * math.pi * f0 * EPS0 * eps_r * tan_d
-    material = csx.AddMaterial("substrate", epsilon=float(eps_r), kappa=float(kappa))
-    material.AddBox([box.lower[0], box.lower[1], 0.0], [box.upper[0], box.upper[1], height],
-                    priority=0)
+    add_layers(csx, stack, box, f0)
     pec = csx.AddMetal("pec")
     for polygon in metal.polygons:
         pec.AddPolygon(polygon.T, "z", height, priority=10)
@@ -129,6 +161,8 @@ def run(config, metal, ports, box, excited, sim_path, opts):
             port.index + 1, pec, start, stop, "xy"[port.axis], "z",
             excite=1 if port.name == excited else 0, FeedShift=FEED_SHIFT_CELLS * box.cell,
             MeasPlaneShift=abs(port.point[port.axis] - outer), Feed_R=port.impedance, priority=20)
+        if port.name == excited and stack.top == "ground" and not getattr(opts, "single_feed", False):
+            add_upper_feed(csx, handles[port.name], stack)
 
     os.makedirs(sim_path, exist_ok=True)
     log = sim_path + ".log"  # beside it: Run(cleanup=True) empties sim_path
