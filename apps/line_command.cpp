@@ -185,33 +185,30 @@ int run_broadside(const LineFlags& f, const mom::LineSpec& board) {
 }
 
 int run(const LineFlags& f) {
-  const std::vector<mom::Layer> under = parse_layers(f.under, "--under");
-  // The strip's height over the ground: the formulas' h.
-  double height_mm = f.height_mm;
-  for (const mom::Layer& l : under) height_mm += l.height_m * 1e3;
+  const mom::Conductor metal =
+      f.conductivity > 0 ? mom::Conductor{f.conductivity, f.thickness_um * 1e-6} : mom::Conductor{};
+  // The line and its board (its width once the board's height is known), checked before any
+  // output.
+  mom::LineSpec board{f.eps_r,        f.height_mm, 0.0, f.cells_across, f.half_length_mm,
+                      !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
+  board.base = parse_layers(f.under, "--under");
+  board.cover = parse_layers(f.cover, "--cover");
+  board.top = f.cover_ground ? mom::Top::ground : mom::Top::air;
+  validate(board.stackup());
+  const std::vector<mom::Layer>& under = board.base;
+  const std::vector<mom::Layer>& cover = board.cover;
+  const mom::Top top = board.top;
+  const double height_mm = board.height_over_ground_mm();  // the formulas' h
   const double width = f.width_mm > 0
                            ? f.width_mm
                            : mom::width_for_impedance_hj(f.z0, f.eps_r) * height_mm;
-  const std::vector<mom::Layer> cover = parse_layers(f.cover, "--cover");
-  const mom::Top top = f.cover_ground ? mom::Top::ground : mom::Top::air;
-  std::vector<mom::Layer> below = under;
-  below.push_back({f.eps_r, f.loss_tangent, f.height_mm * 1e-3});
-  validate(mom::Stackup{below, cover, {}, top});
+  board.width_mm = width;
   if (!under.empty() && f.gap_mm > 0)
     throw std::invalid_argument("line: a coupled pair (--gap-mm) is compared with formulas of "
                                 "one substrate; leave out --under");
-  const mom::Conductor metal =
-      f.conductivity > 0 ? mom::Conductor{f.conductivity, f.thickness_um * 1e-6} : mom::Conductor{};
-  mom::LineSpec board;  // the board alone, checked before any output
-  board.metal = metal;
-  board.top = top;
   mom::check_losses(board, "line");
   if (f.broadside > 0) {
-    board = mom::LineSpec{f.eps_r,        f.height_mm, width, f.cells_across, 0,
-                          !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
-    board.cover = cover;
-    board.base = under;
-    board.top = top;
+    board.half_length_mm = 0;  // one period per mode
     board.broadside = f.broadside;
     mom::check_broadside(board, "line --broadside");
     return run_broadside(f, board);
@@ -249,11 +246,7 @@ int run(const LineFlags& f) {
                                    std::to_string(f.thickness_um) + " um").c_str());
   for (double g : f.freq_ghz) {
     const double kj = mom::effective_permittivity_kj(u, f.eps_r, g, height_mm);
-    mom::LineSpec spec{f.eps_r,        f.height_mm, width, f.cells_across, f.half_length_mm,
-                       !f.plain_rooftops, f.loss_tangent, metal, f.along_mm};
-    spec.cover = cover;
-    spec.base = under;
-    spec.top = top;
+    mom::LineSpec spec = board;
     if (spec.half_length_mm <= 0) spec.half_length_mm = mom::suggested_half_length_mm(spec, g * 1e9);
     const double half = f.periodic ? 0.0 : spec.half_length_mm;
     PMOM_LOG(info) << "line at " << g << " GHz, "

@@ -212,10 +212,13 @@ geometry::Mesh line_mesh(const LineSpec& spec, int half) {
   const double along = spec.along_cell_mm();
   geometry::Layout layout;
   layout.substrate = {spec.eps_r, spec.height_mm, 0.0};
-  for (const Layer& l : spec.cover)
-    layout.substrate.cover.push_back({l.eps_r, l.height_m * 1e3, l.loss_tangent});
-  for (const Layer& l : spec.base)
-    layout.substrate.base.push_back({l.eps_r, l.height_m * 1e3, l.loss_tangent});
+  const auto dielectrics = [](const std::vector<Layer>& layers) {  // mom::layers' inverse
+    std::vector<geometry::Dielectric> out;
+    for (const Layer& l : layers) out.push_back({l.eps_r, l.height_m * 1e3, l.loss_tangent});
+    return out;
+  };
+  layout.substrate.cover = dielectrics(spec.cover);
+  layout.substrate.base = dielectrics(spec.base);
   layout.substrate.top = spec.top;
   const double length = 2 * half * along, centre = spec.width_mm / 2;
   layout.rects = {{0, 0, length, spec.width_mm}};

@@ -196,10 +196,11 @@ class PeriodLoss {
 class ModeSpectrum {
  public:
   ModeSpectrum(const LineSpec& spec, double frequency_hz, int sign)
-      : self_(spec.stackup(), frequency_hz), sign_(sign) {
-    const Stackup stack = spec.stackup();
+      : ModeSpectrum(spec.stackup(), spec.broadside, frequency_hz, sign) {}
+  ModeSpectrum(const Stackup& stack, int partner_layers, double frequency_hz, int sign)
+      : self_(stack, frequency_hz), sign_(sign) {
     if (sign != 0)
-      between_.emplace(stack, frequency_hz, stack.strips(), stack.strips() + spec.broadside);
+      between_.emplace(stack, frequency_hz, stack.strips(), stack.strips() + partner_layers);
   }
   [[nodiscard]] double k0() const { return self_.k0(); }
   // The parallel-plate TM0 wave's kρ where it is a pole of this mode's G̃ (a cover ground; the
