@@ -49,7 +49,7 @@ void draw(const sweep::SweepJob& job, const sweep::SweepSettings& out) {
   std::vector<std::string> ports;
   for (const geometry::Port& p : job.geometry.layout.ports) ports.push_back(p.name);
   for (const sweep::CurrentPicture& p :
-       sweep::current_pictures(out.hdf5, out.current_frequencies_hz, ports))
+       sweep::current_pictures(out.hdf5, out.current_frequencies_hz, ports, job.mesh.layers()))
     plot_with_script("plot_currents.py", p.csv, p.png);
   PMOM_LOG(info) << "wrote " << out.hdf5 << ", " << out.touchstone << ", " << out.plot << " and "
                  << out.layout;

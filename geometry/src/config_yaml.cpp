@@ -207,6 +207,10 @@ class Reader : public YamlReader {
       port.reference_plane_mm =
           optional_field(item, path, "reference_plane_mm", Item::port, index, 0.0);
       port.impedance_ohm = optional_field(item, path, "impedance_ohm", Item::port, index, 50.0);
+      if (item["layer"]) {
+        c_.lines[{Item::port, index, "layer"}] = line_of(item["layer"]);
+        port.layer = integer(item["layer"], path + "/layer", 1, 1000);
+      }
       c_.layout.ports.push_back(port);
     }
     // Port checks, including distinct names, report the port's own index.
@@ -317,7 +321,7 @@ const ConfigSchema& geometry_config_schema() {
       {"/layout", {"gds", "cell", "layer"}},  // the GDSII form; else a list of rectangles
       {"/layout/*", detail::layout_item_keys()},
       {"/ports/*", {"name", "x", "y", "direction", "axis", "feed_length_mm",
-                    "reference_plane_mm", "impedance_ohm"}},
+                    "reference_plane_mm", "impedance_ohm", "layer"}},
       {"/lumped/*", {"name", "x", "y", "axis", "r_ohm", "l_nh", "c_pf", "topology"}},
       {"/vias/*", {"name", "x", "y", "diameter_mm"}},
       {"/mesh", {"cell_mm", "cells_per_wavelength", "snap_mm", "max_unknowns"}},

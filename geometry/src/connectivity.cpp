@@ -45,23 +45,28 @@ Components label_components(const Grid& grid, const std::vector<std::uint8_t>& m
 
 namespace {
 
-// The first rectangle that covers the cell, else the first polygon ("rectangle 2", "polygon 0").
-std::string shape_of(const Layout& layout, const Grid& grid, Cell c) {
+// The first rectangle on the interface that covers the cell, else the first polygon
+// ("rectangle 2", "polygon 0").
+std::string shape_of(const Layout& layout, const Grid& grid, Cell c, int interface) {
+  const Substrate& s = layout.substrate;
   for (std::size_t r = 0; r < layout.rects.size(); ++r) {
+    if (s.interface_of(layout.rects[r].layer) != interface) continue;
     const CellRange cells = cells_of(grid, layout.rects[r]);
     if (c.i >= cells.i0 && c.i < cells.i1 && c.j >= cells.j0 && c.j < cells.j1)
       return "rectangle " + std::to_string(r);
   }
   const Point centre{grid.x_line(c.i) + 0.5 * grid.dx_mm, grid.y_line(c.j) + 0.5 * grid.dy_mm};
   for (std::size_t p = 0; p < layout.polygons.size(); ++p)
-    if (contains(layout.polygons[p], centre)) return "polygon " + std::to_string(p);
+    if (s.interface_of(layout.polygons[p].layer) == interface && contains(layout.polygons[p], centre))
+      return "polygon " + std::to_string(p);
   return "a shape";
 }
 
 }  // namespace
 
 std::vector<std::string> connectivity_warnings(const Layout& layout, const Grid& grid,
-                                               const std::vector<std::uint8_t>& metal) {
+                                               const std::vector<std::uint8_t>& metal,
+                                               int interface) {
   const Components pieces = label_components(grid, metal, 1);
   const auto label = [&](Cell c) {
     return grid.contains(c) ? pieces.label[static_cast<std::size_t>(c.j) *
@@ -81,8 +86,8 @@ std::vector<std::string> connectivity_warnings(const Layout& layout, const Grid&
       for (const int dj : {1, -1}) {
         const int b = label({i + 1, j + dj});
         if (b < 0 || b == a || !reported.insert({std::min(a, b), std::max(a, b)}).second) continue;
-        const std::string first = shape_of(layout, grid, {i, j});
-        const std::string second = shape_of(layout, grid, {i + 1, j + dj});
+        const std::string first = shape_of(layout, grid, {i, j}, interface);
+        const std::string second = shape_of(layout, grid, {i + 1, j + dj}, interface);
         const std::string corner = " (x " + num(grid.x_line(i + 1)) + ", y " +
                                    num(grid.y_line(dj > 0 ? j + 1 : j)) + " mm)";
         if (first == second && !staircased.insert(first).second) continue;  // once per shape

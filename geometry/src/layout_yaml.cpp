@@ -12,6 +12,10 @@ namespace {
 
 enum class Shape { rectangle, polygon, path, circle, arc };
 
+// A bound for /layout/*/layer and /ports/*/layer before the stack is known (validate checks the
+// stack's own).
+constexpr int kMostLayers = 1000;
+
 // Each shape's keys: the first names the shape (a rectangle has none of the others' first keys).
 struct ShapeKeys {
   Shape shape;
@@ -20,11 +24,11 @@ struct ShapeKeys {
 };
 const std::array<ShapeKeys, 5>& shape_keys() {
   static const std::array<ShapeKeys, 5> table{{
-      {Shape::polygon, "polygon", {"polygon"}},
-      {Shape::path, "path", {"path", "width_mm", "ends"}},
-      {Shape::circle, "circle", {"circle", "radius_mm"}},
-      {Shape::arc, "arc", {"arc", "radius_mm", "width_mm", "start_deg", "stop_deg"}},
-      {Shape::rectangle, "rectangle", {"x0", "y0", "x1", "y1"}},
+      {Shape::polygon, "polygon", {"polygon", "layer"}},
+      {Shape::path, "path", {"path", "width_mm", "ends", "layer"}},
+      {Shape::circle, "circle", {"circle", "radius_mm", "layer"}},
+      {Shape::arc, "arc", {"arc", "radius_mm", "width_mm", "start_deg", "stop_deg", "layer"}},
+      {Shape::rectangle, "rectangle", {"x0", "y0", "x1", "y1", "layer"}},
   }};
   return table;
 }
@@ -51,6 +55,8 @@ class ItemReader {
         r_.fail(entry.first, path_ + "/" + key + " does not go with a " + kind.name + " (" +
                                  kind.name + " keys: " + list(kind.keys) + ")");
     }
+    // The interface it lies on (/stackup's numbering), checked against the stack in validate.
+    if (item_["layer"]) layer_ = r_.integer(item_["layer"], path_ + "/layer", 1, kMostLayers);
     switch (kind.shape) {
       case Shape::rectangle: return rectangle();
       case Shape::polygon: return add({{points("polygon", 3)}, ShapeKind::polygon});
@@ -109,6 +115,7 @@ class ItemReader {
   }
 
   void add(Polygon polygon) {
+    polygon.layer = layer_;
     const int index = polygon_index();
     record_polygon_line();
     validated(c_, [&] { validate_polygon(polygon, index); });
@@ -123,6 +130,7 @@ class ItemReader {
     rect.y0 = number("y0", Item::rectangle, index);
     rect.x1 = number("x1", Item::rectangle, index);
     rect.y1 = number("y1", Item::rectangle, index);
+    rect.layer = layer_;
     validated(c_, [&] { validate_rect(rect, index); });
     c_.layout.rects.push_back(rect);
   }
@@ -152,6 +160,7 @@ class ItemReader {
   const YAML::Node& item_;
   std::string path_;
   GeometryConfig& c_;
+  int layer_ = 0;  // 0: the strips' (metal_on)
 };
 
 }  // namespace

@@ -27,7 +27,7 @@ std::vector<LoadedGap> Mesh::loaded_gaps() const {
 
 GapStrips Mesh::gap_strips() const {
   GapStrips g;
-  const auto index_of = [&g](const std::tuple<int, double, double>& key) {
+  const auto index_of = [&g](const StripKey& key) {
     const auto at = std::find(g.keys.begin(), g.keys.end(), key);
     if (at != g.keys.end()) return static_cast<int>(at - g.keys.begin());
     g.keys.push_back(key);

@@ -101,8 +101,28 @@ std::string cell_text(CellSize cell) {
   return cell.square() ? num(cell.dx_mm) : num(cell.dx_mm) + " x " + num(cell.dy_mm);
 }
 
-Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
-  validate(layout);
+namespace {
+
+// The layout with every layer an interface number and its substrate seen from the lowest
+// interface with metal (Substrate::with_strips_on): what the mesh keeps, so that a one-layer
+// layout on any interface is the board's strips for everything that reads the substrate.
+Layout on_lowest_metal(const Layout& drawn) {
+  Layout layout = drawn;
+  const Substrate& s = drawn.substrate;
+  int lowest = s.interfaces();
+  for (Rect& r : layout.rects) lowest = std::min(lowest, r.layer = s.interface_of(r.layer));
+  for (Polygon& p : layout.polygons) lowest = std::min(lowest, p.layer = s.interface_of(p.layer));
+  for (Port& p : layout.ports) p.layer = s.interface_of(p.layer);
+  layout.substrate = s.with_strips_on(lowest);
+  return layout;
+}
+
+}  // namespace
+
+Mesh make_mesh(const Layout& drawn, CellSize cell, bool cell_bubbles) {
+  validate(drawn);
+  const Layout layout = on_lowest_metal(drawn);
+  validate(layout);  // what the strips' new place allows (vias through the layers under it)
   for (const double side : {cell.dx_mm, cell.dy_mm})
     if (!(side > 0.0) || !std::isfinite(side)) {
       throw GeometryError("the cell size must be > 0 mm, got " + num(side), Item::mesh, -1,
@@ -113,28 +133,44 @@ Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles) {
     check_rect_on_grid(layout, static_cast<int>(r), grid);
   }
 
-  // A cell is metal when its centre lies in the union; with a rectangle's edges on grid lines
-  // that is "the cell lies in its cell range".
-  std::vector<std::uint8_t> metal(static_cast<std::size_t>(grid.nx) *
-                                  static_cast<std::size_t>(grid.ny), 0);
-  for (const auto& r : layout.rects) {
-    const detail::CellRange c = detail::cells_of(grid, r);
-    for (int j = c.j0; j < c.j1; ++j) {
-      std::fill_n(metal.begin() + static_cast<std::ptrdiff_t>(j) * grid.nx + c.i0, c.i1 - c.i0, 1);
+  // The interfaces that hold metal, and per interface: a cell is metal when its centre lies in
+  // the union of its shapes; with a rectangle's edges on grid lines that is "the cell lies in
+  // its cell range".
+  std::vector<int> layers;
+  for (const Rect& r : layout.rects) layers.push_back(layout.substrate.interface_of(r.layer));
+  for (const Polygon& p : layout.polygons) layers.push_back(layout.substrate.interface_of(p.layer));
+  std::sort(layers.begin(), layers.end());
+  layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
+  const std::size_t plane = static_cast<std::size_t>(grid.nx) * static_cast<std::size_t>(grid.ny);
+  std::vector<std::uint8_t> metal(plane * layers.size(), 0);
+  std::vector<std::string> warnings;
+  std::vector<std::uint8_t> raster(plane);
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    std::fill(raster.begin(), raster.end(), 0);
+    for (const auto& r : layout.rects) {
+      if (layout.substrate.interface_of(r.layer) != layers[l]) continue;
+      const detail::CellRange c = detail::cells_of(grid, r);
+      for (int j = c.j0; j < c.j1; ++j) {
+        std::fill_n(raster.begin() + static_cast<std::ptrdiff_t>(j) * grid.nx + c.i0, c.i1 - c.i0, 1);
+      }
     }
-  }
-  for (std::size_t p = 0; p < layout.polygons.size(); ++p) {
-    const Polygon& polygon = layout.polygons[p];
-    if (detail::fill_polygon(grid, polygon, metal) == 0) {
-      throw GeometryError(describe_polygon(polygon, static_cast<int>(p)) +
-                          " covers no cell centre of the " + cell_text(cell) +
-                          " mm grid: it is narrower than a cell", Item::polygon, static_cast<int>(p));
+    for (std::size_t p = 0; p < layout.polygons.size(); ++p) {
+      const Polygon& polygon = layout.polygons[p];
+      if (layout.substrate.interface_of(polygon.layer) != layers[l]) continue;
+      if (detail::fill_polygon(grid, polygon, raster) == 0) {
+        throw GeometryError(describe_polygon(polygon, static_cast<int>(p)) +
+                            " covers no cell centre of the " + cell_text(cell) +
+                            " mm grid: it is narrower than a cell", Item::polygon, static_cast<int>(p));
+      }
     }
+    for (auto& w : detail::connectivity_warnings(layout, grid, raster, layers[l]))
+      warnings.push_back(layers.size() > 1 ? "layer " + std::to_string(layers[l]) + ": " + w
+                                           : std::move(w));
+    std::copy(raster.begin(), raster.end(), metal.begin() + static_cast<std::ptrdiff_t>(l * plane));
   }
-  std::vector<std::string> warnings = detail::connectivity_warnings(layout, grid, metal);
   for (auto& w : detail::staircase_warnings(layout, grid)) warnings.push_back(std::move(w));
 
-  Mesh mesh(layout, grid, std::move(metal), cell_bubbles);
+  Mesh mesh(layout, grid, std::move(layers), std::move(metal), cell_bubbles);
   mesh.ports_ = detail::locate_ports(mesh);
   mesh.lumped_ = detail::locate_lumped(mesh);
   mesh.vias_ = detail::locate_vias(mesh, warnings);

@@ -21,11 +21,13 @@ struct Components {
                                           const std::vector<std::uint8_t>& mask,
                                           std::uint8_t value);
 
-// The pieces of metal that look like drawing errors, one line each (Mesh::warnings): two
-// pieces touching only at a corner, named by a rectangle of each; a piece of one cell.
+// The pieces of metal of one interface (`metal`: its raster) that look like drawing errors, one
+// line each (Mesh::warnings): two pieces touching only at a corner, named by a rectangle of
+// each; a piece of one cell.
 [[nodiscard]] std::vector<std::string> connectivity_warnings(const Layout& layout,
                                                              const Grid& grid,
-                                                             const std::vector<std::uint8_t>& metal);
+                                                             const std::vector<std::uint8_t>& metal,
+                                                             int interface);
 
 // One line for each polygon that runs mostly at an angle to the grid on too few cells across
 // for its staircase to be accurate (a first-order error in its electrical length).

@@ -18,7 +18,8 @@ namespace {
 // cell outside it) and t across it (a row j for ±x feeds, a column i for ±y feeds).
 struct Frame {
   Direction d;
-  int line;  // grid line of the port edge
+  int line;   // grid line of the port edge
+  int layer;  // its metal's: an index into Mesh::layers()
 
   [[nodiscard]] Cell cell(int s, int t) const {
     switch (d) {
@@ -32,10 +33,10 @@ struct Frame {
   // The rooftop on the grid line k cells in from the port edge, at across-index t.
   [[nodiscard]] int edge(const Mesh& mesh, int k, int t) const {
     switch (d) {
-      case Direction::pos_x: return mesh.x_edge_basis(line + k, t);
-      case Direction::neg_x: return mesh.x_edge_basis(line - k, t);
-      case Direction::pos_y: return mesh.y_edge_basis(t, line + k);
-      case Direction::neg_y: return mesh.y_edge_basis(t, line - k);
+      case Direction::pos_x: return mesh.x_edge_basis(line + k, t, layer);
+      case Direction::neg_x: return mesh.x_edge_basis(line - k, t, layer);
+      case Direction::pos_y: return mesh.y_edge_basis(t, line + k, layer);
+      case Direction::neg_y: return mesh.y_edge_basis(t, line - k, layer);
     }
     return -1;
   }
@@ -43,15 +44,15 @@ struct Frame {
 
 bool along_x(Direction d) { return d == Direction::pos_x || d == Direction::neg_x; }
 
-// Empty cells that are not enclosed by metal: a port must face one of these (or the space
-// beyond the grid), not a hole.
-std::vector<std::uint8_t> exterior_cells(const Mesh& mesh) {
+// Empty cells of a layer that are not enclosed by its metal: a port must face one of these (or
+// the space beyond the grid), not a hole.
+std::vector<std::uint8_t> exterior_cells(const Mesh& mesh, int layer) {
   const Grid& g = mesh.grid();
   std::vector<std::uint8_t> metal(static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny));
   for (int j = 0; j < g.ny; ++j) {
     for (int i = 0; i < g.nx; ++i) {
       metal[static_cast<std::size_t>(j) * static_cast<std::size_t>(g.nx) +
-            static_cast<std::size_t>(i)] = mesh.is_metal({i, j}) ? 1 : 0;
+            static_cast<std::size_t>(i)] = mesh.is_metal({i, j}, layer) ? 1 : 0;
     }
   }
   const Components empty = label_components(g, metal, 0);
@@ -72,14 +73,16 @@ std::vector<std::uint8_t> exterior_cells(const Mesh& mesh) {
   return exterior;
 }
 
-MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& exterior) {
+MeshPort locate(const Mesh& mesh, int index, int layer, const std::vector<std::uint8_t>& exterior) {
   const Port& port = mesh.layout().ports[static_cast<std::size_t>(index)];
   const Grid& g = mesh.grid();
   const bool x_feed = along_x(port.direction);
   // The cell's sides along the feed (h) and across it (w).
   const double h = x_feed ? g.dx_mm : g.dy_mm, w = x_feed ? g.dy_mm : g.dx_mm;
-  const std::string name = "port '" + port.name + "' at (" + num(port.x_mm) + ", " +
-                           num(port.y_mm) + ") mm";
+  const std::string name =
+      "port '" + port.name + "' at (" + num(port.x_mm) + ", " + num(port.y_mm) + ") mm" +
+      (mesh.layer_count() > 1 ? " on layer " + std::to_string(mesh.layers()[static_cast<std::size_t>(layer)])
+                              : std::string());
   auto fail = [&](const std::string& what, const char* field = "") {
     throw GeometryError(what, Item::port, index, field);
   };
@@ -95,10 +98,10 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
       line_steps > along_n) {
     fail(off_edge);
   }
-  const Frame frame{port.direction, static_cast<int>(line_steps)};
+  const Frame frame{port.direction, static_cast<int>(line_steps), layer};
+  const auto metal = [&](Cell c) { return mesh.is_metal(c, layer); };
   const auto boundary = [&](int t) {
-    return t >= 0 && t < across_n && mesh.is_metal(frame.cell(0, t)) &&
-           !mesh.is_metal(frame.cell(-1, t));
+    return t >= 0 && t < across_n && metal(frame.cell(0, t)) && !metal(frame.cell(-1, t));
   };
   // The point may sit on a grid line between two cells: either may carry the port edge.
   const double u = (across - across0) / w;
@@ -122,6 +125,7 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
 
   MeshPort mp;
   mp.port = index;
+  mp.layer = layer;
   mp.direction = port.direction;
   mp.line = frame.line;
   mp.sign = (port.direction == Direction::pos_x || port.direction == Direction::pos_y) ? 1 : -1;
@@ -156,8 +160,8 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
   };
   for (int s = 0; s < steps; ++s) {
     for (int t = mp.first; t <= last; ++t)
-      if (!mesh.is_metal(frame.cell(s, t))) leaves(s);
-    if (mesh.is_metal(frame.cell(s, mp.first - 1)) || mesh.is_metal(frame.cell(s, last + 1))) {
+      if (!metal(frame.cell(s, t))) leaves(s);
+    if (metal(frame.cell(s, mp.first - 1)) || metal(frame.cell(s, last + 1))) {
       fail(name + ": its " + num(port.feed_length_mm) + " mm feed line is not a uniform " +
            num(mp.width_mm) + " mm strip: metal joins it " + num(s * h) +
            " mm from the port edge (shorten feed_length_mm)", "feed_length_mm");
@@ -168,7 +172,7 @@ MeshPort locate(const Mesh& mesh, int index, const std::vector<std::uint8_t>& ex
   // part (a narrower strip: feed_length the feed's drawn length), and the sample edges end one
   // cell before, inside the strip. A row with no metal: the strip ends there.
   int across_metal = 0;
-  for (int t = mp.first; t <= last; ++t) across_metal += mesh.is_metal(frame.cell(steps, t));
+  for (int t = mp.first; t <= last; ++t) across_metal += metal(frame.cell(steps, t));
   if (across_metal == 0) leaves(steps);
   const int samples = across_metal == mp.count ? steps : steps - 1;
   if (samples < 2) {
@@ -217,15 +221,23 @@ MeshPort locate_internal(const Mesh& mesh, int index, std::span<const MeshPort> 
 }  // namespace
 
 std::vector<MeshPort> locate_ports(const Mesh& mesh) {
-  const auto exterior = exterior_cells(mesh);
+  std::vector<std::vector<std::uint8_t>> exterior;
+  for (int l = 0; l < mesh.layer_count(); ++l) exterior.push_back(exterior_cells(mesh, l));
   std::vector<MeshPort> ports;
   const auto& layout_ports = mesh.layout().ports;
   // The edge ports first: an internal port must keep off their feeds.
   for (std::size_t p = 0; p < layout_ports.size(); ++p) {
     if (layout_ports[p].kind == Port::Kind::internal) continue;
-    MeshPort mp = locate(mesh, static_cast<int>(p), exterior);
+    const int interface = mesh.layout().substrate.interface_of(layout_ports[p].layer);
+    const int layer = mesh.layer_index(interface);
+    if (layer < 0)
+      throw GeometryError("port '" + layout_ports[p].name + "' is on layer " +
+                          std::to_string(interface) + ", which has no metal", Item::port,
+                          static_cast<int>(p), "layer");
+    MeshPort mp = locate(mesh, static_cast<int>(p), layer, exterior[static_cast<std::size_t>(layer)]);
     for (const MeshPort& other : ports) {
-      if (other.direction == mp.direction && other.line == mp.line && other.first == mp.first) {
+      if (other.direction == mp.direction && other.line == mp.line && other.first == mp.first &&
+          other.layer == mp.layer) {
         throw GeometryError("ports '" + layout_ports[static_cast<std::size_t>(other.port)].name +
                             "' and '" + layout_ports[p].name + "' share one feed line end",
                             Item::port, static_cast<int>(p));

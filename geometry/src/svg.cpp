@@ -140,10 +140,18 @@ std::string svg_text(const Mesh& mesh) {
           << px_h << "\" viewBox=\"0 0 " << px_w << ' ' << px_h << "\">\n"
           << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
           << "<g class=\"metal\" fill=\"#e8b04a\">\n";
-  for (int j = 0; j < g.ny; ++j) {
-    for (int i = 0; i < g.nx; ++i) {
-      if (mesh.is_metal({i, j})) w.rect(g.x_line(i), g.y_line(j), g.x_line(i + 1), g.y_line(j + 1), "");
+  // Layers bottom to top, each over the ones under it; translucent where there are several.
+  for (int l = 0; l < mesh.layer_count(); ++l) {
+    if (mesh.layer_count() > 1)
+      w.raw() << "<g class=\"layer\" data-interface=\"" << mesh.layers()[static_cast<std::size_t>(l)]
+              << "\" fill-opacity=\"0.6\"" << (l % 2 == 1 ? " fill=\"#4a8ee8\"" : "") << ">\n";
+    for (int j = 0; j < g.ny; ++j) {
+      for (int i = 0; i < g.nx; ++i) {
+        if (mesh.is_metal({i, j}, l))
+          w.rect(g.x_line(i), g.y_line(j), g.x_line(i + 1), g.y_line(j + 1), "");
+      }
     }
+    if (mesh.layer_count() > 1) w.raw() << "</g>\n";
   }
   w.raw() << "</g>\n<path class=\"grid\" fill=\"none\" stroke=\"#999\" stroke-width=\"0.3\" d=\"";
   const View& v = w.view();

@@ -24,8 +24,14 @@ void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tab
   }
   if (!mesh.vias().empty() && vias == nullptr)
     throw std::invalid_argument("assemble_impedance: the mesh has vias; give their kernels");
+  const int layers = mesh.layer_count();
+  if (tables.layers != layers)
+    throw std::invalid_argument("assemble_impedance: tables of " + std::to_string(tables.layers) +
+                                " layers for a mesh of " + std::to_string(layers));
   const std::vector<RooftopCells> rooftops = rooftop_cells(mesh, tables.edge_profiles);
-  const TableView view = host_view(tables);
+  std::vector<TableView> views;
+  for (int pair = 0; pair < layer_pairs(layers); ++pair) views.push_back(host_view(tables, pair));
+  const std::vector<geometry::Rooftop>& basis = mesh.basis();
 
   // Every entry is written below: a matrix of the right size is reused as it is.
   z.n = static_cast<int>(mesh.unknowns());
@@ -35,7 +41,10 @@ void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tab
 #pragma omp parallel for schedule(dynamic, 16)
   for (int m = 0; m < n_r; ++m) {
     const RooftopCells rm = rooftops[static_cast<std::size_t>(m)];
+    const int layer_m = basis[static_cast<std::size_t>(m)].layer;
     for (int n = m; n < n_r; ++n) {
+      const TableView& view = views[static_cast<std::size_t>(
+          layer_pair(layer_m, basis[static_cast<std::size_t>(n)].layer, layers))];
       const std::complex<double> value =
           basis_entry(view, rm, rooftops[static_cast<std::size_t>(n)]);
       z(m, n) = value;

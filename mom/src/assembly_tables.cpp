@@ -148,7 +148,8 @@ RooftopCells bubble_terms(const geometry::Mesh& mesh, const geometry::Rooftop& b
   const geometry::Cell minus = low ? b.minus : geometry::Cell{b.minus.i - di, b.minus.j - dj};
   const geometry::Cell other = low ? geometry::Cell{b.minus.i + di, b.minus.j + dj} : minus;
   const Edge outer =
-      edge_profiles ? (x ? mesh.x_edge_of(other) : mesh.y_edge_of(other)) : Edge::none;
+      edge_profiles ? (x ? mesh.x_edge_of(other, b.layer) : mesh.y_edge_of(other, b.layer))
+                    : Edge::none;
   const Edge across = edge_profiles ? b.across : Edge::none;
   const auto shape = [&](Edge own) {
     return low ? RooftopShape{own, outer, across} : RooftopShape{outer, own, across};
@@ -179,9 +180,10 @@ std::vector<RooftopCells> rooftop_cells(const geometry::Mesh& mesh, bool edge_pr
   return cells;
 }
 
-TableView host_view(const InteractionTables& tables) {
+TableView host_view(const InteractionTables& tables, int pair) {
   const double omega = 2.0 * pi * tables.frequency_hz;
-  return {tables.values.data(), tables.start.data(), tables.nx, tables.ny,
+  return {tables.values.data() + static_cast<std::ptrdiff_t>(pair) * tables.pair_size,
+          tables.start.data(), tables.nx, tables.ny,
           std::complex<double>(0.0, omega), 1.0 / (tables.dx_m * tables.dx_m),
           tables.dx_m / tables.dy_m};
 }

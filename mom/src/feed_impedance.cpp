@@ -13,9 +13,11 @@
 namespace pmom::mom {
 namespace {
 
-// A straight line of the layout's board and metal, `count` cells across `width_mm`.
-LineSpec board_line(const geometry::Layout& layout, double width_mm, int count, double along_mm) {
-  const geometry::Substrate& sub = layout.substrate;
+// A straight line of the layout's board and metal on interface `interface`, `count` cells across
+// `width_mm`.
+LineSpec board_line(const geometry::Layout& layout, int interface, double width_mm, int count,
+                    double along_mm) {
+  const geometry::Substrate sub = layout.substrate.with_strips_on(interface);
   LineSpec spec{sub.eps_r,        sub.height_mm,    width_mm, count, 0, true,
                 sub.loss_tangent, conductor(layout.metal), along_mm};
   spec.cover = layers(sub.cover);
@@ -55,7 +57,7 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
 
   // MeshPort::line_key → index into z0_: feeds along x and along y are different lines on
   // cells that are not square.
-  std::map<std::tuple<int, double, double>, int> width_index;
+  std::map<geometry::StripKey, int> width_index;
   for (const geometry::MeshPort& port : mesh.ports()) {
     internal_ohm_.push_back(
         port.internal ? mesh.layout().ports[static_cast<std::size_t>(port.port)].impedance_ohm
@@ -68,7 +70,8 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
     width_of_port_.push_back(it->second);
     if (!added) continue;
     // The board's losses included: the de-embedding takes the feed's γ from this line.
-    LineSpec spec = board_line(mesh.layout(), port.width_mm, port.count,
+    LineSpec spec = board_line(mesh.layout(), mesh.layers()[static_cast<std::size_t>(port.layer)],
+                               port.width_mm, port.count,
                                port.along_mm == port.across_mm ? 0.0 : port.along_mm);
     // γ and Z0 come from one period of the line (periodic_line.hpp), with the board's losses,
     // and the line, of one length at every frequency, is solved for the load alone.
@@ -100,8 +103,9 @@ FeedImpedances::FeedImpedances(const geometry::Mesh& mesh, double f_min_hz, doub
   // Each lumped element's and internal port's strip: its gap's shunt at the nodes (one check
   // per distinct strip).
   geometry::GapStrips strips = mesh.gap_strips();
-  for (const auto& [count, along_mm, across_mm] : strips.keys) {
-    LineSpec spec = board_line(mesh.layout(), count * across_mm, count,
+  for (const auto& [count, along_mm, across_mm, layer] : strips.keys) {
+    LineSpec spec = board_line(mesh.layout(), mesh.layers()[static_cast<std::size_t>(layer)],
+                               count * across_mm, count,
                                along_mm == across_mm ? 0.0 : along_mm);
     spec.periodic = true;
     spec.half_length_mm = load_half_length_mm(spec);

@@ -178,4 +178,14 @@ GreensValues GreensTable::operator()(double rho_m) const {
   return g;
 }
 
+std::vector<GreensTable> layer_pair_tables(const Stackup& stack, const std::vector<int>& interfaces,
+                                           double frequency_hz, double rho_max_m,
+                                           const TableOptions& options) {
+  std::vector<GreensTable> tables;
+  for (std::size_t a = 0; a < interfaces.size(); ++a)
+    for (std::size_t b = a; b < interfaces.size(); ++b)
+      tables.emplace_back(stack, interfaces[a], interfaces[b], frequency_hz, rho_max_m, options);
+  return tables;
+}
+
 }  // namespace pmom::mom

@@ -12,13 +12,15 @@ namespace pmom::mom {
 MeshMirror rooftop_mirror(const geometry::Mesh& mesh, Mirror mirror) {
   const int nx = mesh.grid().nx, ny = mesh.grid().ny;
   const bool flip_x = mirror != Mirror::y, flip_y = mirror != Mirror::x;
-  // The cell bubbles by (axis, cell): a bubble's image is its cell's image's bubble along the
-  // same axis, its current reversed where that axis is flipped, as a rooftop's.
-  std::map<std::tuple<bool, int, int>, int> bubble_at;
+  // The cell bubbles by (axis, cell, layer): a bubble's image is its cell's image's bubble along
+  // the same axis on the same layer, its current reversed where that axis is flipped, as a
+  // rooftop's.
+  std::map<std::tuple<bool, int, int, int>, int> bubble_at;
   for (std::size_t n = 0; n < mesh.basis().size(); ++n) {
     const geometry::Rooftop& r = mesh.basis()[n];
     if (r.bubble)
-      bubble_at[{r.axis == geometry::Axis::x, r.minus.i, r.minus.j}] = static_cast<int>(n);
+      bubble_at[{r.axis == geometry::Axis::x, r.minus.i, r.minus.j, r.layer}] =
+          static_cast<int>(n);
   }
   MeshMirror m;
   for (const geometry::Rooftop& r : mesh.basis()) {
@@ -27,13 +29,15 @@ MeshMirror rooftop_mirror(const geometry::Mesh& mesh, Mirror mirror) {
     int image = -1;
     if (r.bubble) {
       const auto found =
-          bubble_at.find({along_x, flip_x ? nx - 1 - i : i, flip_y ? ny - 1 - j : j});
+          bubble_at.find({along_x, flip_x ? nx - 1 - i : i, flip_y ? ny - 1 - j : j, r.layer});
       if (found != bubble_at.end()) image = found->second;
     } else {
       // The rooftop's grid line and the cell index across it, each mirrored where flipped.
       image = along_x
-                  ? mesh.x_edge_basis(flip_x ? nx - (i + 1) : i + 1, flip_y ? ny - 1 - j : j)
-                  : mesh.y_edge_basis(flip_x ? nx - 1 - i : i, flip_y ? ny - (j + 1) : j + 1);
+                  ? mesh.x_edge_basis(flip_x ? nx - (i + 1) : i + 1, flip_y ? ny - 1 - j : j,
+                                      r.layer)
+                  : mesh.y_edge_basis(flip_x ? nx - 1 - i : i, flip_y ? ny - (j + 1) : j + 1,
+                                      r.layer);
     }
     if (image < 0) return {};
     m.image.push_back(image);

@@ -312,8 +312,29 @@ long long TablePlan::lookups() const {
   return n;
 }
 
-TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options,
+namespace {
+
+// Gauss points per unit piece for the near offsets where the mesh's metal layers lie closer
+// than half the cell's smaller side: G between two of them is finite but peaks over a width Δz
+// at ρ = 0 (nothing is taken out in closed form there), which eight points resolve to 2e-8 of
+// the largest entry down to Δz = cell/2 and sixteen down to cell/10 (test_layer_tables).
+int near_order_for_layers(const geometry::Mesh& mesh, int order) {
+  const geometry::Substrate& s = mesh.layout().substrate;
+  const double cell = std::min(mesh.grid().dx_mm, mesh.grid().dy_mm);
+  const std::vector<int>& layers = mesh.layers();
+  for (std::size_t l = 1; l < layers.size(); ++l) {
+    const double dz = s.interface_height_mm(layers[l]) - s.interface_height_mm(layers[l - 1]);
+    order = std::max(order, dz >= 0.5 * cell ? 8 : dz >= 0.1 * cell ? 16 : 32);
+  }
+  return order;
+}
+
+}  // namespace
+
+TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& asked,
                           const PlanPattern* pattern) {
+  AssemblyOptions options = asked;
+  options.near_order = near_order_for_layers(mesh, asked.near_order);
   if (options.far_order < 1 || options.near_order < 1 || options.outer_order < 1 ||
       options.distant_order < 1 || options.remote_order < 1) {
     throw std::invalid_argument("make_interaction_tables: quadrature orders must be >= 1");
@@ -486,6 +507,7 @@ InteractionTables tables_from_entries(const TablePlan& plan, double frequency_hz
   t.ny = plan.ny;
   t.edge_profiles = plan.edge_profiles;
   t.start = plan.start;
+  t.pair_size = plan.size;
   t.values.assign(static_cast<std::size_t>(plan.size), cd(0.0));
   plan.place(entry_values, t.values);
   return t;
@@ -518,6 +540,25 @@ InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& gree
   InteractionTables t =
       tables_from_entries(plan, greens.frequency(), evaluate_entries(plan, greens));
   t.greens_evaluations = plan.lookups();
+  return t;
+}
+
+InteractionTables evaluate_layer_tables(const TablePlan& plan,
+                                        std::span<const GreensTable> pairs) {
+  int layers = 1;
+  while (layer_pairs(layers) < static_cast<int>(pairs.size())) ++layers;
+  if (pairs.empty() || layer_pairs(layers) != static_cast<int>(pairs.size()))
+    throw std::invalid_argument("evaluate_layer_tables: " + std::to_string(pairs.size()) +
+                                " Green's tables are not one per pair of some number of layers");
+  InteractionTables t = evaluate_tables(plan, pairs.front());
+  t.layers = layers;
+  t.values.resize(static_cast<std::size_t>(plan.size) * pairs.size());
+  for (std::size_t p = 1; p < pairs.size(); ++p) {
+    const InteractionTables other = evaluate_tables(plan, pairs[p]);
+    std::copy(other.values.begin(), other.values.end(),
+              t.values.begin() + static_cast<std::ptrdiff_t>(p) * plan.size);
+    t.greens_evaluations += other.greens_evaluations;
+  }
   return t;
 }
 

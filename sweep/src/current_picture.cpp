@@ -57,7 +57,8 @@ std::string ghz_text(double hz) {
 
 }  // namespace
 
-std::vector<double> current_density(const geometry::Mesh& mesh, std::span<const cd> currents) {
+std::vector<double> current_density(const geometry::Mesh& mesh, std::span<const cd> currents,
+                                    int layer) {
   const geometry::Grid& g = mesh.grid();
   const auto& basis = mesh.basis();
   if (currents.size() != basis.size())
@@ -71,6 +72,7 @@ std::vector<double> current_density(const geometry::Mesh& mesh, std::span<const 
   };
   for (std::size_t n = 0; n < basis.size(); ++n) {
     const geometry::Rooftop& r = basis[n];
+    if (r.layer != layer) continue;
     std::vector<cd>& j = r.axis == geometry::Axis::x ? jx : jy;
     if (r.bubble) {
       j[at(r.minus)] += currents[n];
@@ -83,21 +85,30 @@ std::vector<double> current_density(const geometry::Mesh& mesh, std::span<const 
   for (int cj = 0; cj < g.ny; ++cj)
     for (int ci = 0; ci < g.nx; ++ci) {
       const geometry::Cell c{ci, cj};
-      if (mesh.is_metal(c)) magnitude[at(c)] = std::hypot(std::abs(jx[at(c)]), std::abs(jy[at(c)]));
+      if (mesh.is_metal(c, layer)) magnitude[at(c)] = std::hypot(std::abs(jx[at(c)]), std::abs(jy[at(c)]));
     }
   return magnitude;
 }
 
 std::vector<CurrentPicture> current_pictures(const std::filesystem::path& hdf5,
                                              std::span<const double> frequencies_hz,
-                                             const std::vector<std::string>& ports) {
+                                             const std::vector<std::string>& ports,
+                                             const std::vector<int>& interfaces) {
   std::filesystem::path stem = hdf5;
   stem.replace_extension();
   std::vector<CurrentPicture> pictures;
   for (const double hz : frequencies_hz)
     for (std::size_t p = 0; p < ports.size(); ++p) {
       const std::string name = stem.string() + "_J_" + ghz_text(hz) + "GHz_" + ports[p];
-      pictures.push_back({hz, static_cast<int>(p), name + ".svg", name + ".csv", name + ".png"});
+      if (interfaces.size() < 2) {
+        pictures.push_back({hz, static_cast<int>(p), name + ".svg", name + ".csv", name + ".png"});
+        continue;
+      }
+      for (std::size_t l = 0; l < interfaces.size(); ++l) {
+        const std::string on = name + "_layer" + std::to_string(interfaces[l]);
+        pictures.push_back(
+            {hz, static_cast<int>(p), on + ".svg", on + ".csv", on + ".png", static_cast<int>(l)});
+      }
     }
   return pictures;
 }

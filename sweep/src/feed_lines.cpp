@@ -54,9 +54,9 @@ mom::FeedImpedances band_feed_impedances(const geometry::Mesh& mesh, const Sweep
   const bool calibrating = any_calibrated(port_waves(mesh, s));
   const bool with_load = matched || calibrating;
   constexpr int kNodes = 6;
-  std::set<int> widths;
+  std::set<geometry::StripKey> widths;  // the distinct feed lines (on each layer)
   for (const geometry::MeshPort& port : mesh.ports())
-    if (!port.internal) widths.insert(port.count);
+    if (!port.internal) widths.insert(port.line_key());
   const int nodes = *lo == *hi ? 1 : kNodes;
   const int total = static_cast<int>(widths.size()) * nodes;
   std::optional<LineCache> cache;

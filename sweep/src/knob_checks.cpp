@@ -50,7 +50,7 @@ std::vector<std::string> knob_warnings(const geometry::Mesh& mesh, const SweepSe
   const double f_min = s.frequencies_hz.front(), f_max = s.frequencies_hz.back();
   // One line per feed width and way of de-embedding (feeds of one width have one window, one
   // launch), naming its ports.
-  using Group = std::pair<std::tuple<int, double, double>, mom::PortWaves>;
+  using Group = std::pair<geometry::StripKey, mom::PortWaves>;
   std::map<Group, std::vector<const geometry::MeshPort*>> by_width;
   const std::vector<mom::PortWaves> waves = port_waves(mesh, s);
   for (const geometry::MeshPort& port : mesh.ports())

@@ -235,7 +235,7 @@ void write_current_pictures(const geometry::Mesh& mesh, const SweepSettings& set
   const io::SweepData data = io::read_sweep_file(settings.hdf5, /*with_currents=*/true);
   const std::size_t n = mesh.unknowns();
   const std::vector<CurrentPicture> pictures =
-      current_pictures(settings.hdf5, settings.current_frequencies_hz, ports);
+      current_pictures(settings.hdf5, settings.current_frequencies_hz, ports, mesh.layers());
   for (const CurrentPicture& p : pictures) {
     const auto record = std::find_if(data.records.begin(), data.records.end(),
                                      [&p](const io::FrequencyRecord& r) {
@@ -248,9 +248,11 @@ void write_current_pictures(const geometry::Mesh& mesh, const SweepSettings& set
     std::ostringstream title;
     title << "|J| at " << p.frequency_hz * 1e-9 << " GHz, port " << p.port + 1 << " '"
           << ports[static_cast<std::size_t>(p.port)] << "' driven";
+    if (mesh.layer_count() > 1)
+      title << ", metal on layer " << mesh.layers()[static_cast<std::size_t>(p.layer)];
     // The surface's current only: the vias' unknowns follow the basis.
-    write_current_picture(mesh, current_density(mesh, currents.first(mesh.basis().size())), p,
-                          title.str());
+    write_current_picture(
+        mesh, current_density(mesh, currents.first(mesh.basis().size()), p.layer), p, title.str());
   }
   PMOM_LOG(info) << "current pictures: " << pictures.size() << " (SVG and CSV), e.g. "
                  << pictures.front().svg.string();

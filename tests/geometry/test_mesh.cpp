@@ -3,6 +3,8 @@
 // a corner.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "geometry/layouts.hpp"
 #include "planarmom/geometry/error.hpp"
 #include "planarmom/geometry/mesh.hpp"
@@ -22,6 +24,42 @@ TEST(Mesh, BlockHasTheRooftopCountsOfAGrid) {
   EXPECT_EQ(mesh.x_rooftop_count(), 4 * 3);
   EXPECT_EQ(mesh.y_rooftop_count(), 5 * 2);
   EXPECT_EQ(mesh.basis().size(), 22u);
+}
+
+// Metal on two interfaces of a three-layer stack: one grid, each layer's rooftops numbered by
+// layer within each kind, lookups per layer; the board seen from an interface; a layout on one
+// interface that is not metal_on's is that interface's one-layer board.
+TEST(Mesh, MetalOnTwoLayersSharesTheGrid) {
+  Layout layout = layout_of({{0, 0, 5, 3}, {2, 1, 8, 2}});
+  layout.substrate.cover = {{4.4, 0.2, 0.0}, {3.0, 0.7, 0.0}};
+  layout.rects[1].layer = 3;
+  const Mesh mesh = make_mesh(layout, 1.0);
+  EXPECT_EQ(mesh.layers(), (std::vector<int>{1, 3}));
+  EXPECT_EQ(mesh.grid().nx, 8);
+  EXPECT_EQ(mesh.metal_cell_count(), 15 + 6);
+  EXPECT_EQ(mesh.x_rooftop_count(), 4 * 3 + 5);
+  EXPECT_EQ(mesh.y_rooftop_count(), 5 * 2);
+  EXPECT_TRUE(mesh.is_metal({7, 1}, 1));
+  EXPECT_FALSE(mesh.is_metal({7, 1}, 0));
+  const int upper = mesh.x_edge_basis(3, 1, 1), lower = mesh.x_edge_basis(3, 1, 0);
+  ASSERT_GE(upper, 0);
+  ASSERT_GE(lower, 0);
+  EXPECT_GT(upper, lower);  // the lower layer's x-rooftops first
+  EXPECT_EQ(mesh.basis()[static_cast<std::size_t>(upper)].layer, 1);
+  EXPECT_EQ(mesh.basis()[static_cast<std::size_t>(lower)].layer, 0);
+  // The stack from interface 3: the core and the first substrate under it.
+  const Substrate from3 = layout.substrate.with_strips_on(3);
+  EXPECT_EQ(from3.eps_r, 3.0);
+  ASSERT_EQ(from3.base.size(), 2u);
+  EXPECT_EQ(from3.base[1].eps_r, 4.4);
+  EXPECT_TRUE(from3.cover.empty());
+  EXPECT_DOUBLE_EQ(layout.substrate.interface_height_mm(2),
+                   layout.substrate.height_mm + 0.2);
+  layout.rects.erase(layout.rects.begin());
+  const Mesh alone = make_mesh(layout, 1.0);
+  EXPECT_EQ(alone.layers(), (std::vector<int>{3}));
+  EXPECT_EQ(alone.layout().substrate.eps_r, 3.0);
+  EXPECT_EQ(alone.layout().substrate.base.size(), 2u);
 }
 
 TEST(Mesh, NumberingIsXFirstThenYRowMajor) {

@@ -261,7 +261,7 @@ TEST(Polygons, ConfigMistakesAtTheirLines) {
                             "config.yaml:5: /layout/1/polygon/1 must be a point [x, y] in mm");
   expect_error<ConfigError>([] { (void)parse(edited("radius_mm: 2}", "radius_mm: 2, width_mm: 1}")); },
                             "config.yaml:7: /layout/3/width_mm does not go with a circle "
-                            "(circle keys: circle, radius_mm)");
+                            "(circle keys: circle, radius_mm, layer)");
   expect_error<ConfigError>([] { (void)parse(edited("{circle: [20, 3]", "{circle: [20, 3], polygon: []")); },
                             "config.yaml:7: /layout/3 is both a polygon and a circle");
   expect_error<ConfigError>([] { (void)parse(edited("radius_mm: 2}", "radius_mm: -2}")); },

@@ -53,6 +53,42 @@ TEST(CurrentPicture, CellsTakeHalfOfEachRooftopOnTheirEdges) {
   EXPECT_THROW((void)current_density(mesh, std::vector<cd>(3)), std::invalid_argument);
 }
 
+// Metal on two layers: each layer's picture holds its own rooftops' currents and its own
+// metal, and each layer has its own files.
+TEST(CurrentPicture, OnePicturePerMetalLayer) {
+  const std::string text = R"(
+stackup:
+  layers:
+    - {eps_r: 3.38, height_mm: 0.5}
+    - {eps_r: 3.38, height_mm: 0.2}
+  metal_on: 1
+metal: {pec: true}
+layout:
+  - {x0: 0, y0: 0, x1: 3.0, y1: 1.0, layer: 1}
+  - {x0: 1.0, y0: 0, x1: 1.5, y1: 2.0, layer: 2}
+ports:
+  - {name: a, x: 0, y: 0.5, direction: "+x", feed_length_mm: 1.0, layer: 1}
+mesh: {cell_mm: 0.5}
+)";
+  const geometry::GeometryConfig g = geometry::parse_geometry_config(YAML::Load(text), "l.yaml");
+  const geometry::Mesh mesh = g.make_mesh(*g.mesh.cell_mm);
+  ASSERT_EQ(mesh.layers(), (std::vector<int>{1, 2}));
+  std::vector<cd> currents(mesh.basis().size(), cd(0.0));
+  for (std::size_t n = 0; n < currents.size(); ++n)
+    if (mesh.basis()[n].layer == 1) currents[n] = cd(0.0, 3.0);  // the upper layer's only
+  const int nx = mesh.grid().nx;
+  const std::vector<double> lower = current_density(mesh, currents, 0);
+  const std::vector<double> upper = current_density(mesh, currents, 1);
+  EXPECT_EQ(lower[0 * nx + 2], 0.0);             // under the upper strip: no current of its own
+  EXPECT_NEAR(upper[1 * nx + 2], 3.0, 1e-14);    // the upper strip's middle: two y-rooftops
+  EXPECT_TRUE(std::isnan(upper[0 * nx + 0]));    // no upper metal there
+  EXPECT_FALSE(std::isnan(lower[0 * nx + 0]));
+  const auto pictures = current_pictures("run.h5", std::vector<double>{3e9}, {"a"}, mesh.layers());
+  ASSERT_EQ(pictures.size(), 2u);
+  EXPECT_EQ(pictures[1].svg, std::filesystem::path("run_J_3GHz_a_layer2.svg"));
+  EXPECT_EQ(pictures[1].layer, 1);
+}
+
 // The picture's names, and its CSV's rows: one a metal cell, at the cell's centre.
 TEST(CurrentPicture, WritesAnSvgAndACsvPerPortAndFrequency) {
   const geometry::Mesh mesh = strip();

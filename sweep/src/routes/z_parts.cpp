@@ -87,8 +87,9 @@ mom::StripImpedance ZParts::strip(double frequency_hz) const {
 }
 
 bool ZParts::interpolates_tables() const {
-  // An adaptive sweep solves at least the 7 frequencies the band's tables first evaluate.
-  return settings_.interpolate_tables &&
+  // An adaptive sweep solves at least the 7 frequencies the band's tables first evaluate. The
+  // band's tables are one pair of layers'.
+  return settings_.interpolate_tables && mesh_.layer_count() == 1 &&
          (is_adaptive(settings_) ||
           settings_.frequencies_hz.size() >= SweepSettings::kBandTablesFrom);
 }
@@ -118,6 +119,13 @@ void ZParts::make_band_tables(const mom::BandTables::Share& share) {
 }
 
 void ZParts::host_tables(const mom::GreensTable& greens, mom::InteractionTables& into) {
+  if (mesh_.layer_count() > 1) {  // every pair of layers' tables at the frequency
+    const std::vector<mom::GreensTable> pairs = mom::layer_pair_tables(
+        mom::stackup(mesh_.layout().substrate, metal_), mesh_.layers(), greens.frequency(),
+        mom::required_rho_max(mesh_.grid()), table_options(settings_));
+    into = mom::evaluate_layer_tables(plan_, pairs);
+    return;
+  }
   if (!interpolates_tables()) {
     into = mom::evaluate_tables(plan_, greens);
     return;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "planarmom/logging/logging.hpp"
 #include "planarmom/mom/convolution_operator.hpp"
@@ -25,6 +26,14 @@ SweepSettings resolved_settings(SweepSettings s, const geometry::Mesh& mesh,
   if (!mesh.vias().empty() && s.rule != Rule::exact)
     throw std::runtime_error("vias need every interaction: sparsify rule exact (the default), "
                              "without density, format, check_dense or reach_heights");
+  // Metal on several layers: Z assembled on the host from each pair of layers' tables and
+  // multiplied as it is (no FFT product, sparse pattern or device fill of several layers yet).
+  if (mesh.layer_count() > 1 &&
+      (s.rule != Rule::exact || s.preconditioner != PreconditionerChoice::lu || backend.on_device()))
+    throw std::runtime_error(
+        "metal on several layers is solved on the cpu backend with sparsify rule exact and Z's LU "
+        "(preconditioner auto or lu, " + std::to_string(mesh.unknowns()) + " unknowns here) only, "
+        "for now");
   // With Z's LU the host multiplies by Z itself, without FFTs.
   if (s.rule == Rule::exact && s.preconditioner != PreconditionerChoice::lu &&
       !backend.on_device() && !mom::ConvolutionOperator::available())

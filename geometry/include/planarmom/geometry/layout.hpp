@@ -49,6 +49,21 @@ struct Substrate {
     for (const Dielectric& d : base) h += d.height_mm;
     return h;
   }
+
+  // Interfaces are numbered from the ground, as /stackup/metal_on counts layers: k is the top of
+  // the k-th layer from the bottom. The strips' interface (the substrate's top), and how many
+  // interfaces metal may lie on (all but a cover ground).
+  [[nodiscard]] int strips() const { return static_cast<int>(base.size()) + 1; }
+  [[nodiscard]] int interfaces() const {
+    return static_cast<int>(base.size() + 1 + cover.size()) - (top == Top::ground ? 1 : 0);
+  }
+  // Interface k's height over the ground (mm), 1 <= k <= interfaces().
+  [[nodiscard]] double interface_height_mm(int k) const;
+  // A shape's layer (0: the strips') as an interface number.
+  [[nodiscard]] int interface_of(int layer) const { return layer == 0 ? strips() : layer; }
+  // The same board seen from metal on interface k (1 <= k <= interfaces()): the k-th layer is
+  // its substrate, the ones under it its base, the ones over it its cover.
+  [[nodiscard]] Substrate with_strips_on(int k) const;
 };
 
 // The strips and the ground: perfect conductors, or, when !pec, of a finite conductivity (S/m)
@@ -63,6 +78,7 @@ struct Metal {
 // An axis-aligned rectangle [x0, x1] x [y0, y1] in mm.
 struct Rect {
   double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  int layer = 0;  // the interface it lies on (Substrate's numbering); 0: the strips'
 };
 
 // The direction a port's feed line runs from the port edge INTO the circuit.
@@ -87,6 +103,7 @@ struct Port {
   double impedance_ohm = 50;        // > 0: reference impedance of this port
   Kind kind = Kind::edge;
   Axis axis = Axis::x;              // internal ports
+  int layer = 0;                    // the interface of its metal (as Rect::layer)
 };
 
 // A lumped element in the metal: the current crossing one grid line of a strip, across the
@@ -140,8 +157,10 @@ void validate_lumped(const LumpedElement& element, int index);
 // A non-empty name, a finite centre and a finite diameter > 0 (Item::via): "via 'v1':
 // diameter_mm must be > 0, got -1".
 void validate_via(const Via& via, int index);
-// All of the above and validate_polygon, at least one rectangle or polygon, and distinct
-// non-empty port names, lumped element names and via names.
+// All of the above and validate_polygon, at least one rectangle or polygon, distinct non-empty
+// port names, lumped element names and via names, every layer an interface of the stack; on a
+// layout with metal on several interfaces, none of what is not modelled there yet (vias, lumped
+// elements, internal ports, lossy metal).
 void validate(const Layout& layout);
 
 // "rectangle 3 (x 0..0.1 mm, y 0..5 mm)", the way errors name a rectangle.

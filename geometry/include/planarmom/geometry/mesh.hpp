@@ -69,7 +69,12 @@ struct Rooftop {
   // across the axis (none when the two cells differ, at a step or corner of the metal).
   Edge minus_along = Edge::none, plus_along = Edge::none, across = Edge::none;
   bool bubble = false;
+  int layer = 0;  // its metal layer: an index into Mesh::layers()
 };
+
+// What makes two feeds (or two gaps' strips) the same line on the mesh: cells across, the
+// cell's sides along and across, and the metal layer (an index into Mesh::layers()).
+using StripKey = std::tuple<int, double, double, int>;
 
 // The rooftops on one grid line across a feed line's full width, ordered by increasing
 // across-coordinate. Total current into the circuit there = sign * across_mm * sum(amplitudes)
@@ -98,15 +103,14 @@ struct MeshPort {
   // An internal port (Port::Kind::internal): a gap across a strip inside the metal, no feed;
   // direction +x or +y (its axis), sign +1, edge_centre the gap's midpoint.
   bool internal = false;
+  int layer = 0;  // its metal layer: an index into Mesh::layers()
 
   // The delta-gap source: the cross-section one cell in from the port edge (samples[0]), the
   // nearest interior edges to the port; the half-cell stub behind it is the open line end.
   [[nodiscard]] const CrossSection& delta_gap() const { return samples.front(); }
   // Feeds with equal keys are the same line on the mesh (cells across, and the cell's sides
   // along and across): one γ, one Z0, one line check.
-  [[nodiscard]] std::tuple<int, double, double> line_key() const {
-    return {count, along_mm, across_mm};
-  }
+  [[nodiscard]] StripKey line_key() const { return {count, along_mm, across_mm, layer}; }
 };
 
 // A gap across a strip on one grid line: the rooftops crossing the line over the whole run of
@@ -118,9 +122,7 @@ struct GapLine {
   double along_mm = 0, across_mm = 0;  // the cell's sides along its rooftops and across them
   CrossSection section;      // its rooftops, ordered across
   // Gaps with equal keys sit on the same strip (as MeshPort::line_key): one gap check.
-  [[nodiscard]] std::tuple<int, double, double> strip_key() const {
-    return {count, along_mm, across_mm};
-  }
+  [[nodiscard]] StripKey strip_key() const { return {count, along_mm, across_mm, 0}; }
 };
 
 // A lumped element located on the mesh (LumpedElement).
@@ -131,7 +133,7 @@ struct MeshLumped : GapLine {
 // The strips whose zero-width gap needs a gap check (mom/gap_checks.hpp): the distinct strip keys
 // of the lumped elements and the internal ports, and which of them each one sits on.
 struct GapStrips {
-  std::vector<std::tuple<int, double, double>> keys;  // GapLine::strip_key, each once
+  std::vector<StripKey> keys;  // GapLine::strip_key, each once
   std::vector<int> of_element;                        // per lumped element: index into keys
   std::vector<int> of_port;                           // per port: an internal one's, else -1
 };
@@ -156,29 +158,41 @@ struct LoadedGap {
 
 class Mesh {
  public:
+  // The layout as drawn but for its layers: each an interface number (none 0), and the
+  // substrate seen from the lowest interface with metal (Substrate::with_strips_on), so that
+  // what reads the substrate's strips reads a one-layer layout's own interface.
   [[nodiscard]] const Layout& layout() const { return layout_; }
   [[nodiscard]] const Grid& grid() const { return grid_; }
 
-  // False outside the grid.
-  [[nodiscard]] bool is_metal(Cell c) const {
-    return grid_.contains(c) && metal_[cell_index(c)] != 0;
-  }
-  [[nodiscard]] int metal_cell_count() const { return metal_cells_; }
-  // Where the metal ends beside a metal cell, along x and along y.
-  [[nodiscard]] Edge x_edge_of(Cell c) const;
-  [[nodiscard]] Edge y_edge_of(Cell c) const;
+  // The interfaces that hold metal (Substrate's numbering), ascending: one for a one-layer
+  // layout. Everything below that takes a `layer` means an index into them.
+  [[nodiscard]] const std::vector<int>& layers() const { return layers_; }
+  [[nodiscard]] int layer_count() const { return static_cast<int>(layers_.size()); }
+  // The index of interface k in layers(), or -1.
+  [[nodiscard]] int layer_index(int interface) const;
 
-  // All x-rooftops first, row-major by (j, i), then all y-rooftops, row-major by (j, i), then
-  // the cell bubbles, row-major by cell (a cell's y-bubble before its x-bubble).
+  // False outside the grid.
+  [[nodiscard]] bool is_metal(Cell c, int layer = 0) const {
+    return grid_.contains(c) && metal_[cell_index(c, layer)] != 0;
+  }
+  // Over all layers.
+  [[nodiscard]] int metal_cell_count() const { return metal_cells_; }
+  // Where the metal ends beside a metal cell of a layer, along x and along y.
+  [[nodiscard]] Edge x_edge_of(Cell c, int layer = 0) const;
+  [[nodiscard]] Edge y_edge_of(Cell c, int layer = 0) const;
+
+  // All x-rooftops first, by layer and in each row-major by (j, i), then all y-rooftops, the
+  // same, then the cell bubbles, by layer and row-major by cell (a cell's y-bubble before its
+  // x-bubble).
   [[nodiscard]] const std::vector<Rooftop>& basis() const { return basis_; }
   [[nodiscard]] int x_rooftop_count() const { return x_count_; }
   [[nodiscard]] int y_rooftop_count() const { return y_end_ - x_count_; }
   [[nodiscard]] int bubble_count() const { return static_cast<int>(basis_.size()) - y_end_; }
 
   // The rooftop on vertical grid line i in row j (between cells (i-1, j) and (i, j)), or -1.
-  [[nodiscard]] int x_edge_basis(int i, int j) const;
+  [[nodiscard]] int x_edge_basis(int i, int j, int layer = 0) const;
   // The rooftop on horizontal grid line j in column i (between cells (i, j-1) and (i, j)), or -1.
-  [[nodiscard]] int y_edge_basis(int i, int j) const;
+  [[nodiscard]] int y_edge_basis(int i, int j, int layer = 0) const;
 
   [[nodiscard]] const std::vector<MeshPort>& ports() const { return ports_; }
   [[nodiscard]] const std::vector<MeshLumped>& lumped() const { return lumped_; }
@@ -207,23 +221,26 @@ class Mesh {
 
  private:
   friend Mesh make_mesh(const Layout& layout, CellSize cell, bool cell_bubbles);
-  Mesh(Layout layout, Grid grid, std::vector<std::uint8_t> metal, bool cell_bubbles);
+  Mesh(Layout layout, Grid grid, std::vector<int> layers, std::vector<std::uint8_t> metal,
+       bool cell_bubbles);
 
-  [[nodiscard]] std::size_t cell_index(Cell c) const {
-    return static_cast<std::size_t>(c.j) * static_cast<std::size_t>(grid_.nx) +
+  [[nodiscard]] std::size_t cell_index(Cell c, int layer) const {
+    return (static_cast<std::size_t>(layer) * static_cast<std::size_t>(grid_.ny) +
+            static_cast<std::size_t>(c.j)) * static_cast<std::size_t>(grid_.nx) +
            static_cast<std::size_t>(c.i);
   }
   void number_basis();
-  void add_bubbles();
+  void add_bubbles(int layer);
 
   Layout layout_;
   Grid grid_;
-  std::vector<std::uint8_t> metal_;  // nx*ny, row-major by (j, i)
+  std::vector<int> layers_;
+  std::vector<std::uint8_t> metal_;  // per layer nx*ny, row-major by (j, i)
   int metal_cells_ = 0;
   std::vector<Rooftop> basis_;
   int x_count_ = 0, y_end_ = 0;
-  std::vector<int> x_edge_;  // (nx+1)*ny, row-major by (j, i)
-  std::vector<int> y_edge_;  // nx*(ny+1), row-major by (j, i)
+  std::vector<int> x_edge_;  // per layer (nx+1)*ny, row-major by (j, i)
+  std::vector<int> y_edge_;  // per layer nx*(ny+1), row-major by (j, i)
   std::vector<MeshPort> ports_;
   std::vector<MeshLumped> lumped_;
   std::vector<MeshVia> vias_;

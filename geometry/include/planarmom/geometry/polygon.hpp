@@ -29,6 +29,7 @@ inline constexpr Named<PathEnds> kPathEndsNames[] = {
 struct Polygon {
   std::vector<std::vector<Point>> rings;
   ShapeKind kind = ShapeKind::polygon;
+  int layer = 0;  // the interface it lies on (layout.hpp's Rect::layer)
 };
 
 // "polygon 2 (5 vertices from (1, 2) mm)", the way errors name a polygon of the layout.

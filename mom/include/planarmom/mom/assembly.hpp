@@ -113,6 +113,20 @@ PLANARMOM_HD inline int charge_table(int obs_kind, int src_kind) {
   return kVectorTables + obs_kind * kChargeKinds + src_kind;
 }
 
+// A mesh with metal on several layers (geometry::Mesh::layers) has a set of tables per pair of
+// layers, the G between their interfaces: unordered, since G_ab(ρ) = G_ba(ρ) (reciprocity of
+// formulation C's horizontal kernels, layered_spectrum.hpp), a ≤ b numbered row by row:
+// (0,0), (0,1), …, (0,L−1), (1,1), …
+PLANARMOM_HD inline int layer_pairs(int layers) { return layers * (layers + 1) / 2; }
+PLANARMOM_HD inline int layer_pair(int a, int b, int layers) {
+  if (a > b) {
+    const int t = a;
+    a = b;
+    b = t;
+  }
+  return a * layers - a * (a - 1) / 2 + (b - a);
+}
+
 // Position of a signed offset in a table.
 PLANARMOM_HD inline long long offset_index(int nx, int ny, int di, int dj) {
   return static_cast<long long>(dj + ny - 1) * (2 * nx - 1) + (di + nx - 1);
@@ -122,7 +136,8 @@ PLANARMOM_HD inline long long offset_index(int nx, int ny, int di, int dj) {
 // offset Δ = (minus cell of n) − (minus cell of m): ⟨f_m, G_A f_n⟩ for rooftops of that axis
 // and those kinds; charge_table(k_c, k_c'): P(Δ) = ∫_cell ∫_cell+Δ ρ_c ρ_c' G_V for charge
 // shapes of those kinds. Only the tables and offsets the mesh uses are computed; the others
-// hold zeros.
+// hold zeros. A mesh with metal on several layers: `values` holds layer_pairs(layers) such
+// sets, each pair_size values laid out by the same `start`, at layer_pair(a, b)·pair_size.
 struct InteractionTables {
   double frequency_hz = 0;
   double dx_m = 0, dy_m = 0;  // the cell's sides
@@ -131,14 +146,18 @@ struct InteractionTables {
   std::vector<std::complex<double>> values;
   std::vector<long long> start;     // kTables: each table's first entry in values, −1: absent
   long long greens_evaluations = 0;  // table lookups made to build them
+  int layers = 1;                    // the mesh's metal layers
+  long long pair_size = 0;           // the values of one pair of layers' tables
 
   // Whether they were built for the grid's cells and extent.
   [[nodiscard]] bool built_for(const geometry::Grid& grid) const {
     return grid.nx == nx && grid.ny == ny && std::abs(grid.dx_mm * 1e-3 - dx_m) <= 1e-12 * dx_m &&
            std::abs(grid.dy_mm * 1e-3 - dy_m) <= 1e-12 * dy_m;
   }
-  [[nodiscard]] std::complex<double> at(int table, int di, int dj) const {
-    return values[static_cast<std::size_t>(start[static_cast<std::size_t>(table)] +
+  // Pair 0: the tables of a one-layer mesh, or of its first layer's own metal.
+  [[nodiscard]] std::complex<double> at(int table, int di, int dj, int pair = 0) const {
+    return values[static_cast<std::size_t>(pair * pair_size +
+                                           start[static_cast<std::size_t>(table)] +
                                            offset_index(nx, ny, di, dj))];
   }
 };
@@ -250,8 +269,8 @@ PLANARMOM_HD inline auto basis_entry(const Tables& t, RooftopCells m, RooftopCel
   return z;
 }
 
-// A view of tables in host memory.
-TableView host_view(const InteractionTables& tables);
+// A view of tables in host memory: those of one pair of layers (layer_pair).
+TableView host_view(const InteractionTables& tables, int pair = 0);
 
 // Dense N×N, row-major.
 struct ImpedanceMatrix {
@@ -270,9 +289,11 @@ struct ImpedanceMatrix {
 class ViaKernels;  // via_greens.hpp
 
 // Z for the mesh's unknowns (mesh.basis() order, then the via cells: via_border.hpp) from tables
-// built for the mesh and, where it has vias, their kernels at the tables' frequency.
+// built for the mesh (a pair of its layers' for each entry) and, where it has vias, their
+// kernels at the tables' frequency.
 // Fills the upper triangle in parallel (OpenMP over rows) and mirrors it: Z is symmetric.
-// Throws std::invalid_argument when the tables do not match the grid, or vias lack kernels.
+// Throws std::invalid_argument when the tables do not match the grid or the layers, or vias lack
+// kernels.
 ImpedanceMatrix assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tables,
                                    const ViaKernels* vias = nullptr);
 // The same into z, reusing its storage where it already has N×N values (a sweep's Z of every

@@ -173,4 +173,11 @@ class GreensTable {
   std::vector<GreensValues> quasi_static_;  // G_qs at ξ = k·step_/kQuasiStaticRefinement
 };
 
+// A layout's metal on several interfaces of a stack (ascending, the stack's numbering): the table
+// of every pair a ≤ b of them in assembly.hpp's layer_pair order, each pair's own and those
+// between (each samples in parallel).
+std::vector<GreensTable> layer_pair_tables(const Stackup& stack, const std::vector<int>& interfaces,
+                                           double frequency_hz, double rho_max_m,
+                                           const TableOptions& options = {});
+
 }  // namespace pmom::mom

@@ -126,7 +126,9 @@ struct PlanPattern {
 
 // Throws std::invalid_argument as make_interaction_tables does for the options and the mesh.
 // The near entries' static parts come from the process's cache (computed on first use).
-// Without a pattern the plan serves every entry of the dense Z.
+// Without a pattern the plan serves every entry of the dense Z. On a mesh whose metal layers
+// lie closer than half a cell the near offsets take 16 or 32 points per piece (their G between
+// layers peaks over Δz; table_plan.cpp says where each order holds).
 TablePlan make_table_plan(const geometry::Mesh& mesh, const AssemblyOptions& options = {},
                           const PlanPattern* pattern = nullptr);
 
@@ -139,6 +141,11 @@ std::vector<std::complex<double>> evaluate_entries(const TablePlan& plan,
 
 // The tables at the Green's table's frequency on the host: evaluate_entries, placed.
 InteractionTables evaluate_tables(const TablePlan& plan, const GreensTable& greens);
+// A mesh with metal on several layers: its plan's entries under each pair of layers' Green's
+// table (layer_pair order, assembly.hpp: its layers' own tables and those between them), one
+// set of tables after another. Throws std::invalid_argument unless there is one table per pair.
+InteractionTables evaluate_layer_tables(const TablePlan& plan,
+                                        std::span<const GreensTable> pairs);
 
 // The plan's tables at a frequency from its entries' values (one per entry), no Green's lookups
 // counted: an evaluation made elsewhere (another MPI rank's) or an interpolation
