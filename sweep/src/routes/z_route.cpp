@@ -26,14 +26,20 @@ SweepSettings resolved_settings(SweepSettings s, const geometry::Mesh& mesh,
   if (!mesh.vias().empty() && s.rule != Rule::exact)
     throw std::runtime_error("vias need every interaction: sparsify rule exact (the default), "
                              "without density, format, check_dense or reach_heights");
-  // Metal on several layers: Z assembled on the host from each pair of layers' tables and
-  // multiplied as it is (no FFT product, sparse pattern or device fill of several layers yet).
-  if (mesh.layer_count() > 1 &&
-      (s.rule != Rule::exact || s.preconditioner != PreconditionerChoice::lu || backend.on_device()))
-    throw std::runtime_error(
-        "metal on several layers is solved on the cpu backend with sparsify rule exact and Z's LU "
-        "(preconditioner auto or lu, " + std::to_string(mesh.unknowns()) + " unknowns here) only, "
-        "for now");
+  // Metal on several layers: Z assembled on the host from each pair of layers' tables, and
+  // multiplied as it is (rule exact with Z's LU, on the cpu backend), or thresholded into the
+  // solver's sparse matrix on any backend (rule magnitude); no FFT product, mpie pattern or
+  // device fill of several layers yet.
+  if (mesh.layer_count() > 1) {
+    const bool dense_on_host = s.rule == Rule::exact &&
+                               s.preconditioner == PreconditionerChoice::lu && !backend.on_device();
+    if (!dense_on_host && s.rule != Rule::magnitude)
+      throw std::runtime_error(
+          "metal on several layers needs every entry of Z from the host: sparsify rule exact with "
+          "Z's LU on the cpu backend (" + std::to_string(mesh.unknowns()) + " unknowns here; "
+          "preconditioner auto or lu), or rule magnitude with a density (density: 1.0 keeps every "
+          "entry) on any backend");
+  }
   // With Z's LU the host multiplies by Z itself, without FFTs.
   if (s.rule == Rule::exact && s.preconditioner != PreconditionerChoice::lu &&
       !backend.on_device() && !mom::ConvolutionOperator::available())
@@ -47,7 +53,8 @@ std::unique_ptr<ZRoute> make_z_route(ZParts& parts, Backend<std::complex<double>
   const SweepSettings& s = parts.settings();
   if (s.rule == Rule::exact) return make_fft_route(parts, backend);
   if (fixed_pattern(s)) return make_pattern_route(parts, backend);
-  if (s.rule == Rule::magnitude && !s.check_dense && backend.on_device())
+  if (s.rule == Rule::magnitude && !s.check_dense && backend.on_device() &&
+      parts.mesh().layer_count() == 1)
     return make_device_magnitude_route(parts, backend);
   return make_host_assembled_route(parts, backend);
 }
