@@ -31,7 +31,10 @@ void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tab
   const std::vector<RooftopCells> rooftops = rooftop_cells(mesh, tables.edge_profiles);
   std::vector<TableView> views;
   for (int pair = 0; pair < layer_pairs(layers); ++pair) views.push_back(host_view(tables, pair));
-  const std::vector<geometry::Rooftop>& basis = mesh.basis();
+  // Each function's layer, where there are several (one layer: every entry reads views[0]).
+  std::vector<int> layer_of;
+  if (layers > 1)
+    for (const geometry::Rooftop& r : mesh.basis()) layer_of.push_back(r.layer);
 
   // Every entry is written below: a matrix of the right size is reused as it is.
   z.n = static_cast<int>(mesh.unknowns());
@@ -41,10 +44,12 @@ void assemble_impedance(const geometry::Mesh& mesh, const InteractionTables& tab
 #pragma omp parallel for schedule(dynamic, 16)
   for (int m = 0; m < n_r; ++m) {
     const RooftopCells rm = rooftops[static_cast<std::size_t>(m)];
-    const int layer_m = basis[static_cast<std::size_t>(m)].layer;
+    const int layer_m = layers > 1 ? layer_of[static_cast<std::size_t>(m)] : 0;
     for (int n = m; n < n_r; ++n) {
-      const TableView& view = views[static_cast<std::size_t>(
-          layer_pair(layer_m, basis[static_cast<std::size_t>(n)].layer, layers))];
+      const TableView& view =
+          layers > 1 ? views[static_cast<std::size_t>(
+                           layer_pair(layer_m, layer_of[static_cast<std::size_t>(n)], layers))]
+                     : views.front();
       const std::complex<double> value =
           basis_entry(view, rm, rooftops[static_cast<std::size_t>(n)]);
       z(m, n) = value;

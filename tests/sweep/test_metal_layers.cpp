@@ -112,7 +112,7 @@ Coupled coupled_section(const mom::LineResult& even, const mom::LineResult& odd,
 
 TEST(MetalLayers, ABroadsideCouplerIsItsEvenAndOddModes) {
   // One strip straight along x on the core's bottom face; over it on the top face the section
-  // of 13.5 mm (a quarter wavelength at 3.2 GHz in FR-4 and RO4003) and two legs leaving it
+  // of 13.5 mm (a quarter wave at 2.84 GHz at the modes' mean velocity) and two legs leaving it
   // along +y, so that no feed runs over the other strip. 0.15 mm cells, 4 across the 0.6 mm
   // strips; ports referenced to sqrt(Ze Zo) at the section's ends. Against the even and odd
   // modes' line (one period each, on the same cells; their εeff differ, 3.50 and 4.15, so even
