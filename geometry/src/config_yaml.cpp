@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "config_fields.hpp"
 #include "layout_yaml.hpp"
@@ -120,6 +122,8 @@ class Reader : public YamlReader {
 
   // `layout: {gds, cell, layer}`: the rectangles of a GDSII cell's layer (gdsii.hpp), the file
   // relative to the config's folder; a problem with the file is reported at the gds key's line.
+  // `layer` is one GDSII layer (the metal on metal_on's interface) or a map from GDSII layers to
+  // the stack's interfaces ({1: 1, 2: 2}: metal on several layers).
   void gds_layout(const YAML::Node& node) const {
     check_keys(node, "/layout", keys("/layout"));
     c_.lines[{Item::layout, -1, ""}] = line_of(node);
@@ -127,25 +131,38 @@ class Reader : public YamlReader {
     std::filesystem::path file(text(gds, "/layout/gds"));
     if (file.is_relative()) file = std::filesystem::path(c_.file).parent_path() / file;
     const std::string cell = text(require(node, "/layout", "cell"), "/layout/cell");
-    const int layer =
-        integer(require(node, "/layout", "layer"), "/layout/layer", 0, 65535);
-    GdsShapes shapes;
-    try {
-      shapes = read_gdsii_layer(file, cell, layer);
-    } catch (const GeometryError& e) {
-      fail(gds, std::string("/layout/gds: ") + e.what());
+    const YAML::Node layer = require(node, "/layout", "layer");
+    // (GDSII layer, interface; 0: metal_on's) pairs.
+    std::vector<std::pair<int, int>> layers;
+    if (layer.IsMap()) {
+      if (layer.size() == 0) fail(layer, "/layout/layer: an empty map; give {GDSII layer: layer}");
+      for (const auto& entry : layer)
+        layers.emplace_back(integer(entry.first, "/layout/layer", 0, 65535),
+                            integer(entry.second, "/layout/layer/" + entry.first.Scalar(), 1, 1000));
+    } else {
+      layers.emplace_back(integer(layer, "/layout/layer", 0, 65535), 0);
     }
-    for (std::size_t r = 0; r < shapes.rects.size(); ++r) {
-      const int index = static_cast<int>(r);
-      c_.lines[{Item::rectangle, index, ""}] = line_of(gds);
-      validated([&] { validate_rect(shapes.rects[r], index); });
-      c_.layout.rects.push_back(shapes.rects[r]);
-    }
-    for (std::size_t p = 0; p < shapes.polygons.size(); ++p) {
-      const int index = static_cast<int>(p);
-      c_.lines[{Item::polygon, index, ""}] = line_of(gds);
-      validated([&] { validate_polygon(shapes.polygons[p], index); });
-      c_.layout.polygons.push_back(shapes.polygons[p]);
+    for (const auto& [gds_layer, interface] : layers) {
+      GdsShapes shapes;
+      try {
+        shapes = read_gdsii_layer(file, cell, gds_layer);
+      } catch (const GeometryError& e) {
+        fail(gds, std::string("/layout/gds: ") + e.what());
+      }
+      for (Rect& r : shapes.rects) {
+        const auto index = static_cast<int>(c_.layout.rects.size());
+        r.layer = interface;
+        c_.lines[{Item::rectangle, index, ""}] = line_of(gds);
+        validated([&] { validate_rect(r, index); });
+        c_.layout.rects.push_back(r);
+      }
+      for (Polygon& p : shapes.polygons) {
+        const auto index = static_cast<int>(c_.layout.polygons.size());
+        p.layer = interface;
+        c_.lines[{Item::polygon, index, ""}] = line_of(gds);
+        validated([&] { validate_polygon(p, index); });
+        c_.layout.polygons.push_back(std::move(p));
+      }
     }
   }
 

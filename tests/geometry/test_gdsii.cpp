@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "geometry/layouts.hpp"
 #include "planarmom/geometry/config_yaml.hpp"
@@ -145,6 +146,33 @@ mesh: {cell_mm: 0.5}
   missing.replace(missing.find("lib.gds"), 7, "no.gds");
   expect_error<ConfigError>([&] { (void)parse_geometry_config(YAML::Load(missing), config.string()); },
                             "c.yaml:3: /layout/gds: GDSII file ");
+}
+
+// GDSII layers mapped to the stack's interfaces: layer 1's shapes on interface 1, layer 2's on
+// interface 2; a mapped layer without metal is the file's error at the gds key.
+TEST(Gdsii, ConfigMapsGdsLayersToTheStacksInterfaces) {
+  GdsFolder f;
+  library().write(f.dir / "lib.gds");
+  const std::string text = R"(stackup:
+  layers:
+    - {eps_r: 3.38, height_mm: 0.5}
+    - {eps_r: 3.38, height_mm: 0.2}
+  metal_on: 1
+metal: {pec: true}
+layout: {gds: lib.gds, cell: TOP, layer: {1: 1, 2: 2}}
+ports:
+  - {name: a, x: 10, y: 11, direction: "+x", feed_length_mm: 0.5, layer: 2}
+mesh: {cell_mm: 0.1}
+)";
+  const fs::path config = f.dir / "m.yaml";
+  const GeometryConfig g = parse_geometry_config(YAML::Load(text), config.string());
+  ASSERT_FALSE(g.layout.rects.empty());
+  for (const Rect& r : g.layout.rects) EXPECT_EQ(r.layer, r.x0 >= 10 ? 2 : 1);
+  EXPECT_EQ(g.make_mesh({0.1, 0.1}).layers(), (std::vector<int>{1, 2}));
+  std::string empty = text;
+  empty.replace(empty.find("2: 2}"), 5, "3: 2}");
+  expect_error<ConfigError>([&] { (void)parse_geometry_config(YAML::Load(empty), config.string()); },
+                            "m.yaml:7: /layout/gds: ");
 }
 
 }  // namespace
