@@ -7,7 +7,8 @@
 `run` models the config's layout (rectangles, polygons, paths, circles, arcs; not GDSII) as PEC
 sheets of zero thickness on its substrate over a ground plane (or on top of layer metal_on of
 its `stackup:`, every layer its own dielectric, a ground over the top one as the box's PEC top:
-a stripline), its lumped resistors as openEMS
+a stripline; a shape's or port's `layer: k` puts it on top of layer k, each port driven on its
+own layer, and no mirror symmetry is looked for then), its lumped resistors as openEMS
 lumped elements, its vias (`vias:`) as PEC cylinders from the ground up to the sheets with mesh
 lines at their centres and edges, drives each port's feed in turn
 through an openEMS MSL port, and writes S at the config's frequencies and reference planes
@@ -45,10 +46,17 @@ def run_one(config, name, cell, args):
     """All the runs at one fine cell size; writes and returns the result files' stem."""
     from fullwave import mesh, model  # need openEMS: imported only for `run`
 
-    metal = layout.Metal(config["layout"])
-    ports = [Port(spec, metal, k) for k, spec in enumerate(config["ports"])]
-    vias = layout.vias(config, metal)
     stack = layout.stack(config)
+    # Metal on each interface its shapes name (`layer:`), each port on its own.
+    metal = layout.Layers(config["layout"], stack)
+    ports = []
+    for k, spec in enumerate(config["ports"]):
+        interface, own = metal.of(spec)
+        ports.append(Port(spec, own, k, bounds=metal, z=metal.z(interface)))
+    several = len(metal.by_interface) > 1
+    if several and config.get("vias"):
+        raise layout.ConfigError("vias with metal on several layers are not modelled")
+    vias = layout.vias(config, metal)
     if vias and len(stack.layers) > 1:
         # planarmom refuses vias under a cover or over a base; there is nothing to compare with.
         raise layout.ConfigError("vias with a stackup of more than one layer are not modelled "
@@ -60,7 +68,8 @@ def run_one(config, name, cell, args):
     extension = model.FEED_SHIFT_CELLS * cell + max(10 * height, 20 * cell)
     box = mesh.Box(metal, {p.side for p in ports}, height, eps_r, args.frequencies[-1], cell,
                    margin, extension, vias, stack=stack, layer_cells=args.layer_cells)
-    maps = sparams.mirror_maps(metal, ports, vias) if args.excite == ["auto"] else [
+    # A mirror of the layers' union need not map each layer onto itself: none looked for there.
+    maps = sparams.mirror_maps(metal, ports, vias) if args.excite == ["auto"] and not several else [
         {p.name: p.name for p in ports}]
     driven = sparams.runs_needed(ports, maps, args.excite)
     print(f"{name}, cell {cell:g} mm: {box.summary()}; margin {margin:.3g} mm, feed extension "

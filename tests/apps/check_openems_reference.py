@@ -192,8 +192,36 @@ def check_mesh(metal, ports):
     check(box.boundaries == ["PML_8", "PML_8", "MUR", "MUR", "PEC", "MUR"], f"{box.boundaries}")
 
 
+def check_layers():
+    """examples/broadside_coupler.yaml: metal on interfaces 1 and 2 (z 0.5 and 0.7 mm), each
+    port's strip on its own layer, the box's extent and edges over both."""
+    with open(os.path.join(ROOT, "examples", "broadside_coupler.yaml")) as f:
+        config = yaml.safe_load(f)
+    stack = layout.stack(config)
+    metal = layout.Layers(config["layout"], stack)
+    check(sorted(metal.by_interface) == [1, 2], f"interfaces {sorted(metal.by_interface)}")
+    check(abs(metal.z(1) - 0.5) < 1e-12 and abs(metal.z(2) - 0.7) < 1e-12,
+          f"heights {metal.z(1)}, {metal.z(2)}")
+    check(np.allclose(metal.lower, [0, 0]) and np.allclose(metal.upper, [33.3, 10.5]),
+          f"extent {metal.lower} {metal.upper}")
+    ports = {}
+    for k, spec in enumerate(config["ports"]):
+        interface, own = metal.of(spec)
+        ports[spec["name"]] = Port(spec, own, k, bounds=metal, z=metal.z(interface))
+    check(np.allclose(ports["p1"].strip, (0.0, 0.6)) and ports["p1"].z == 0.5, "p1's strip")
+    check(np.allclose(ports["p3"].strip, (9.9, 10.5)) and ports["p3"].z == 0.7, "p3's strip")
+    edges = metal.axis_edges(0, 0.1)
+    check(9.9 in edges and 23.4 in edges and 33.3 in edges, f"x edges {sorted(edges)}")
+    try:
+        metal.of({"name": "q", "layer": 3})
+        check(False, "a port on a layer without metal was taken")
+    except layout.ConfigError:
+        pass
+
+
 def main():
     check_shapes()
+    check_layers()
     metal, ports = check_coupler_geometry()
     check_assembly(metal, ports)
     check_compare()

@@ -180,6 +180,58 @@ class Metal:
         return edge(-1), edge(+1)
 
 
+class Layers:
+    """Metal on several interfaces of a stack (a shape's or port's `layer: k`, the top of the
+    stack's k-th layer; without it, metal_on's): a Metal per interface, and over all of them the
+    bounding box, point tests and edges the box's mesh needs."""
+
+    def __init__(self, shapes, stack):
+        if isinstance(shapes, dict) or not shapes:
+            Metal(shapes)  # its errors: a GDSII layout, not a list, empty
+        default = stack.metal_on + 1
+        by = {}
+        for shape in shapes:
+            k = shape.get("layer", default) if isinstance(shape, dict) else default
+            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= len(stack.layers):
+                raise ConfigError(f"layout entry {shape}: layer must be 1 to {len(stack.layers)}")
+            by.setdefault(k, []).append(shape)
+        self.stack = stack
+        self.by_interface = {k: Metal(v) for k, v in sorted(by.items())}
+        self.polygons = [p for m in self.by_interface.values() for p in m.polygons]
+        self.lower = np.min([m.lower for m in self.by_interface.values()], axis=0)
+        self.upper = np.max([m.upper for m in self.by_interface.values()], axis=0)
+
+    def z(self, interface):
+        """The interface's height over the ground (mm)."""
+        return float(self.stack.interfaces[interface])
+
+    def of(self, spec):
+        """The interface and Metal of a port (its `layer`, else metal_on's)."""
+        k = spec.get("layer", self.stack.metal_on + 1)
+        if k not in self.by_interface:
+            raise ConfigError(f"port {spec.get('name')}: no metal on layer {k}")
+        return k, self.by_interface[k]
+
+    def contains(self, points):
+        """A boolean per point: inside the metal of any interface."""
+        inside = [m.contains(points) for m in self.by_interface.values()]
+        return np.logical_or.reduce(inside)
+
+    def width_across(self, point, axis, inward):
+        """Metal.width_across on a one-layer layout (lumped elements are modelled there only)."""
+        if len(self.by_interface) > 1:
+            raise ConfigError("lumped elements with metal on several layers are not modelled")
+        return next(iter(self.by_interface.values())).width_across(point, axis, inward)
+
+    def axis_edges(self, axis, step):
+        """Every interface's metal boundaries across `axis` (Metal.axis_edges), merged."""
+        edges = {}
+        for m in self.by_interface.values():
+            for key, sides in m.axis_edges(axis, step).items():
+                edges.setdefault(key, set()).update(sides)
+        return edges
+
+
 class Via:
     """A config via (docs/CONFIG.md, "### vias"): a plated via of `diameter` (mm) centred on
     (x, y), from the ground plane at z = 0 up to the metal at z = h."""

@@ -101,7 +101,7 @@ def add_layers(csx, stack, box, f0):
                         [box.upper[0], box.upper[1], float(interfaces[k + 1])], priority=0)
 
 
-def add_upper_feed(csx, handle, stack):
+def add_upper_feed(csx, handle, stack, z):
     """Under a ground on top (a stripline), the driven MSL port's excitation mirrored into the
     layers over the strip: openEMS's MSL port drives the field between the strip and the ground
     under it only, which leaves the top ground's half of the return current nowhere to go at the
@@ -114,7 +114,7 @@ def add_upper_feed(csx, handle, stack):
                                           + handle.feed_shift * handle.direction)))]
     start, stop = np.array(handle.start, float), np.array(handle.stop, float)
     start[handle.prop_ny] = stop[handle.prop_ny] = at
-    start[handle.exc_ny], stop[handle.exc_ny] = stack.metal_z, stack.top_z
+    start[handle.exc_ny], stop[handle.exc_ny] = z, stack.top_z
     vector = np.zeros(3)
     vector[handle.exc_ny] = handle.upside_down  # the opposite of openEMS's -upside_down
     exc = csx.AddExcitation(handle.lbl_temp.format("excite_upper"), exc_type=0, exc_val=vector,
@@ -145,15 +145,16 @@ def run(config, metal, ports, box, excited, sim_path, opts):
 
     add_layers(csx, stack, box, f0)
     pec = csx.AddMetal("pec")
-    for polygon in metal.polygons:
-        pec.AddPolygon(polygon.T, "z", height, priority=10)
+    for interface, sheet in metal.by_interface.items():  # each layer's sheets at its height
+        for polygon in sheet.polygons:
+            pec.AddPolygon(polygon.T, "z", metal.z(interface), priority=10)
     add_vias(pec, box.vias, height)
     add_resistors(csx, grid, config, metal, height, box.cell)
 
     handles = {}
     for port in ports:
         outer = box.lower[port.axis] if port.inward > 0 else box.upper[port.axis]
-        start, stop = [0.0, 0.0, height], [0.0, 0.0, 0.0]
+        start, stop = [0.0, 0.0, port.z], [0.0, 0.0, 0.0]
         start[port.axis], stop[port.axis] = outer, port.point[port.axis]
         other = 1 - port.axis
         start[other], stop[other] = port.strip
@@ -162,7 +163,7 @@ def run(config, metal, ports, box, excited, sim_path, opts):
             excite=1 if port.name == excited else 0, FeedShift=FEED_SHIFT_CELLS * box.cell,
             MeasPlaneShift=abs(port.point[port.axis] - outer), Feed_R=port.impedance, priority=20)
         if port.name == excited and stack.top == "ground" and not getattr(opts, "single_feed", False):
-            add_upper_feed(csx, handles[port.name], stack)
+            add_upper_feed(csx, handles[port.name], stack, port.z)
 
     os.makedirs(sim_path, exist_ok=True)
     log = sim_path + ".log"  # beside it: Run(cleanup=True) empties sim_path

@@ -8,8 +8,11 @@ DIRECTIONS = {"+x": (0, +1), "-x": (0, -1), "+y": (1, +1), "-y": (1, -1)}
 class Port:
     """A config port: its feed's axis, inward sign, edge position and strip (lo, hi) across it."""
 
-    def __init__(self, spec, metal, index):
+    def __init__(self, spec, metal, index, bounds=None, z=None):
+        """`metal`: the port's own layer's (layout.Metal); `bounds`: what holds the whole
+        layout's extent (lower, upper), its own metal's by default; `z`: its strip's height."""
         self.name = str(spec["name"])
+        self.z = z
         if "axis" in spec:
             raise ConfigError(f"port {self.name}: an internal port (axis) is not modelled by the "
                               "openEMS reference yet; only edge ports with a direction are")
@@ -22,7 +25,8 @@ class Port:
         self.feed_length = float(spec["feed_length_mm"])
         self.index = index
         edge = self.point[self.axis]
-        bound = metal.lower[self.axis] if self.inward > 0 else metal.upper[self.axis]
+        bounds = bounds if bounds is not None else metal
+        bound = bounds.lower[self.axis] if self.inward > 0 else bounds.upper[self.axis]
         if abs(edge - bound) > 1e-6:
             raise ConfigError(f"port {self.name}: its edge ({edge:g} mm) must lie on the layout's "
                               f"outer boundary ({bound:g} mm) so that its feed can run on into "
