@@ -107,8 +107,10 @@ def add_upper_feed(csx, handle, stack, z):
     under it only, which leaves the top ground's half of the return current nowhere to go at the
     feed but into the two grounds' parallel-plate mode, which no wall stitching the grounds
     stops here; with the field driven from the strip to both grounds (opposite signs of E_z) the
-    feed launches the stripline's own mode, symmetric about the strip. Same feed plane, same
-    strip width, same amplitude and delay as openEMS's own excitation (openEMS/ports.py)."""
+    feed launches the stripline's own mode. Same feed plane, strip width and delay as openEMS's
+    own excitation (openEMS/ports.py); the field scaled by z / (top - z), so that the voltage
+    from the strip to either ground is the same (a strip off the plates' middle, z its height:
+    with equal fields the two voltages differ and the feed launches the plates' mode too)."""
     lines = csx.GetGrid().GetLines(handle.prop_ny)
     at = lines[np.argmin(np.abs(lines - (handle.start[handle.prop_ny]
                                           + handle.feed_shift * handle.direction)))]
@@ -116,7 +118,8 @@ def add_upper_feed(csx, handle, stack, z):
     start[handle.prop_ny] = stop[handle.prop_ny] = at
     start[handle.exc_ny], stop[handle.exc_ny] = z, stack.top_z
     vector = np.zeros(3)
-    vector[handle.exc_ny] = handle.upside_down  # the opposite of openEMS's -upside_down
+    # The opposite sign of openEMS's -upside_down, the voltage of its excitation below.
+    vector[handle.exc_ny] = handle.upside_down * z / (stack.top_z - z)
     exc = csx.AddExcitation(handle.lbl_temp.format("excite_upper"), exc_type=0, exc_val=vector,
                             delay=handle.delay)
     exc.AddBox(start, stop, priority=handle.priority)
