@@ -232,6 +232,17 @@ TEST(MetalLayers, BadLayersAreOneLineNamingThem) {
   EXPECT_NE(message("lumped", two + "lumped:\n  - {name: R1, x: 6.0, y: 0.3, axis: x, r_ohm: 50}\n")
                 .find("lumped elements on a layout with metal on several layers are not modelled"),
             std::string::npos);
+  // Rule exact multiplies by Z itself only where it makes Z's LU (COCG); by FFTs, one layer's,
+  // it would be wrong: refused before any solve.
+  try {
+    (void)run_sweep(load_sweep(scratch.write(
+        "bicgstab.yaml", replaced(two, "tolerance: 1.0e-10}", "tolerance: 1.0e-10, method: bicgstab}"))));
+    ADD_FAILURE() << "a two-layer layout swept by FFTs";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("metal on several layers needs every entry of Z"),
+              std::string::npos)
+        << e.what();
+  }
   // A microstrip board (air on top): the core's top face holds metal too.
   const std::string micro = replaced(replaced(two, "  top: ground\n", ""),
                                      "    - {eps_r: 3.38, height_mm: 0.5}\n  metal_on", "  metal_on");

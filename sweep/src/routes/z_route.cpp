@@ -31,13 +31,13 @@ SweepSettings resolved_settings(SweepSettings s, const geometry::Mesh& mesh,
   // solver's sparse matrix on any backend (rule magnitude); no FFT product, mpie pattern or
   // device fill of several layers yet.
   if (mesh.layer_count() > 1) {
-    const bool dense_on_host = s.rule == Rule::exact &&
-                               s.preconditioner == PreconditionerChoice::lu && !backend.on_device();
+    // FftRoute multiplies by Z itself where it makes Z's LU on the host (uses_lu), else by FFTs.
+    const bool dense_on_host = s.rule == Rule::exact && uses_lu(s) && !backend.on_device();
     if (!dense_on_host && s.rule != Rule::magnitude)
       throw std::runtime_error(
           "metal on several layers needs every entry of Z from the host: sparsify rule exact with "
           "Z's LU on the cpu backend (" + std::to_string(mesh.unknowns()) + " unknowns here; "
-          "preconditioner auto or lu), or rule magnitude with a density (density: 1.0 keeps every "
+          "preconditioner auto or lu, solver method auto or cocg), or rule magnitude with a density (density: 1.0 keeps every "
           "entry) on any backend");
   }
   // With Z's LU the host multiplies by Z itself, without FFTs.
