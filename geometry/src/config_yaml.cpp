@@ -138,7 +138,8 @@ class Reader : public YamlReader {
       if (layer.size() == 0) fail(layer, "/layout/layer: an empty map; give {GDSII layer: layer}");
       for (const auto& entry : layer)
         layers.emplace_back(integer(entry.first, "/layout/layer", 0, 65535),
-                            integer(entry.second, "/layout/layer/" + entry.first.Scalar(), 1, 1000));
+                            integer(entry.second, "/layout/layer/" + entry.first.Scalar(), 1,
+                                    detail::kMostLayers));
     } else {
       layers.emplace_back(integer(layer, "/layout/layer", 0, 65535), 0);
     }
@@ -226,7 +227,7 @@ class Reader : public YamlReader {
       port.impedance_ohm = optional_field(item, path, "impedance_ohm", Item::port, index, 50.0);
       if (item["layer"]) {
         c_.lines[{Item::port, index, "layer"}] = line_of(item["layer"]);
-        port.layer = integer(item["layer"], path + "/layer", 1, 1000);
+        port.layer = integer(item["layer"], path + "/layer", 1, detail::kMostLayers);
       }
       c_.layout.ports.push_back(port);
     }

@@ -188,7 +188,7 @@ void validate_via(const Via& via, int index) {
     fail(name + ": diameter_mm must be finite, got " + num(via.diameter_mm), "diameter_mm");
 }
 
-void validate(const Layout& layout) {
+void validate_board(const Layout& layout) {
   validate(layout.substrate);
   validate(layout.metal);
   // Not modelled yet: a via's kernels are the one-layer slab's, and the strips' loss terms
@@ -203,6 +203,20 @@ void validate(const Layout& layout) {
     throw GeometryError("lossy metal under a ground on top is not modelled yet (the strips' loss "
                         "terms image the current in the lower ground only); use pec: true",
                         Item::metal, -1, "");
+}
+
+std::vector<int> metal_interfaces(const Layout& layout) {
+  std::vector<int> interfaces;
+  for (const Rect& r : layout.rects) interfaces.push_back(layout.substrate.interface_of(r.layer));
+  for (const Polygon& p : layout.polygons)
+    interfaces.push_back(layout.substrate.interface_of(p.layer));
+  std::sort(interfaces.begin(), interfaces.end());
+  interfaces.erase(std::unique(interfaces.begin(), interfaces.end()), interfaces.end());
+  return interfaces;
+}
+
+void validate(const Layout& layout) {
+  validate_board(layout);
   if (layout.rects.empty() && layout.polygons.empty())
     throw GeometryError("the layout has no rectangles or polygons");
   for (std::size_t r = 0; r < layout.rects.size(); ++r) {
@@ -219,22 +233,17 @@ void validate(const Layout& layout) {
                           "the top of its k-th layer from the ground)",
                           item, index, "layer");
   };
-  std::set<int> used;
-  for (std::size_t r = 0; r < layout.rects.size(); ++r) {
+  for (std::size_t r = 0; r < layout.rects.size(); ++r)
     check_layer(layout.rects[r].layer, describe_rect(layout.rects[r], static_cast<int>(r)),
                 Item::rectangle, static_cast<int>(r));
-    used.insert(layout.substrate.interface_of(layout.rects[r].layer));
-  }
-  for (std::size_t p = 0; p < layout.polygons.size(); ++p) {
+  for (std::size_t p = 0; p < layout.polygons.size(); ++p)
     check_layer(layout.polygons[p].layer,
                 describe_polygon(layout.polygons[p], static_cast<int>(p)), Item::polygon,
                 static_cast<int>(p));
-    used.insert(layout.substrate.interface_of(layout.polygons[p].layer));
-  }
   for (std::size_t p = 0; p < layout.ports.size(); ++p)
     check_layer(layout.ports[p].layer, "port '" + layout.ports[p].name + "'", Item::port,
                 static_cast<int>(p));
-  if (used.size() > 1) {
+  if (metal_interfaces(layout).size() > 1) {
     // Not modelled yet with metal on several interfaces (vias are refused above: under a cover).
     const auto not_yet = [](const std::string& what, Item item) {
       throw GeometryError(what + " on a layout with metal on several layers are not modelled "

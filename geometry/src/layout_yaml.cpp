@@ -12,10 +12,6 @@ namespace {
 
 enum class Shape { rectangle, polygon, path, circle, arc };
 
-// A bound for /layout/*/layer and /ports/*/layer before the stack is known (validate checks the
-// stack's own).
-constexpr int kMostLayers = 1000;
-
 // Each shape's keys: the first names the shape (a rectangle has none of the others' first keys).
 struct ShapeKeys {
   Shape shape;

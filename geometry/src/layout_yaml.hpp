@@ -8,6 +8,10 @@
 
 namespace pmom::geometry::detail {
 
+// The largest `layer` a config's shape, port or GDSII layer map may name before the stack is
+// known (validate checks it against the stack's interfaces).
+inline constexpr int kMostLayers = 1000;
+
 // Every key a layout item may have (the union of the shapes' keys, for the config schema).
 [[nodiscard]] const YamlReader::Keys& layout_item_keys();
 

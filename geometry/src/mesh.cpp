@@ -109,11 +109,10 @@ namespace {
 Layout on_lowest_metal(const Layout& drawn) {
   Layout layout = drawn;
   const Substrate& s = drawn.substrate;
-  int lowest = s.interfaces();
-  for (Rect& r : layout.rects) lowest = std::min(lowest, r.layer = s.interface_of(r.layer));
-  for (Polygon& p : layout.polygons) lowest = std::min(lowest, p.layer = s.interface_of(p.layer));
+  for (Rect& r : layout.rects) r.layer = s.interface_of(r.layer);
+  for (Polygon& p : layout.polygons) p.layer = s.interface_of(p.layer);
   for (Port& p : layout.ports) p.layer = s.interface_of(p.layer);
-  layout.substrate = s.with_strips_on(lowest);
+  layout.substrate = s.with_strips_on(metal_interfaces(drawn).front());
   return layout;
 }
 
@@ -122,7 +121,7 @@ Layout on_lowest_metal(const Layout& drawn) {
 Mesh make_mesh(const Layout& drawn, CellSize cell, bool cell_bubbles) {
   validate(drawn);
   const Layout layout = on_lowest_metal(drawn);
-  validate(layout);  // what the strips' new place allows (vias through the layers under it)
+  validate_board(layout);  // what the strips' new place allows (vias through the layers under it)
   for (const double side : {cell.dx_mm, cell.dy_mm})
     if (!(side > 0.0) || !std::isfinite(side)) {
       throw GeometryError("the cell size must be > 0 mm, got " + num(side), Item::mesh, -1,
@@ -136,11 +135,7 @@ Mesh make_mesh(const Layout& drawn, CellSize cell, bool cell_bubbles) {
   // The interfaces that hold metal, and per interface: a cell is metal when its centre lies in
   // the union of its shapes; with a rectangle's edges on grid lines that is "the cell lies in
   // its cell range".
-  std::vector<int> layers;
-  for (const Rect& r : layout.rects) layers.push_back(layout.substrate.interface_of(r.layer));
-  for (const Polygon& p : layout.polygons) layers.push_back(layout.substrate.interface_of(p.layer));
-  std::sort(layers.begin(), layers.end());
-  layers.erase(std::unique(layers.begin(), layers.end()), layers.end());
+  std::vector<int> layers = metal_interfaces(layout);
   const std::size_t plane = static_cast<std::size_t>(grid.nx) * static_cast<std::size_t>(grid.ny);
   std::vector<std::uint8_t> metal(plane * layers.size(), 0);
   std::vector<std::string> warnings;

@@ -179,12 +179,16 @@ GreensValues GreensTable::operator()(double rho_m) const {
 }
 
 std::vector<GreensTable> layer_pair_tables(const Stackup& stack, const std::vector<int>& interfaces,
-                                           double frequency_hz, double rho_max_m,
+                                           const GreensTable& first,
                                            const TableOptions& options) {
-  std::vector<GreensTable> tables;
+  if (interfaces.empty() || interfaces.front() != stack.strips())
+    throw std::invalid_argument("layer_pair_tables: the stack's strips are not on the lowest "
+                                "interface, whose own table is the first");
+  std::vector<GreensTable> tables{first};
   for (std::size_t a = 0; a < interfaces.size(); ++a)
-    for (std::size_t b = a; b < interfaces.size(); ++b)
-      tables.emplace_back(stack, interfaces[a], interfaces[b], frequency_hz, rho_max_m, options);
+    for (std::size_t b = a == 0 ? 1 : a; b < interfaces.size(); ++b)
+      tables.emplace_back(stack, interfaces[a], interfaces[b], first.frequency(), first.rho_max(),
+                          options);
   return tables;
 }
 

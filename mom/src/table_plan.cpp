@@ -553,12 +553,12 @@ InteractionTables evaluate_layer_tables(const TablePlan& plan,
   InteractionTables t = evaluate_tables(plan, pairs.front());
   t.layers = layers;
   t.values.resize(static_cast<std::size_t>(plan.size) * pairs.size());
-  for (std::size_t p = 1; p < pairs.size(); ++p) {
-    const InteractionTables other = evaluate_tables(plan, pairs[p]);
-    std::copy(other.values.begin(), other.values.end(),
-              t.values.begin() + static_cast<std::ptrdiff_t>(p) * plan.size);
-    t.greens_evaluations += other.greens_evaluations;
-  }
+  // Each further pair's entries placed straight into its own set.
+  for (std::size_t p = 1; p < pairs.size(); ++p)
+    plan.place(evaluate_entries(plan, pairs[p]),
+               std::span<cd>(t.values).subspan(p * static_cast<std::size_t>(plan.size),
+                                                static_cast<std::size_t>(plan.size)));
+  t.greens_evaluations = plan.lookups() * static_cast<long long>(pairs.size());
   return t;
 }
 

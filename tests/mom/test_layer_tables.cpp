@@ -54,9 +54,9 @@ TEST(LayerTables, EntriesBetweenLayersConvergeInTheQuadrature) {
   for (const double core_mm : {0.2, 0.1, 0.05, 0.02, 0.01}) {
     const geometry::Mesh mesh = two_strips(core_mm);
     ASSERT_EQ(mesh.layer_count(), 2);
+    const Stackup stack = stackup(mesh.layout().substrate, Conductor{});
     const std::vector<GreensTable> pairs = layer_pair_tables(
-        stackup(mesh.layout().substrate, Conductor{}), mesh.layers(), 3e9,
-        required_rho_max(mesh.grid()));
+        stack, mesh.layers(), GreensTable(stack, 3e9, required_rho_max(mesh.grid())));
     const auto z = [&](const AssemblyOptions& o) {
       return assemble_impedance(mesh, evaluate_layer_tables(make_table_plan(mesh, o), pairs));
     };

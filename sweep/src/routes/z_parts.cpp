@@ -120,9 +120,10 @@ void ZParts::make_band_tables(const mom::BandTables::Share& share) {
 
 void ZParts::host_tables(const mom::GreensTable& greens, mom::InteractionTables& into) {
   if (mesh_.layer_count() > 1) {  // every pair of layers' tables at the frequency
-    const std::vector<mom::GreensTable> pairs = mom::layer_pair_tables(
-        mom::stackup(mesh_.layout().substrate, metal_), mesh_.layers(), greens.frequency(),
-        mom::required_rho_max(mesh_.grid()), table_options(settings_));
+    // `greens` is the lowest layer's own (the mesh's substrate is seen from there).
+    const std::vector<mom::GreensTable> pairs =
+        mom::layer_pair_tables(mom::stackup(mesh_.layout().substrate, metal_), mesh_.layers(),
+                               greens, table_options(settings_));
     into = mom::evaluate_layer_tables(plan_, pairs);
     return;
   }

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <vector>
 
 #include "planarmom/geometry/named.hpp"
 #include "planarmom/geometry/polygon.hpp"
@@ -157,7 +158,13 @@ void validate_lumped(const LumpedElement& element, int index);
 // A non-empty name, a finite centre and a finite diameter > 0 (Item::via): "via 'v1':
 // diameter_mm must be > 0, got -1".
 void validate_via(const Via& via, int index);
-// All of the above and validate_polygon, at least one rectangle or polygon, distinct non-empty
+// The board's own checks, which depend on where the strips lie in the stack: the substrate, the
+// metal, and what is not modelled yet there (vias under a cover or over a base, lossy metal
+// under a ground on top).
+void validate_board(const Layout& layout);
+// The interfaces its rectangles and polygons lie on (Substrate's numbering), ascending, each once.
+[[nodiscard]] std::vector<int> metal_interfaces(const Layout& layout);
+// validate_board and validate_polygon, at least one rectangle or polygon, distinct non-empty
 // port names, lumped element names and via names, every layer an interface of the stack; on a
 // layout with metal on several interfaces, none of what is not modelled there yet (vias, lumped
 // elements, internal ports, lossy metal).

@@ -175,9 +175,11 @@ class GreensTable {
 
 // A layout's metal on several interfaces of a stack (ascending, the stack's numbering): the table
 // of every pair a ≤ b of them in assembly.hpp's layer_pair order, each pair's own and those
-// between (each samples in parallel).
+// between (each samples in parallel). The first pair's, the lowest interface's own, is `first`:
+// GreensTable(stack, f, ρmax) where the stack's strips lie there, which a sweep has made for the
+// frequency already.
 std::vector<GreensTable> layer_pair_tables(const Stackup& stack, const std::vector<int>& interfaces,
-                                           double frequency_hz, double rho_max_m,
+                                           const GreensTable& first,
                                            const TableOptions& options = {});
 
 }  // namespace pmom::mom
